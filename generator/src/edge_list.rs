@@ -1,0 +1,233 @@
+//! `Edge` and `EdgeList`: the benchmark's input, an ordered list of undirected
+//! edge tuples over vertices `0..num_vertices`.
+//!
+//! Invariant: every id in an `EdgeList` is below its `num_vertices`, and
+//! `num_vertices <= MAX_VERTICES`. Constructors that take outside data check
+//! it; the generator's output holds it by construction.
+
+use crate::{Error, MAX_VERTICES, Vertex};
+use memmap2::Mmap;
+use rayon::prelude::*;
+
+/// One undirected edge tuple `(u, v)`. `u == v` is a self-loop.
+///
+/// `repr(C)` and `Pod`: eight bytes, `u` then `v`, so a little-endian binary
+/// file of `u32` pairs can be viewed as `&[Edge]` without copying.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Edge {
+    /// One end.
+    pub u: Vertex,
+    /// The other end.
+    pub v: Vertex,
+}
+
+impl Edge {
+    /// The tuple `(u, v)`.
+    pub const fn new(u: Vertex, v: Vertex) -> Self {
+        Edge { u, v }
+    }
+
+    /// True when both ends are the same vertex.
+    pub const fn is_self_loop(self) -> bool {
+        self.u == self.v
+    }
+}
+
+/// Where an edge list's tuples live.
+enum Storage {
+    Owned(Vec<Edge>),
+    /// A read-only map of a binary file; `start` is the byte offset of the
+    /// first tuple (a multiple of 8, so the view is aligned).
+    Mapped {
+        map: Mmap,
+        start: usize,
+        len: usize,
+    },
+}
+
+/// An ordered list of edge tuples, owned or memory-mapped from a file.
+pub struct EdgeList {
+    num_vertices: usize,
+    storage: Storage,
+}
+
+impl std::fmt::Debug for EdgeList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EdgeList")
+            .field("num_vertices", &self.num_vertices)
+            .field("num_edges", &self.len())
+            .finish()
+    }
+}
+
+impl EdgeList {
+    /// An edge list over `num_vertices` vertices, after checking that every
+    /// id is in range (one parallel pass).
+    pub fn new(num_vertices: u64, edges: Vec<Edge>) -> Result<Self, Error> {
+        let list = EdgeList {
+            num_vertices: checked_vertex_count(num_vertices)?,
+            storage: Storage::Owned(edges),
+        };
+        list.check_ids()?;
+        Ok(list)
+    }
+
+    /// An edge list whose ids the caller guarantees to be in range.
+    pub(crate) fn from_trusted(num_vertices: usize, edges: Vec<Edge>) -> Self {
+        debug_assert!(num_vertices as u64 <= MAX_VERTICES);
+        EdgeList {
+            num_vertices,
+            storage: Storage::Owned(edges),
+        }
+    }
+
+    /// An edge list viewing `len` tuples of `map` from byte `start`, after
+    /// checking every id. Fails if the view would be misaligned.
+    pub(crate) fn from_map(
+        num_vertices: u64,
+        map: Mmap,
+        start: usize,
+        len: usize,
+    ) -> Result<Self, Error> {
+        let list = EdgeList {
+            num_vertices: checked_vertex_count(num_vertices)?,
+            storage: Storage::Mapped { map, start, len },
+        };
+        list.check_ids()?;
+        Ok(list)
+    }
+
+    /// The number of vertices, `N`.
+    pub fn num_vertices(&self) -> usize {
+        self.num_vertices
+    }
+
+    /// The number of edge tuples, `M` (self-loops and duplicates included).
+    pub fn len(&self) -> usize {
+        match &self.storage {
+            Storage::Owned(v) => v.len(),
+            Storage::Mapped { len, .. } => *len,
+        }
+    }
+
+    /// True when the list holds no tuples.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The tuples, in order.
+    pub fn edges(&self) -> &[Edge] {
+        match &self.storage {
+            Storage::Owned(v) => v,
+            Storage::Mapped { map, start, len } => {
+                bytemuck::cast_slice(&map[*start..*start + len * size_of::<Edge>()])
+            }
+        }
+    }
+
+    /// True when the tuples are a view of a memory-mapped file.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.storage, Storage::Mapped { .. })
+    }
+
+    /// The number of self-loop tuples. One parallel pass.
+    pub fn self_loops(&self) -> usize {
+        self.edges().par_iter().filter(|e| e.is_self_loop()).count()
+    }
+
+    /// A 64-bit checksum of the tuples and their order (not cryptographic).
+    ///
+    /// Each tuple is mixed with its position and the mixes are summed, so the
+    /// value is the same however the work is split among threads, and it
+    /// changes when a tuple, its orientation or its position changes. The
+    /// vertex count is mixed in too. One parallel pass.
+    pub fn checksum(&self) -> u64 {
+        let sum = self
+            .edges()
+            .par_iter()
+            .enumerate()
+            .map(|(i, e)| mix64((i as u64) ^ mix64((u64::from(e.u) << 32) | u64::from(e.v))))
+            .reduce(|| 0, u64::wrapping_add);
+        mix64(sum ^ self.num_vertices as u64)
+    }
+
+    /// Fails with the first tuple (by position) that names a vertex out of range.
+    fn check_ids(&self) -> Result<(), Error> {
+        let n = self.num_vertices as u64;
+        let bad = self
+            .edges()
+            .par_iter()
+            .position_first(|e| u64::from(e.u) >= n || u64::from(e.v) >= n);
+        match bad {
+            None => Ok(()),
+            Some(i) => {
+                let e = self.edges()[i];
+                Err(Error::VertexOutOfRange {
+                    edge: i as u64,
+                    u: e.u.into(),
+                    v: e.v.into(),
+                    num_vertices: n,
+                })
+            }
+        }
+    }
+}
+
+/// `num_vertices` as a `usize`, if this build supports that many.
+fn checked_vertex_count(num_vertices: u64) -> Result<usize, Error> {
+    if num_vertices > MAX_VERTICES {
+        return Err(Error::TooManyVertices {
+            num_vertices,
+            max: MAX_VERTICES,
+        });
+    }
+    usize::try_from(num_vertices).map_err(|_| Error::TooManyVertices {
+        num_vertices,
+        max: usize::MAX as u64,
+    })
+}
+
+/// The SplitMix64 finaliser: a fast bijective 64-bit mix.
+pub(crate) const fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(edges: &[(u32, u32)]) -> EdgeList {
+        let n = edges.iter().map(|&(u, v)| u.max(v) + 1).max().unwrap_or(0);
+        EdgeList::new(
+            n.into(),
+            edges.iter().map(|&(u, v)| Edge::new(u, v)).collect(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn out_of_range_id_is_rejected_naming_the_edge() {
+        let err = EdgeList::new(3, vec![Edge::new(0, 1), Edge::new(2, 3)]).unwrap_err();
+        assert!(
+            matches!(err, Error::VertexOutOfRange { edge: 1, v: 3, .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn checksum_sees_order_orientation_and_content() {
+        let base = list(&[(0, 1), (1, 2), (2, 3)]).checksum();
+        assert_eq!(base, list(&[(0, 1), (1, 2), (2, 3)]).checksum());
+        assert_ne!(base, list(&[(1, 2), (0, 1), (2, 3)]).checksum());
+        assert_ne!(base, list(&[(1, 0), (1, 2), (2, 3)]).checksum());
+        assert_ne!(base, list(&[(0, 1), (1, 2), (2, 2)]).checksum());
+    }
+
+    #[test]
+    fn self_loops_are_counted() {
+        assert_eq!(list(&[(0, 0), (0, 1), (2, 2), (2, 2)]).self_loops(), 3);
+    }
+}

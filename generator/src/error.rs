@@ -1,0 +1,74 @@
+//! The generator crate's error type.
+
+use std::path::PathBuf;
+
+/// What can go wrong when making, reading or writing a graph.
+///
+/// Every variant that concerns a file names it; the text of each is one line.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A parameter is outside the range the generator supports.
+    #[error("{name} = {value} is out of range: {range}")]
+    Parameter {
+        /// The parameter's name as the user knows it (`scale`, `edgefactor`).
+        name: &'static str,
+        /// The value given.
+        value: u64,
+        /// The accepted range, in words.
+        range: String,
+    },
+    /// The operating system refused an operation on a file.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+    /// A file's contents do not have the form its format requires.
+    #[error("{}: {what}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and where (a line, an edge, a header field).
+        what: String,
+    },
+    /// An edge names a vertex the graph does not have.
+    #[error("edge {edge} ({u}, {v}) names a vertex outside 0..{num_vertices}")]
+    VertexOutOfRange {
+        /// Position of the edge in the list, from 0.
+        edge: u64,
+        /// One end.
+        u: u64,
+        /// The other end.
+        v: u64,
+        /// The graph's vertex count.
+        num_vertices: u64,
+    },
+    /// More vertices than [`crate::MAX_VERTICES`].
+    #[error("{num_vertices} vertices is more than the {max} this build supports")]
+    TooManyVertices {
+        /// The vertex count asked for.
+        num_vertices: u64,
+        /// [`crate::MAX_VERTICES`].
+        max: u64,
+    },
+}
+
+impl Error {
+    /// An [`Error::Io`] for `path`.
+    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// An [`Error::Format`] for `path`.
+    pub(crate) fn format(path: &std::path::Path, what: impl Into<String>) -> Self {
+        Error::Format {
+            path: path.to_path_buf(),
+            what: what.into(),
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! The binary edge-list format: a 32-byte header, then the tuples.
+//!
+//! All fields little-endian:
+//!
+//! | bytes | field | value |
+//! | --- | --- | --- |
+//! | 0..8 | magic | `G500EDGE` |
+//! | 8..12 | version | `1` |
+//! | 12..16 | id width | `4` (`u32` ids) or `8` (`u64` ids) |
+//! | 16..24 | vertex count | `N` |
+//! | 24..32 | edge count | `M` |
+//! | 32.. | tuples | `M` pairs `u, v` of id-width integers |
+//!
+//! The file length must be exactly `32 + M * 2 * width`. Width-4 files (what
+//! graph500 writes) are memory-mapped and used in place; width-8 files are
+//! read and narrowed to `u32`.
+
+use super::{in_file, map, open_regular, write_atomic};
+use crate::{Edge, EdgeList, Error};
+use std::borrow::Cow;
+use std::io::{Read, Write};
+use std::path::Path;
+
+/// The first eight bytes of every binary edge list.
+pub const MAGIC: [u8; 8] = *b"G500EDGE";
+/// The format version this build reads and writes.
+pub const VERSION: u32 = 1;
+/// Bytes before the first tuple.
+pub const HEADER_LEN: usize = 32;
+
+/// The decoded header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Bytes per vertex id: 4 or 8.
+    pub id_width: u32,
+    /// `N`.
+    pub num_vertices: u64,
+    /// `M`.
+    pub num_edges: u64,
+}
+
+impl Header {
+    /// The header bytes.
+    pub fn encode(&self) -> [u8; HEADER_LEN] {
+        let mut out = [0u8; HEADER_LEN];
+        out[0..8].copy_from_slice(&MAGIC);
+        out[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        out[12..16].copy_from_slice(&self.id_width.to_le_bytes());
+        out[16..24].copy_from_slice(&self.num_vertices.to_le_bytes());
+        out[24..32].copy_from_slice(&self.num_edges.to_le_bytes());
+        out
+    }
+
+    /// Decodes and checks a header; `what` describes the first problem.
+    pub fn decode(bytes: &[u8; HEADER_LEN]) -> Result<Self, String> {
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+        let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        if bytes[0..8] != MAGIC {
+            return Err(format!(
+                "not a graph500 binary edge list (the first bytes are not {:?}); text edge lists must end in .el or .txt",
+                String::from_utf8_lossy(&MAGIC)
+            ));
+        }
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(format!(
+                "header: unknown version {version} (this build reads version {VERSION})"
+            ));
+        }
+        let id_width = u32_at(12);
+        if id_width != 4 && id_width != 8 {
+            return Err(format!("header: id width {id_width}, expected 4 or 8"));
+        }
+        Ok(Header {
+            id_width,
+            num_vertices: u64_at(16),
+            num_edges: u64_at(24),
+        })
+    }
+
+    /// The file length this header implies, if it fits a `u64`.
+    pub fn file_len(&self) -> Option<u64> {
+        self.num_edges
+            .checked_mul(2 * u64::from(self.id_width))?
+            .checked_add(HEADER_LEN as u64)
+    }
+}
+
+/// Reads a binary edge list, mapping width-4 files in place.
+pub fn read(path: &Path) -> Result<EdgeList, Error> {
+    let (mut file, len) = open_regular(path)?;
+    let mut bytes = [0u8; HEADER_LEN];
+    if len < HEADER_LEN as u64 {
+        return Err(Error::format(
+            path,
+            format!(
+                "{len} bytes is shorter than the {HEADER_LEN}-byte header of a binary edge list"
+            ),
+        ));
+    }
+    file.read_exact(&mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    let header = Header::decode(&bytes).map_err(|what| Error::format(path, what))?;
+    if header.file_len() != Some(len) {
+        return Err(Error::format(
+            path,
+            format!(
+                "header says {} edges of {}-byte ids ({} bytes with the header) but the file has {len} bytes",
+                header.num_edges,
+                header.id_width,
+                header
+                    .file_len()
+                    .map_or("too many".to_string(), |l| l.to_string()),
+            ),
+        ));
+    }
+    let num_edges = usize::try_from(header.num_edges)
+        .map_err(|_| Error::format(path, "edge count does not fit this machine's memory"))?;
+    if header.id_width == 4 && cfg!(target_endian = "little") {
+        let map = map(&file, path)?;
+        return EdgeList::from_map(header.num_vertices, map, HEADER_LEN, num_edges)
+            .map_err(in_file(path));
+    }
+    let map = map(&file, path)?;
+    let body = &map[HEADER_LEN..];
+    let width = header.id_width as usize;
+    let id = |i: usize| -> u64 {
+        let b = &body[i * width..(i + 1) * width];
+        if width == 4 {
+            u32::from_le_bytes(b.try_into().expect("4 bytes")).into()
+        } else {
+            u64::from_le_bytes(b.try_into().expect("8 bytes"))
+        }
+    };
+    let mut edges = Vec::with_capacity(num_edges);
+    for i in 0..num_edges {
+        let (u, v) = (id(2 * i), id(2 * i + 1));
+        match (u32::try_from(u), u32::try_from(v)) {
+            (Ok(u), Ok(v)) => edges.push(Edge::new(u, v)),
+            _ => {
+                return Err(in_file(path)(Error::VertexOutOfRange {
+                    edge: i as u64,
+                    u,
+                    v,
+                    num_vertices: header.num_vertices,
+                }));
+            }
+        }
+    }
+    EdgeList::new(header.num_vertices, edges).map_err(in_file(path))
+}
+
+/// Writes `edges` as a width-4 binary edge list, atomically.
+pub fn write(path: &Path, edges: &EdgeList) -> Result<(), Error> {
+    let header = Header {
+        id_width: 4,
+        num_vertices: edges.num_vertices() as u64,
+        num_edges: edges.len() as u64,
+    };
+    write_atomic(path, |out| {
+        out.write_all(&header.encode())?;
+        for chunk in edges.edges().chunks(1 << 16) {
+            out.write_all(&little_endian_bytes(chunk))?;
+        }
+        Ok(())
+    })
+}
+
+/// The tuples' bytes in file order: a view on little-endian machines.
+fn little_endian_bytes(edges: &[Edge]) -> Cow<'_, [u8]> {
+    if cfg!(target_endian = "little") {
+        Cow::Borrowed(bytemuck::cast_slice(edges))
+    } else {
+        Cow::Owned(
+            edges
+                .iter()
+                .flat_map(|e| [e.u.to_le_bytes(), e.v.to_le_bytes()])
+                .flatten()
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_round_trips_and_rejects_damage() {
+        let h = Header {
+            id_width: 4,
+            num_vertices: 10,
+            num_edges: 3,
+        };
+        let bytes = h.encode();
+        assert_eq!(Header::decode(&bytes), Ok(h));
+        let mut bad = bytes;
+        bad[0] = b'X';
+        assert!(
+            Header::decode(&bad)
+                .unwrap_err()
+                .contains("not a graph500 binary")
+        );
+        let mut bad = bytes;
+        bad[8] = 2;
+        assert!(
+            Header::decode(&bad)
+                .unwrap_err()
+                .contains("unknown version 2")
+        );
+        let mut bad = bytes;
+        bad[12] = 5;
+        assert!(Header::decode(&bad).unwrap_err().contains("id width 5"));
+        assert_eq!(h.file_len(), Some(32 + 3 * 8));
+        let huge = Header {
+            num_edges: u64::MAX / 4,
+            ..h
+        };
+        assert_eq!(huge.file_len(), None);
+    }
+}

@@ -1,0 +1,125 @@
+//! On-disk formats: edge lists (binary and text) and parent arrays.
+//!
+//! | format | chosen by | layout |
+//! | --- | --- | --- |
+//! | binary edge list | any other extension (`.g500` by convention) | see [`binary`] |
+//! | text edge list | `.el` or `.txt` | one `u v` pair per line, see [`text`] |
+//! | parent array | (always) | `N` little-endian `i64`, `-1` for unreached |
+//!
+//! Reading fails with an [`Error`] naming the file and the place (line, edge,
+//! header field). Writing goes to a temporary file in the target's folder that
+//! is renamed into place only when complete ([`write_atomic`]), so an
+//! interrupted write leaves the old file or the new one, never half of one.
+
+pub mod binary;
+pub mod parents;
+pub mod text;
+
+use crate::{EdgeList, Error};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// An edge-list file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeFormat {
+    /// The project's binary format ([`binary`]).
+    Binary,
+    /// Whitespace-separated `u v` lines ([`text`]).
+    Text,
+}
+
+impl EdgeFormat {
+    /// The format a file name implies: text for `.el` and `.txt`, else binary.
+    pub fn for_path(path: &Path) -> Self {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(ext) if ext.eq_ignore_ascii_case("el") || ext.eq_ignore_ascii_case("txt") => {
+                EdgeFormat::Text
+            }
+            _ => EdgeFormat::Binary,
+        }
+    }
+}
+
+/// Reads an edge list in the format its name implies.
+pub fn read_edge_list(path: &Path) -> Result<EdgeList, Error> {
+    match EdgeFormat::for_path(path) {
+        EdgeFormat::Binary => binary::read(path),
+        EdgeFormat::Text => text::read(path),
+    }
+}
+
+/// Writes an edge list in the format its name implies, atomically.
+pub fn write_edge_list(path: &Path, edges: &EdgeList) -> Result<(), Error> {
+    match EdgeFormat::for_path(path) {
+        EdgeFormat::Binary => binary::write(path, edges),
+        EdgeFormat::Text => text::write(path, edges),
+    }
+}
+
+/// Writes `path` through `write`, atomically: the bytes go to a temporary
+/// file in the same folder, which replaces `path` only after `write` and the
+/// final flush succeed. On any error the temporary file is removed and `path`
+/// is untouched. (Atomic against interruption, not against power loss: there
+/// is no fsync.)
+pub fn write_atomic(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<&File>) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".graph500-").suffix(".partial");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let io = |e| Error::io(path, e);
+    let temp = builder.tempfile_in(folder).map_err(io)?;
+    {
+        let mut out = BufWriter::with_capacity(1 << 20, temp.as_file());
+        write(&mut out).map_err(io)?;
+        out.flush().map_err(io)?;
+    }
+    temp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+/// Opens `path` for reading; fails if it is not a regular file.
+fn open_regular(path: &Path) -> Result<(File, u64), Error> {
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(Error::format(path, "not a regular file"));
+    }
+    Ok((file, meta.len()))
+}
+
+/// Maps `file` read-only.
+///
+/// The one `unsafe` of the file readers: mapping instead of reading saves a
+/// copy of the whole file (gigabytes at large scales) and lets binary edge
+/// lists be used in place.
+fn map(file: &File, path: &Path) -> Result<memmap2::Mmap, Error> {
+    #[allow(unsafe_code)]
+    // SAFETY: the map is read-only and private to this process. memmap2 asks
+    // that nobody modify or truncate the file while it is mapped; graph500
+    // never writes a file it reads (writes go to a fresh temporary file that
+    // is renamed, which leaves a mapped old inode intact). Another program
+    // truncating the file meanwhile could still fault the process (SIGBUS);
+    // that is the documented limit of reading through a map.
+    let map = unsafe { memmap2::Mmap::map(file) };
+    map.map_err(|e| Error::io(path, e))
+}
+
+/// Rewrites a path-less error (an edge naming a bad vertex, too many
+/// vertices) as a format error of the file `path`.
+fn in_file(path: &Path) -> impl Fn(Error) -> Error + '_ {
+    move |e| match e {
+        Error::Io { .. } | Error::Format { .. } => e,
+        other => Error::format(path, other.to_string()),
+    }
+}

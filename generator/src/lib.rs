@@ -1,0 +1,38 @@
+//! Graph500 input graphs: the Kronecker generator, edge lists and their files.
+//!
+//! - [`Kronecker`] generates the benchmark's R-MAT edge list: `2^scale`
+//!   vertices, `edgefactor * 2^scale` edge tuples, initiator probabilities
+//!   A, B, C, D = 0.57, 0.19, 0.19, 0.05, vertex labels scrambled by a seeded
+//!   bijection ([`Scrambler`]). Self-loops and duplicate tuples stay.
+//! - Every block of [`EDGES_PER_BLOCK`] edges draws from its own xoshiro256++
+//!   stream, reached from the seed by jump-ahead ([`SeedStreams`]), so the
+//!   edge list is bit-identical for any number of threads.
+//! - [`EdgeList`] holds the tuples, either owned or memory-mapped straight
+//!   from a binary file; its [`EdgeList::checksum`] identifies a graph.
+//! - [`format`] reads and writes edge lists (binary and text) and parent
+//!   arrays; every write goes to a temporary file renamed into place.
+//!
+//! Vertex ids are [`Vertex`] (`u32`); a graph holds at most
+//! [`MAX_VERTICES`] vertices so that `u32::MAX` stays free as a sentinel.
+
+mod edge_list;
+mod error;
+pub mod format;
+mod kronecker;
+mod random;
+mod scramble;
+
+pub use edge_list::{Edge, EdgeList};
+pub use error::Error;
+pub use kronecker::{
+    DEFAULT_EDGEFACTOR, DEFAULT_SEED, EDGES_PER_BLOCK, Kronecker, MAX_EDGEFACTOR, MAX_SCALE,
+};
+pub use random::{SeedStreams, Stream, uniform_below};
+pub use scramble::Scrambler;
+
+/// A vertex id. Ids run from 0 to `num_vertices - 1`.
+pub type Vertex = u32;
+
+/// The most vertices a graph may have: every id fits a [`Vertex`] and
+/// `Vertex::MAX` is never an id, so kernels may use it to mean "none".
+pub const MAX_VERTICES: u64 = Vertex::MAX as u64;
