@@ -1,0 +1,161 @@
+//! `Frontier`: the queue of a level-synchronous search, and `LocalBuffer`,
+//! a worker's private batch of discoveries.
+//!
+//! One array of N slots holds every vertex the search discovers, in order of
+//! discovery. The *current* level is the window `[start, end)`; workers append
+//! the next level behind `end` by reserving a range with one atomic add on
+//! `tail` and filling it. [`Frontier::advance`] slides the window onto what
+//! was appended. Since each vertex is discovered once, `tail <= N` and the
+//! array never grows: nothing is allocated per level or per search (after the
+//! GAP Benchmark Suite's `SlidingQueue`).
+//!
+//! Workers do not touch `tail` per vertex: each fills a [`LocalBuffer`] on its
+//! stack and appends it in one reservation when full or finished.
+
+use generator::Vertex;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::Relaxed};
+
+/// Vertices a [`LocalBuffer`] holds before it appends (4 KiB of stack).
+const LOCAL_CAPACITY: usize = 1024;
+
+/// A sliding-window queue over one preallocated array.
+#[derive(Debug)]
+pub struct Frontier {
+    slots: Vec<AtomicU32>,
+    start: usize,
+    end: usize,
+    tail: AtomicUsize,
+}
+
+impl Frontier {
+    /// A queue for a graph of `n` vertices. Allocates `4 n` bytes.
+    pub fn new(n: usize) -> Self {
+        Frontier {
+            slots: (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect(),
+            start: 0,
+            end: 0,
+            tail: AtomicUsize::new(0),
+        }
+    }
+
+    /// Empties the queue. O(1).
+    pub fn reset(&mut self) {
+        self.start = 0;
+        self.end = 0;
+        *self.tail.get_mut() = 0;
+    }
+
+    /// Appends `items` behind the current window. One atomic add.
+    pub fn append(&self, items: &[Vertex]) {
+        let at = self.tail.fetch_add(items.len(), Relaxed);
+        for (slot, &v) in self.slots[at..at + items.len()].iter().zip(items) {
+            slot.store(v, Relaxed);
+        }
+    }
+
+    /// Makes everything appended since the last advance the current window.
+    pub fn advance(&mut self) {
+        self.start = self.end;
+        self.end = *self.tail.get_mut();
+    }
+
+    /// The current window (one BFS level).
+    pub fn current(&self) -> &[AtomicU32] {
+        &self.slots[self.start..self.end]
+    }
+
+    /// True when the current window is empty.
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// Vertices appended since the last reset.
+    pub fn appended(&self) -> usize {
+        self.tail.load(Relaxed)
+    }
+}
+
+/// A worker's stack buffer of discoveries for one [`Frontier`]; appends
+/// itself when full and when dropped.
+pub struct LocalBuffer<'a> {
+    frontier: &'a Frontier,
+    items: [Vertex; LOCAL_CAPACITY],
+    len: usize,
+}
+
+impl<'a> LocalBuffer<'a> {
+    /// An empty buffer that flushes into `frontier`.
+    pub fn new(frontier: &'a Frontier) -> Self {
+        LocalBuffer {
+            frontier,
+            items: [0; LOCAL_CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// Adds `v`; appends the batch when the buffer is full.
+    #[inline]
+    pub fn push(&mut self, v: Vertex) {
+        self.items[self.len] = v;
+        self.len += 1;
+        if self.len == LOCAL_CAPACITY {
+            self.flush();
+        }
+    }
+
+    /// Appends the buffered vertices to the frontier.
+    pub fn flush(&mut self) {
+        if self.len > 0 {
+            self.frontier.append(&self.items[..self.len]);
+            self.len = 0;
+        }
+    }
+}
+
+impl Drop for LocalBuffer<'_> {
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(f: &Frontier) -> Vec<u32> {
+        let mut w: Vec<u32> = f.current().iter().map(|a| a.load(Relaxed)).collect();
+        w.sort_unstable();
+        w
+    }
+
+    #[test]
+    fn window_slides_over_appended_levels() {
+        let mut f = Frontier::new(10);
+        f.append(&[7]);
+        f.advance();
+        assert_eq!(window(&f), [7]);
+        f.append(&[1, 2]);
+        f.append(&[3]);
+        assert_eq!(window(&f), [7]);
+        f.advance();
+        assert_eq!(window(&f), [1, 2, 3]);
+        f.advance();
+        assert!(f.is_empty());
+        assert_eq!(f.appended(), 4);
+        f.reset();
+        assert_eq!(f.appended(), 0);
+    }
+
+    #[test]
+    fn parallel_local_buffers_lose_nothing() {
+        let n = 5 * LOCAL_CAPACITY + 17;
+        let mut f = Frontier::new(n);
+        (0..n as u32).into_par_iter().chunks(700).for_each(|chunk| {
+            let mut local = LocalBuffer::new(&f);
+            chunk.into_iter().for_each(|v| local.push(v));
+        });
+        f.advance();
+        assert_eq!(window(&f), (0..n as u32).collect::<Vec<_>>());
+    }
+}

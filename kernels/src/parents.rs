@@ -1,0 +1,131 @@
+//! `Parents`: the BFS output array, shared by all workers and written in
+//! place.
+//!
+//! One `AtomicU32` per vertex, [`NO_PARENT`] until the vertex is reached. A
+//! worker claims a vertex with one compare-and-swap from `NO_PARENT` to its
+//! parent; the CAS succeeds for exactly one worker, so every vertex is
+//! discovered once. Relaxed ordering suffices: the value is the only data
+//! published, and rayon's joins order the levels.
+
+use generator::Vertex;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// The parent of a vertex no search has reached (never a vertex id).
+pub const NO_PARENT: Vertex = Vertex::MAX;
+
+/// One parent slot per vertex.
+#[derive(Debug)]
+pub struct Parents {
+    slots: Vec<AtomicU32>,
+}
+
+impl Parents {
+    /// `n` slots, all unreached. Allocates `4 n` bytes.
+    pub fn new(n: usize) -> Self {
+        Parents {
+            slots: (0..n)
+                .into_par_iter()
+                .map(|_| AtomicU32::new(NO_PARENT))
+                .collect(),
+        }
+    }
+
+    /// The number of slots (vertices).
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// True for a graph without vertices.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Marks every vertex unreached. O(N), parallel.
+    pub fn reset(&self) {
+        self.slots
+            .par_iter()
+            .with_min_len(1 << 14)
+            .for_each(|slot| slot.store(NO_PARENT, Relaxed));
+    }
+
+    /// The parent of `v`, if reached.
+    #[inline]
+    pub fn get(&self, v: Vertex) -> Option<Vertex> {
+        let p = self.slots[v as usize].load(Relaxed);
+        (p != NO_PARENT).then_some(p)
+    }
+
+    /// True once `v` has a parent.
+    #[inline]
+    pub fn is_reached(&self, v: Vertex) -> bool {
+        self.slots[v as usize].load(Relaxed) != NO_PARENT
+    }
+
+    /// Sets `v`'s parent unconditionally (the root, or a single-threaded
+    /// search that has checked [`is_reached`](Parents::is_reached)).
+    #[inline]
+    pub fn set(&self, v: Vertex, parent: Vertex) {
+        self.slots[v as usize].store(parent, Relaxed);
+    }
+
+    /// Makes `parent` the parent of `v` if `v` has none yet; true if this
+    /// call did it. A plain load first skips the CAS for vertices already
+    /// reached, the common case in later levels.
+    #[inline]
+    pub fn claim(&self, v: Vertex, parent: Vertex) -> bool {
+        let slot = &self.slots[v as usize];
+        slot.load(Relaxed) == NO_PARENT
+            && slot
+                .compare_exchange(NO_PARENT, parent, Relaxed, Relaxed)
+                .is_ok()
+    }
+
+    /// Writes the Graph500 form into `out` (length N): the parent id, or
+    /// `-1` for unreached. O(N), parallel.
+    pub fn write_i64(&self, out: &mut [i64]) {
+        assert_eq!(out.len(), self.slots.len(), "one i64 per vertex");
+        out.par_iter_mut()
+            .zip(self.slots.par_iter())
+            .with_min_len(1 << 14)
+            .for_each(|(o, slot)| {
+                let p = slot.load(Relaxed);
+                *o = if p == NO_PARENT { -1 } else { p.into() };
+            });
+    }
+
+    /// The Graph500 form as a new vector; see [`write_i64`](Parents::write_i64).
+    pub fn to_i64(&self) -> Vec<i64> {
+        let mut out = vec![0; self.len()];
+        self.write_i64(&mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claim_succeeds_once_and_reset_clears() {
+        let p = Parents::new(3);
+        assert!(p.claim(1, 0));
+        assert!(!p.claim(1, 2));
+        assert_eq!(p.get(1), Some(0));
+        assert_eq!(p.to_i64(), [-1, 0, -1]);
+        p.reset();
+        assert_eq!(p.get(1), None);
+        assert!(!p.is_reached(1));
+    }
+
+    #[test]
+    fn concurrent_claims_pick_exactly_one_winner() {
+        let p = Parents::new(1000);
+        let wins: usize = (0..8u32)
+            .into_par_iter()
+            .map(|worker| (0..1000).filter(|&v| p.claim(v, worker)).count())
+            .sum();
+        assert_eq!(wins, 1000);
+        assert!((0..1000).all(|v| p.get(v).is_some_and(|w| w < 8)));
+    }
+}
