@@ -1,0 +1,107 @@
+//! Proof that a parent array is a breadth-first search tree of an edge list,
+//! the nedge of that search, and the statistics of a benchmark run.
+//!
+//! The validator works from the input edge list and the parent array alone
+//! (the Graph500 `int64` form, `-1` for unreached). It shares no code with
+//! the kernels it judges, so it can check any program's output.
+//!
+//! The checks of the Graph500 specification, in the order they run:
+//!
+//! 1. every parent is `-1` or a vertex id, and the root is its own parent;
+//! 2. the parent pointers form one tree rooted at the root: following parents
+//!    from any reached vertex ends at the root, with no cycle anywhere (also
+//!    not among vertices the root cannot reach) and no second self-parent.
+//!    This assigns every reached vertex its tree *level* (root 0);
+//! 3. each tree edge `(v, parent[v])` is an input edge (either orientation);
+//! 4. for every input edge that is not a self-loop, both ends are reached or
+//!    neither, and their levels differ by at most one;
+//! 5. every vertex of the root's component is reached and each reached
+//!    vertex's level is its parent's plus one. This needs no pass of its own:
+//!    levels come from the tree, so the second half holds by construction,
+//!    and an unreached vertex of the component would have an input edge to a
+//!    reached one, which check 4 rejects. Together, 3 and 4 make the tree
+//!    levels the true BFS distances: a tree path is a real path, and along a
+//!    shortest path levels grow by at most one per edge;
+//! 6. the nedge counted here equals the one the run used for TEPS.
+//!
+//! Cost: two parallel passes over the vertices and one over the edge tuples;
+//! `5 N` bytes of working memory, allocated once per [`Validator`].
+//! Failures are deterministic: the same input names the same check and the
+//! same vertex or edge whatever the thread count.
+
+mod edges;
+mod error;
+pub mod stats;
+mod tree;
+
+pub use error::Invalid;
+
+use generator::EdgeList;
+use std::sync::atomic::{AtomicBool, AtomicU32};
+
+/// What a valid search tree looks like from the validator's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeSummary {
+    /// Input tuples, duplicates included, self-loops excluded, with an end in
+    /// the searched component (the reference code's rule).
+    pub nedge: u64,
+    /// Reached vertices, the root included.
+    pub reached: u64,
+    /// The deepest tree level (the root is level 0).
+    pub depth: u32,
+}
+
+/// Reusable working memory for validating many searches of one graph.
+#[derive(Debug, Default)]
+pub struct Validator {
+    levels: Vec<AtomicU32>,
+    tree_edge_seen: Vec<AtomicBool>,
+}
+
+impl Validator {
+    /// Working memory for graphs of `num_vertices` vertices (it grows if a
+    /// larger graph comes).
+    pub fn new(num_vertices: usize) -> Self {
+        let mut v = Validator::default();
+        v.ensure_capacity(num_vertices);
+        v
+    }
+
+    /// Runs checks 1 to 6 on `parents`, the result of a search of `graph`
+    /// from `root`. `claimed_nedge` is the nedge the run reports for it
+    /// (check 6 is skipped when there is none, as for another program's
+    /// output). Parallel on the current rayon pool.
+    pub fn validate(
+        &mut self,
+        graph: &EdgeList,
+        root: u64,
+        parents: &[i64],
+        claimed_nedge: Option<u64>,
+    ) -> Result<TreeSummary, Invalid> {
+        let n = graph.num_vertices();
+        tree::check_ranges(n, root, parents)?;
+        self.ensure_capacity(n);
+        let levels = &self.levels[..n];
+        let seen = &self.tree_edge_seen[..n];
+        let (reached, depth) = tree::assign_levels(root, parents, levels)?;
+        let nedge = edges::check_edges(graph.edges(), parents, levels, seen)?;
+        if let Some(claimed) = claimed_nedge.filter(|&c| c != nedge) {
+            return Err(Invalid::NedgeMismatch {
+                counted: nedge,
+                claimed,
+            });
+        }
+        Ok(TreeSummary {
+            nedge,
+            reached,
+            depth,
+        })
+    }
+
+    fn ensure_capacity(&mut self, n: usize) {
+        if self.levels.len() < n {
+            self.levels = (0..n).map(|_| AtomicU32::new(0)).collect();
+            self.tree_edge_seen = (0..n).map(|_| AtomicBool::new(false)).collect();
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Each check of the validator rejects the broken tree it exists for, and
+//! valid trees of either BFS order are accepted.
+//!
+//! The graph (N = 8, root 0):
+//!
+//! ```text
+//!     0 ── 1          5 ── 6     7 (isolated)
+//!     │    │
+//!     2 ── 3 ── 4 ⟲ (self-loop)      plus a duplicate of 0-1
+//! ```
+//!
+//! BFS levels from 0: 1 and 2 at 1, 3 at 2, 4 at 3; 5, 6, 7 unreached.
+//! nedge = 6 (0-1 twice, 0-2, 1-3, 2-3, 3-4; the self-loop does not count).
+
+use generator::{Edge, EdgeList};
+use validate::{Invalid, TreeSummary, Validator};
+
+fn graph() -> EdgeList {
+    let pairs = [
+        (0, 1),
+        (0, 2),
+        (1, 3),
+        (2, 3),
+        (3, 4),
+        (4, 4),
+        (1, 0),
+        (5, 6),
+    ];
+    EdgeList::new(8, pairs.iter().map(|&(u, v)| Edge::new(u, v)).collect()).unwrap()
+}
+
+/// The tree our kernels would build: 3 discovered from 1.
+const VIA_1: [i64; 8] = [0, 0, 0, 1, 3, -1, -1, -1];
+/// Another valid tree: 3 discovered from 2.
+const VIA_2: [i64; 8] = [0, 0, 0, 2, 3, -1, -1, -1];
+
+fn check(parents: &[i64]) -> Result<TreeSummary, Invalid> {
+    Validator::new(8).validate(&graph(), 0, parents, None)
+}
+
+fn mutated(changes: &[(usize, i64)]) -> Vec<i64> {
+    let mut p = VIA_1.to_vec();
+    for &(v, parent) in changes {
+        p[v] = parent;
+    }
+    p
+}
+
+#[test]
+fn valid_trees_of_either_order_are_accepted_with_their_figures() {
+    let expected = TreeSummary {
+        nedge: 6,
+        reached: 5,
+        depth: 3,
+    };
+    assert_eq!(check(&VIA_1), Ok(expected));
+    assert_eq!(check(&VIA_2), Ok(expected));
+}
+
+#[test]
+fn check1_rejects_wrong_length() {
+    let err = check(&VIA_1[..7]).unwrap_err();
+    assert_eq!(
+        err,
+        Invalid::WrongLength {
+            found: 7,
+            expected: 8
+        }
+    );
+}
+
+#[test]
+fn check1_rejects_a_root_that_is_not_a_vertex() {
+    let err = Validator::new(8)
+        .validate(&graph(), 8, &VIA_1, None)
+        .unwrap_err();
+    assert_eq!(err.check(), 1);
+    assert!(matches!(err, Invalid::RootOutOfRange { root: 8, .. }));
+}
+
+#[test]
+fn check1_rejects_parent_values_out_of_range() {
+    for bad in [8, -2, i64::MAX, i64::MIN] {
+        let err = check(&mutated(&[(4, bad)])).unwrap_err();
+        assert_eq!(
+            err,
+            Invalid::ParentOutOfRange {
+                vertex: 4,
+                parent: bad
+            }
+        );
+    }
+}
+
+#[test]
+fn check1_rejects_a_root_that_is_not_its_own_parent() {
+    let err = check(&mutated(&[(0, 1)])).unwrap_err();
+    assert_eq!(err, Invalid::RootNotOwnParent { root: 0, parent: 1 });
+}
+
+#[test]
+fn check2_rejects_a_second_self_parent() {
+    let err = check(&mutated(&[(5, 5)])).unwrap_err();
+    assert_eq!(err, Invalid::SecondRoot { vertex: 5 });
+}
+
+#[test]
+fn check2_rejects_a_parent_marked_unreached() {
+    let err = check(&mutated(&[(4, 5)])).unwrap_err();
+    assert_eq!(
+        err,
+        Invalid::ParentUnreached {
+            vertex: 4,
+            parent: 5
+        }
+    );
+}
+
+#[test]
+fn check2_rejects_a_cycle_among_reached_vertices() {
+    let err = check(&mutated(&[(1, 3), (3, 1)])).unwrap_err();
+    assert_eq!(err.check(), 2);
+    assert!(matches!(err, Invalid::Cycle { vertex: 1 | 3 }), "{err}");
+}
+
+#[test]
+fn check2_rejects_a_cycle_among_unreachable_vertices() {
+    // 5 and 6 point at each other; the root's own tree is intact.
+    let err = check(&mutated(&[(5, 6), (6, 5)])).unwrap_err();
+    assert!(matches!(err, Invalid::Cycle { vertex: 5 | 6 }), "{err}");
+}
+
+#[test]
+fn check3_rejects_a_tree_edge_that_is_not_an_input_edge() {
+    // 4 hangs from 1 (same level as from 3) but 1-4 is no edge.
+    let err = check(&mutated(&[(4, 1)])).unwrap_err();
+    assert_eq!(
+        err,
+        Invalid::NotAnEdge {
+            vertex: 4,
+            parent: 1
+        }
+    );
+}
+
+#[test]
+fn check3_rejects_an_unreachable_vertex_given_a_parent() {
+    let err = check(&mutated(&[(7, 0)])).unwrap_err();
+    assert_eq!(
+        err,
+        Invalid::NotAnEdge {
+            vertex: 7,
+            parent: 0
+        }
+    );
+}
+
+#[test]
+fn check4_rejects_a_reachable_vertex_marked_unreached() {
+    let err = check(&mutated(&[(4, -1)])).unwrap_err();
+    assert_eq!(
+        err,
+        Invalid::HalfReachedEdge {
+            edge: 4,
+            reached: 3,
+            unreached: 4
+        }
+    );
+}
+
+#[test]
+fn check4_rejects_a_tree_deeper_than_bfs() {
+    // 0 -> 1 -> 3 -> 2 uses real edges, but puts 2 at level 3 while its
+    // neighbour 0 is at level 0.
+    let err = check(&mutated(&[(2, 3)])).unwrap_err();
+    assert_eq!(
+        err,
+        Invalid::LevelGap {
+            edge: 1,
+            u: 0,
+            v: 2,
+            level_u: 0,
+            level_v: 3
+        }
+    );
+}
+
+#[test]
+fn check6_rejects_a_wrong_nedge() {
+    let mut validator = Validator::new(8);
+    assert!(validator.validate(&graph(), 0, &VIA_1, Some(6)).is_ok());
+    let err = validator
+        .validate(&graph(), 0, &VIA_1, Some(7))
+        .unwrap_err();
+    assert_eq!(
+        err,
+        Invalid::NedgeMismatch {
+            counted: 6,
+            claimed: 7
+        }
+    );
+}
+
+#[test]
+fn one_validator_serves_many_searches_and_roots() {
+    let mut validator = Validator::new(8);
+    assert!(
+        validator
+            .validate(&graph(), 0, &mutated(&[(4, -1)]), None)
+            .is_err()
+    );
+    assert!(validator.validate(&graph(), 0, &VIA_2, None).is_ok());
+    let from_5 = [-1, -1, -1, -1, -1, 5, 5, -1];
+    let summary = validator.validate(&graph(), 5, &from_5, None).unwrap();
+    assert_eq!((summary.nedge, summary.reached, summary.depth), (1, 2, 1));
+    let from_7 = [-1, -1, -1, -1, -1, -1, -1, 7];
+    assert_eq!(
+        validator
+            .validate(&graph(), 7, &from_7, None)
+            .unwrap()
+            .nedge,
+        0
+    );
+}
+
+#[test]
+fn errors_are_the_same_for_one_and_two_threads() {
+    // A long path 0 - 1 - ... - 99999 whose parents hold a cycle
+    // 70000 <-> 70001: every vertex from 70000 on has a broken chain, and
+    // the report must not depend on which worker walks which block first.
+    let n = 100_000u32;
+    let edges: Vec<Edge> = (0..n - 1).map(|v| Edge::new(v, v + 1)).collect();
+    let graph = EdgeList::new(n.into(), edges).unwrap();
+    let mut parents: Vec<i64> = (0..i64::from(n)).map(|v| (v - 1).max(0)).collect();
+    parents[70_000] = 70_001;
+    parents[70_001] = 70_000;
+    let run = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| Validator::new(0).validate(&graph, 0, &parents, None))
+    };
+    let one = run(1).unwrap_err();
+    assert_eq!(one.check(), 2);
+    assert_eq!(one, run(2).unwrap_err());
+}
