@@ -1,0 +1,155 @@
+//! The command line: `graph500 [run] ...`, `generate`, `bfs`, `validate`.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// The Graph500 breadth-first-search benchmark.
+///
+/// Without a subcommand, `graph500 [OPTIONS]` is `graph500 run [OPTIONS]`:
+/// generate a Kronecker graph, build it, run validated searches and print the
+/// official statistics block on stdout (progress goes to stderr).
+///
+/// Exit status: 0 success, 1 a search failed validation, 2 bad input.
+#[derive(Debug, Parser)]
+#[command(name = "graph500", version, args_conflicts_with_subcommands = true)]
+pub(crate) struct Cli {
+    /// What to do; `run` when omitted.
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+    /// Options of `run`, given without the subcommand.
+    #[command(flatten)]
+    pub(crate) run: RunArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub(crate) threads: Option<u16>,
+    /// No progress lines on stderr.
+    #[arg(long, short, global = true)]
+    pub(crate) quiet: bool,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// The whole benchmark: graph, kernel 1, searches, validation, statistics.
+    Run(RunArgs),
+    /// Generate a Kronecker edge list and write it to a file.
+    Generate(GenerateArgs),
+    /// One search from one root; write the parent array (little-endian i64).
+    Bfs(BfsArgs),
+    /// Validate a parent array made by any program (exit 0 valid, 1 invalid,
+    /// 2 bad input).
+    Validate(ValidateArgs),
+}
+
+/// Which Kronecker graph.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct KroneckerArgs {
+    /// log2 of the number of vertices.
+    #[arg(long, short, value_name = "S", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_SCALE)))]
+    pub(crate) scale: u32,
+    /// Edge tuples per vertex.
+    #[arg(long, short, value_name = "E", default_value_t = generator::DEFAULT_EDGEFACTOR,
+          value_parser = clap::value_parser!(u64).range(1..=generator::MAX_EDGEFACTOR))]
+    pub(crate) edgefactor: u64,
+    /// Random seed of the graph and of the search keys.
+    #[arg(long, value_name = "X", default_value_t = generator::DEFAULT_SEED)]
+    pub(crate) seed: u64,
+}
+
+/// Options of `run`.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct RunArgs {
+    /// The generated graph (ignored with --input, except --seed).
+    #[command(flatten)]
+    pub(crate) kronecker: KroneckerArgs,
+    /// Read the graph from an edge-list file instead of generating it
+    /// (binary, or text when the name ends in .el or .txt).
+    #[arg(long, short, value_name = "FILE", conflicts_with_all = ["scale", "edgefactor"])]
+    pub(crate) input: Option<PathBuf>,
+    /// Number of searches (distinct roots with an edge that is not a self-loop).
+    #[arg(long, short, value_name = "K", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub(crate) keys: u32,
+    /// The BFS kernel.
+    #[arg(long, value_enum, default_value_t = KernelArg::Par)]
+    pub(crate) kernel: KernelArg,
+    /// Skip validation (the *_validate lines print -1).
+    #[arg(long)]
+    pub(crate) no_validate: bool,
+    /// Also write the figures, one row per search, the options and the edge
+    /// list's checksum as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) json: Option<PathBuf>,
+}
+
+/// Options of `generate`.
+#[derive(Debug, Args)]
+pub(crate) struct GenerateArgs {
+    /// The graph.
+    #[command(flatten)]
+    pub(crate) kronecker: KroneckerArgs,
+    /// Where to write it: text when the name ends in .el or .txt, else binary.
+    #[arg(long, short, value_name = "FILE")]
+    pub(crate) out: PathBuf,
+}
+
+/// Options of `bfs`.
+#[derive(Debug, Args)]
+pub(crate) struct BfsArgs {
+    /// The graph's edge-list file.
+    #[arg(long, short, value_name = "FILE")]
+    pub(crate) input: PathBuf,
+    /// The root vertex.
+    #[arg(long, short, value_name = "R")]
+    pub(crate) root: u64,
+    /// Where to write the parent array.
+    #[arg(long, value_name = "P")]
+    pub(crate) parents_out: PathBuf,
+    /// The BFS kernel.
+    #[arg(long, value_enum, default_value_t = KernelArg::Par)]
+    pub(crate) kernel: KernelArg,
+}
+
+/// Options of `validate`.
+#[derive(Debug, Args)]
+pub(crate) struct ValidateArgs {
+    /// The graph's edge-list file.
+    #[arg(long, short, value_name = "FILE")]
+    pub(crate) input: PathBuf,
+    /// The root the search started from.
+    #[arg(long, short, value_name = "R")]
+    pub(crate) root: u64,
+    /// The parent array: one little-endian i64 per vertex, -1 for unreached.
+    #[arg(long, value_name = "P")]
+    pub(crate) parents: PathBuf,
+}
+
+/// The BFS kernels, as the command line names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum KernelArg {
+    /// Sequential FIFO-queue BFS, the baseline.
+    Seq,
+    /// Level-synchronous parallel BFS (rayon, CAS-claimed parents).
+    Par,
+}
+
+impl From<KernelArg> for kernels::Kernel {
+    fn from(k: KernelArg) -> Self {
+        match k {
+            KernelArg::Seq => kernels::Kernel::Seq,
+            KernelArg::Par => kernels::Kernel::Par,
+        }
+    }
+}
+
+/// clap's error text on one line: its message lines up to the usage block.
+pub(crate) fn one_line(error: &clap::Error) -> String {
+    let text = error.to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
+        .map(str::trim)
+        .collect();
+    message.join(" ")
+}

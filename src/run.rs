@@ -1,0 +1,214 @@
+//! The benchmark run: graph, kernel 1, search keys, then per key a timed
+//! search, its nedge and its timed validation.
+//!
+//! Timed regions: `construction_time` is kernel 1 alone; a search's time is
+//! [`Bfs::search`] alone (the untimed [`Bfs::reset`] before it clears the
+//! parent array, as the reference code's `clean_pred` does); a validation's
+//! time is [`Validator::validate`] alone. Converting parents to the `i64`
+//! form and computing nedge from the graph are outside every timed region.
+
+use crate::progress::Progress;
+use anyhow::Context;
+use generator::{EdgeList, Kronecker, SeedStreams};
+use kernels::{Bfs, Csr, Kernel, choose_search_keys};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+use validate::{Invalid, Validator};
+
+/// Where the graph comes from.
+pub(crate) enum GraphSource {
+    /// Generated.
+    Kronecker(Kronecker),
+    /// Read from an edge-list file.
+    File(PathBuf),
+}
+
+impl GraphSource {
+    fn load(&self) -> anyhow::Result<EdgeList> {
+        match self {
+            GraphSource::Kronecker(g) => Ok(g.generate()),
+            GraphSource::File(path) => Ok(generator::format::read_edge_list(path)?),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            GraphSource::Kronecker(g) => format!(
+                "generating a Kronecker graph: SCALE {}, edgefactor {}, seed {}",
+                g.scale(),
+                g.edgefactor(),
+                g.seed()
+            ),
+            GraphSource::File(path) => format!("reading {}", path.display()),
+        }
+    }
+}
+
+/// What to run.
+pub(crate) struct RunPlan {
+    /// The graph.
+    pub(crate) source: GraphSource,
+    /// The seed of the search keys.
+    pub(crate) seed: u64,
+    /// How many searches.
+    pub(crate) keys: usize,
+    /// Which BFS kernel.
+    pub(crate) kernel: Kernel,
+    /// Whether to validate each search.
+    pub(crate) validate: bool,
+}
+
+/// One search's figures.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub(crate) struct SearchRecord {
+    /// The root.
+    pub(crate) root: u32,
+    /// Seconds in kernel 2.
+    pub(crate) time: f64,
+    /// Edges of the searched component (the reference rule).
+    pub(crate) nedge: u64,
+    /// `nedge / time`.
+    pub(crate) teps: f64,
+    /// Seconds validating, if validated.
+    pub(crate) validate_time: Option<f64>,
+    /// Deepest BFS level.
+    pub(crate) depth: u32,
+    /// Vertices reached, the root included.
+    pub(crate) reached: u64,
+}
+
+/// The measurements of a whole valid run.
+pub(crate) struct Measured {
+    /// Vertices.
+    pub(crate) num_vertices: usize,
+    /// Edge tuples.
+    pub(crate) num_edges: usize,
+    /// [`EdgeList::checksum`].
+    pub(crate) checksum: u64,
+    /// Seconds to generate or read the edge list.
+    pub(crate) graph_generation: f64,
+    /// Seconds in kernel 1.
+    pub(crate) construction_time: f64,
+    /// One record per search, in key order.
+    pub(crate) searches: Vec<SearchRecord>,
+}
+
+/// How a run ended.
+pub(crate) enum Outcome {
+    /// Every search validated (or validation was off).
+    Valid(Measured),
+    /// A search failed validation; the run stopped there.
+    Invalid {
+        /// Which search (from 0).
+        search: usize,
+        /// Its root.
+        root: u32,
+        /// The failed check.
+        error: Invalid,
+    },
+}
+
+/// Runs the benchmark. Errors are bad input (unreadable file, too few keys).
+pub(crate) fn run(plan: &RunPlan, progress: &Progress) -> anyhow::Result<Outcome> {
+    progress.say(&plan.source.describe());
+    let (edges, graph_generation) = timed(|| plan.source.load());
+    let edges = edges?;
+    progress.say(&format!(
+        "graph: {} vertices, {} edge tuples ({:.3} s); building the CSR",
+        edges.num_vertices(),
+        edges.len(),
+        graph_generation
+    ));
+    let (graph, construction_time) = timed(|| Csr::from_edge_list(&edges));
+    let graph = Arc::new(graph);
+    let keys = choose_search_keys(
+        &graph,
+        plan.keys,
+        &mut SeedStreams::new(plan.seed).search_keys(),
+    )
+    .context("choosing search keys")?;
+    progress.say(&format!(
+        "construction_time {construction_time:.3} s; {} searches with kernel {} on {} threads",
+        keys.len(),
+        plan.kernel.name(),
+        rayon::current_num_threads()
+    ));
+
+    let mut engine: Box<dyn Bfs> = plan.kernel.engine(Arc::clone(&graph));
+    let mut validator = plan.validate.then(|| Validator::new(edges.num_vertices()));
+    let mut parents = vec![
+        0i64;
+        if plan.validate {
+            edges.num_vertices()
+        } else {
+            0
+        }
+    ];
+    let mut searches = Vec::with_capacity(keys.len());
+    for (i, &key) in keys.iter().enumerate() {
+        engine.reset();
+        let (stats, time) = timed(|| engine.search(key));
+        let nedge = graph.nedge(engine.parents());
+        let validate_time = match validator.as_mut() {
+            None => None,
+            Some(validator) => {
+                engine.parents().write_i64(&mut parents);
+                let root = key.vertex().into();
+                let (verdict, seconds) =
+                    timed(|| validator.validate(&edges, root, &parents, Some(nedge)));
+                if let Err(error) = verdict {
+                    return Ok(Outcome::Invalid {
+                        search: i,
+                        root: key.vertex(),
+                        error,
+                    });
+                }
+                Some(seconds)
+            }
+        };
+        let record = SearchRecord {
+            root: key.vertex(),
+            time,
+            nedge,
+            teps: nedge as f64 / time,
+            validate_time,
+            depth: stats.depth,
+            reached: stats.reached,
+        };
+        progress.say(&search_line(i, keys.len(), &record));
+        searches.push(record);
+    }
+    Ok(Outcome::Valid(Measured {
+        num_vertices: edges.num_vertices(),
+        num_edges: edges.len(),
+        checksum: edges.checksum(),
+        graph_generation,
+        construction_time,
+        searches,
+    }))
+}
+
+fn search_line(i: usize, total: usize, r: &SearchRecord) -> String {
+    let validated = match r.validate_time {
+        Some(t) => format!(", validated in {t:.4} s"),
+        None => String::new(),
+    };
+    format!(
+        "search {}/{total}: root {}, {} reached, depth {}, nedge {}, {:.4} s, {:.3e} TEPS{validated}",
+        i + 1,
+        r.root,
+        r.reached,
+        r.depth,
+        r.nedge,
+        r.time,
+        r.teps
+    )
+}
+
+/// The value of `f` and the seconds it took.
+pub(crate) fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let start = Instant::now();
+    let value = f();
+    (value, start.elapsed().as_secs_f64())
+}
