@@ -1,1 +1,62 @@
-fn main() {}
+//! Criterion benchmarks of the pipeline at SCALE 16: generation, kernel 1,
+//! one search per BFS kernel and one validation.
+//!
+//! Throughput is reported in edge tuples per second, so the search rows read
+//! as (approximately) TEPS. A search is timed like the benchmark times it:
+//! the engine's reset runs outside the measured region.
+//!
+//! Run: `cargo bench --bench pipeline` (add `-- bfs` to run only searches).
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use generator::{DEFAULT_SEED, Kronecker, SeedStreams};
+use kernels::{Csr, Kernel, choose_search_keys};
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use validate::Validator;
+
+const SCALE: u32 = 16;
+
+fn pipeline(c: &mut Criterion) {
+    let generator = Kronecker::new(SCALE, 16, DEFAULT_SEED).expect("valid parameters");
+    let edges = generator.generate();
+    let graph = Arc::new(Csr::from_edge_list(&edges));
+    let root = choose_search_keys(&graph, 1, &mut SeedStreams::new(DEFAULT_SEED).search_keys())
+        .expect("a Kronecker graph has keys")[0];
+
+    let mut group = c.benchmark_group(format!("scale{SCALE}"));
+    group.throughput(Throughput::Elements(edges.len() as u64));
+    group.bench_function("generate", |b| b.iter(|| generator.generate()));
+    group.bench_function("construct", |b| b.iter(|| Csr::from_edge_list(&edges)));
+    for kernel in Kernel::ALL {
+        let mut engine = kernel.engine(Arc::clone(&graph));
+        group.bench_function(format!("bfs_{}", kernel.name()), |b| {
+            b.iter_custom(|iterations| {
+                let mut searching = Duration::ZERO;
+                for _ in 0..iterations {
+                    engine.reset();
+                    let start = Instant::now();
+                    black_box(engine.search(root));
+                    searching += start.elapsed();
+                }
+                searching
+            });
+        });
+    }
+    let mut engine = Kernel::Par.engine(Arc::clone(&graph));
+    engine.reset();
+    engine.search(root);
+    let parents = engine.parents().to_i64();
+    let mut validator = Validator::new(edges.num_vertices());
+    group.bench_function("validate", |b| {
+        b.iter(|| validator.validate(&edges, root.vertex().into(), &parents, None))
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(Duration::from_secs(3));
+    targets = pipeline
+}
+criterion_main!(benches);

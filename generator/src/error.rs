@@ -18,12 +18,13 @@ pub enum Error {
         range: String,
     },
     /// The operating system refused an operation on a file.
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {cause}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// What the operating system said.
-        source: std::io::Error,
+        /// What the operating system said (part of the message, so not
+        /// also reported as a source).
+        cause: std::io::Error,
     },
     /// A file's contents do not have the form its format requires.
     #[error("{}: {what}", path.display())]
@@ -57,10 +58,10 @@ pub enum Error {
 
 impl Error {
     /// An [`Error::Io`] for `path`.
-    pub(crate) fn io(path: &std::path::Path, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: &std::path::Path, cause: std::io::Error) -> Self {
         Error::Io {
             path: path.to_path_buf(),
-            source,
+            cause,
         }
     }
 

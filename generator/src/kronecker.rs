@@ -158,7 +158,7 @@ impl Kronecker {
 #[inline]
 fn quadrant(r: u32) -> (u64, u64) {
     let row = u64::from(r >= T_AB);
-    let column = u64::from((r >= T_A && r < T_AB) || r >= T_ABC);
+    let column = u64::from((T_A..T_AB).contains(&r) || r >= T_ABC);
     (row, column)
 }
 

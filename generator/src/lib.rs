@@ -15,6 +15,8 @@
 //! Vertex ids are [`Vertex`] (`u32`); a graph holds at most
 //! [`MAX_VERTICES`] vertices so that `u32::MAX` stays free as a sentinel.
 
+#![cfg_attr(test, allow(clippy::cast_possible_truncation))]
+
 mod edge_list;
 mod error;
 pub mod format;

@@ -12,6 +12,8 @@
 //!   vertices by compare-and-swap and writes parents in place.
 //! - [`choose_search_keys`] draws the benchmark's roots from a seed stream.
 
+#![cfg_attr(test, allow(clippy::cast_possible_truncation))]
+
 mod bfs_par;
 mod bfs_seq;
 mod csr;

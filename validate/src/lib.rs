@@ -29,6 +29,8 @@
 //! Failures are deterministic: the same input names the same check and the
 //! same vertex or edge whatever the thread count.
 
+#![cfg_attr(test, allow(clippy::cast_possible_truncation))]
+
 mod edges;
 mod error;
 pub mod stats;

@@ -18,6 +18,12 @@ use std::path::Path;
 /// Bytes per parse chunk (rounded up to the next line end).
 const CHUNK_BYTES: usize = 1 << 20;
 
+/// The tuples of one chunk and its largest id (`None` if it has no tuple).
+struct ParsedChunk {
+    edges: Vec<Edge>,
+    max_id: Option<Vertex>,
+}
+
 /// A parse failure: the byte offset of the bad line and why it is bad.
 struct BadLine {
     offset: usize,
@@ -36,7 +42,7 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
     let map = map(&file, path)?;
     let text: &[u8] = &map;
     let chunks = line_aligned_chunks(text, CHUNK_BYTES);
-    let parsed: Vec<Result<(Vec<Edge>, Option<Vertex>), BadLine>> = chunks
+    let parsed: Vec<Result<ParsedChunk, BadLine>> = chunks
         .par_iter()
         .map(|&(start, end)| parse_chunk(&text[start..end], start))
         .collect();
@@ -45,9 +51,9 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
     let mut parts = Vec::with_capacity(parsed.len());
     for part in parsed {
         match part {
-            Ok((tuples, max)) => {
-                max_id = max_id.max(max);
-                parts.push(tuples);
+            Ok(chunk) => {
+                max_id = max_id.max(chunk.max_id);
+                parts.push(chunk.edges);
             }
             Err(bad) => return Err(describe(path, text, &bad)),
         }
@@ -130,7 +136,7 @@ fn line_aligned_chunks(text: &[u8], target: usize) -> Vec<(usize, usize)> {
 }
 
 /// Parses whole lines; `base` is the chunk's offset in the file.
-fn parse_chunk(chunk: &[u8], base: usize) -> Result<(Vec<Edge>, Option<Vertex>), BadLine> {
+fn parse_chunk(chunk: &[u8], base: usize) -> Result<ParsedChunk, BadLine> {
     let mut edges = Vec::with_capacity(chunk.len() / 12);
     let mut max_id = None;
     let mut line_start = 0;
@@ -155,7 +161,7 @@ fn parse_chunk(chunk: &[u8], base: usize) -> Result<(Vec<Edge>, Option<Vertex>),
         edges.push(Edge::new(u, v));
         max_id = max_id.max(Some(u.max(v)));
     }
-    Ok((edges, max_id))
+    Ok(ParsedChunk { edges, max_id })
 }
 
 /// A position within one line.
@@ -218,7 +224,7 @@ mod tests {
 
     fn parse(text: &str) -> Result<Vec<(u32, u32)>, (usize, &'static str)> {
         parse_chunk(text.as_bytes(), 0)
-            .map(|(e, _)| e.iter().map(|e| (e.u, e.v)).collect())
+            .map(|c| c.edges.iter().map(|e| (e.u, e.v)).collect())
             .map_err(|b| (b.offset, b.why))
     }
 

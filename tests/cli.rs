@@ -1,0 +1,604 @@
+//! The `graph500` command end to end: the benchmark at a small scale, each
+//! subcommand, and bad input (exit 2 and exactly one line on stderr).
+
+#![allow(clippy::cast_possible_truncation)] // ids of small test graphs
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn graph500(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_graph500"))
+        .args(args)
+        .output()
+        .expect("the graph500 binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn data(file: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(file)
+        .display()
+        .to_string()
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Asserts exit status 2 and a single stderr line containing each of `words`.
+fn assert_bad_input(o: &Output, words: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "not one line: {err:?}");
+    for w in words {
+        assert!(err.contains(w), "{err:?} does not mention {w:?}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// The labels of the statistics block, in order.
+const LABELS: [&str; 34] = [
+    "SCALE",
+    "edgefactor",
+    "NBFS",
+    "graph_generation",
+    "num_mpi_processes",
+    "construction_time",
+    "bfs  min_time",
+    "bfs  firstquartile_time",
+    "bfs  median_time",
+    "bfs  thirdquartile_time",
+    "bfs  max_time",
+    "bfs  mean_time",
+    "bfs  stddev_time",
+    "min_nedge",
+    "firstquartile_nedge",
+    "median_nedge",
+    "thirdquartile_nedge",
+    "max_nedge",
+    "mean_nedge",
+    "stddev_nedge",
+    "bfs  min_TEPS",
+    "bfs  firstquartile_TEPS",
+    "bfs  median_TEPS",
+    "bfs  thirdquartile_TEPS",
+    "bfs  max_TEPS",
+    "bfs  harmonic_mean_TEPS",
+    "bfs  harmonic_stddev_TEPS",
+    "bfs  min_validate",
+    "bfs  firstquartile_validate",
+    "bfs  median_validate",
+    "bfs  thirdquartile_validate",
+    "bfs  max_validate",
+    "bfs  mean_validate",
+    "bfs  stddev_validate",
+];
+
+/// The statistics block as (label, value) pairs, checking label order.
+fn block(text: &str) -> Vec<(String, f64)> {
+    let pairs: Vec<(String, f64)> = text
+        .lines()
+        .map(|l| {
+            let (label, value) = l
+                .split_once(':')
+                .unwrap_or_else(|| panic!("no colon in {l:?}"));
+            (
+                label.to_string(),
+                value
+                    .trim()
+                    .parse()
+                    .unwrap_or_else(|_| panic!("value of {l:?}")),
+            )
+        })
+        .collect();
+    let labels: Vec<&str> = pairs.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(labels, LABELS);
+    pairs
+}
+
+fn value(block: &[(String, f64)], label: &str) -> f64 {
+    block.iter().find(|(l, _)| l == label).unwrap().1
+}
+
+#[test]
+fn run_prints_the_official_block() {
+    let o = graph500(&["--scale", "10", "--keys", "8", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).is_empty(),
+        "--quiet still printed {}",
+        stderr(&o)
+    );
+    let b = block(&stdout(&o));
+    assert_eq!(value(&b, "SCALE"), 10.0);
+    assert_eq!(value(&b, "edgefactor"), 16.0);
+    assert_eq!(value(&b, "NBFS"), 8.0);
+    assert_eq!(value(&b, "num_mpi_processes"), 1.0);
+    assert!(value(&b, "bfs  harmonic_mean_TEPS") > 0.0);
+    assert!(value(&b, "bfs  min_TEPS") <= value(&b, "bfs  max_TEPS"));
+    assert!(value(&b, "min_nedge") > 0.0 && value(&b, "max_nedge") <= 16.0 * 1024.0);
+    assert!(value(&b, "bfs  min_validate") > 0.0);
+}
+
+#[test]
+fn run_subcommand_and_progress_on_stderr() {
+    let o = graph500(&["run", "--scale", "8", "--keys", "2", "--kernel", "seq"]);
+    assert!(o.status.success());
+    block(&stdout(&o));
+    assert!(stderr(&o).contains("search 2/2"), "{}", stderr(&o));
+}
+
+#[test]
+fn no_validate_prints_minus_one_for_validation() {
+    let o = graph500(&["--scale", "8", "--keys", "4", "--no-validate", "-q"]);
+    assert!(o.status.success());
+    let b = block(&stdout(&o));
+    for (label, v) in &b {
+        if label.ends_with("_validate") {
+            assert_eq!(*v, -1.0, "{label}");
+        }
+    }
+}
+
+fn json_run(dir: &Path, name: &str, extra: &[&str]) -> serde_json::Value {
+    let json = dir.join(name);
+    let mut args = vec![
+        "--scale",
+        "11",
+        "--keys",
+        "6",
+        "-q",
+        "--json",
+        path_str(&json),
+    ];
+    args.extend_from_slice(extra);
+    let o = graph500(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+}
+
+#[test]
+fn json_has_a_row_per_search_the_options_and_the_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = json_run(dir.path(), "r.json", &["--kernel", "seq"]);
+    let rows = j["searches"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    for row in rows {
+        for field in [
+            "root",
+            "time",
+            "nedge",
+            "teps",
+            "validate_time",
+            "depth",
+            "reached",
+        ] {
+            assert!(row[field].is_number(), "{field} in {row}");
+        }
+    }
+    assert_eq!(j["options"]["kernel"], "seq");
+    assert_eq!(j["options"]["scale"], 11);
+    assert_eq!(j["graph"]["num_edges"], 16 * 2048);
+    assert!(j["graph"]["checksum"].as_str().unwrap().starts_with("0x"));
+    assert!(j["statistics"]["teps"]["harmonic_mean"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn one_seed_gives_the_same_graph_keys_and_nedges_on_one_and_two_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = json_run(dir.path(), "1.json", &["--threads", "1"]);
+    let two = json_run(dir.path(), "2.json", &["--threads", "2"]);
+    let other_seed = json_run(dir.path(), "3.json", &["--seed", "99"]);
+    assert_eq!(one["options"]["threads"], 1);
+    assert_eq!(two["options"]["threads"], 2);
+    assert_eq!(one["graph"]["checksum"], two["graph"]["checksum"]);
+    assert_ne!(one["graph"]["checksum"], other_seed["graph"]["checksum"]);
+    let column = |j: &serde_json::Value, f: &str| -> Vec<serde_json::Value> {
+        j["searches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r[f].clone())
+            .collect()
+    };
+    for field in ["root", "nedge", "reached", "depth"] {
+        assert_eq!(column(&one, field), column(&two, field), "{field}");
+    }
+}
+
+/// A BFS written the way another program might: neighbours visited in
+/// descending order and each vertex's parent the *largest* neighbour on the
+/// level above, unlike our kernels' first-come claims.
+fn other_programs_parents(n: usize, edges: &[(u32, u32)], root: usize) -> Vec<i64> {
+    let mut adjacency = vec![Vec::new(); n];
+    for &(u, v) in edges.iter().filter(|(u, v)| u != v) {
+        adjacency[u as usize].push(v as usize);
+        adjacency[v as usize].push(u as usize);
+    }
+    let mut level = vec![usize::MAX; n];
+    level[root] = 0;
+    let mut queue = VecDeque::from([root]);
+    while let Some(u) = queue.pop_front() {
+        adjacency[u].sort_unstable_by(|a, b| b.cmp(a));
+        for &v in &adjacency[u] {
+            if level[v] == usize::MAX {
+                level[v] = level[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    (0..n)
+        .map(|v| match level[v] {
+            usize::MAX => -1,
+            0 => v as i64,
+            l => *adjacency[v]
+                .iter()
+                .filter(|&&w| level[w] == l - 1)
+                .max()
+                .unwrap() as i64,
+        })
+        .collect()
+}
+
+fn write_parents(path: &Path, parents: &[i64]) {
+    let bytes: Vec<u8> = parents.iter().flat_map(|p| p.to_le_bytes()).collect();
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn read_parents(path: &Path) -> Vec<i64> {
+    std::fs::read(path)
+        .unwrap()
+        .chunks(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Generates a text graph and returns (path, N, edges, a root with edges).
+fn text_graph(dir: &Path) -> (PathBuf, usize, Vec<(u32, u32)>, usize) {
+    let el = dir.join("g.el");
+    let o = graph500(&[
+        "generate",
+        "--scale",
+        "9",
+        "--seed",
+        "4",
+        "--out",
+        path_str(&el),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let edges: Vec<(u32, u32)> = std::fs::read_to_string(&el)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (u, v) = l.split_once(' ').unwrap();
+            (u.parse().unwrap(), v.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(edges.len(), 16 * 512);
+    let n = edges
+        .iter()
+        .map(|&(u, v)| u.max(v) as usize + 1)
+        .max()
+        .unwrap();
+    let root = edges.iter().find(|(u, v)| u != v).unwrap().0 as usize;
+    (el, n, edges, root)
+}
+
+#[test]
+fn generate_bfs_validate_round_trip_in_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let (el, _, _, root) = text_graph(dir.path());
+    let bin = dir.path().join("g.g500");
+    assert!(
+        graph500(&[
+            "generate",
+            "--scale",
+            "9",
+            "--seed",
+            "4",
+            "--out",
+            path_str(&bin)
+        ])
+        .status
+        .success()
+    );
+    let root = root.to_string();
+    for (graph, kernel) in [(&el, "seq"), (&bin, "par")] {
+        let p = dir.path().join(format!("{kernel}.parents"));
+        let o = graph500(&[
+            "bfs",
+            "-i",
+            path_str(graph),
+            "--root",
+            &root,
+            "--parents-out",
+            path_str(&p),
+            "--kernel",
+            kernel,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = graph500(&[
+            "validate",
+            "-i",
+            path_str(graph),
+            "--root",
+            &root,
+            "--parents",
+            path_str(&p),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+        assert!(stdout(&o).starts_with("valid:"), "{}", stdout(&o));
+    }
+    // Both formats hold the same graph: same reach from the same root.
+    let tail = |o: Output| {
+        stdout(&o)
+            .split(", ")
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let p = dir.path().join("seq.parents");
+    let from_text = tail(graph500(&[
+        "validate",
+        "-i",
+        path_str(&el),
+        "-r",
+        &root,
+        "--parents",
+        path_str(&p),
+    ]));
+    let from_binary = tail(graph500(&[
+        "validate",
+        "-i",
+        path_str(&bin),
+        "-r",
+        &root,
+        "--parents",
+        path_str(&p),
+    ]));
+    assert_eq!(from_text, from_binary);
+}
+
+#[test]
+fn validate_accepts_another_programs_tree_and_rejects_broken_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let (el, n, edges, root) = text_graph(dir.path());
+    let parents = other_programs_parents(n, &edges, root);
+    let ours = dir.path().join("ours.parents");
+    let r = root.to_string();
+    assert!(
+        graph500(&[
+            "bfs",
+            "-i",
+            path_str(&el),
+            "-r",
+            &r,
+            "--parents-out",
+            path_str(&ours)
+        ])
+        .status
+        .success()
+    );
+    assert_ne!(
+        read_parents(&ours),
+        parents,
+        "the other tree should differ from ours somewhere"
+    );
+
+    let theirs = dir.path().join("theirs.parents");
+    let validate = |p: &[i64]| {
+        write_parents(&theirs, p);
+        graph500(&[
+            "validate",
+            "-i",
+            path_str(&el),
+            "-r",
+            &r,
+            "--parents",
+            path_str(&theirs),
+        ])
+    };
+    let o = validate(&parents);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+
+    let reached = (0..n).find(|&v| v != root && parents[v] >= 0).unwrap();
+    let mut cut = parents.clone();
+    cut[reached] = -1;
+    let o = validate(&cut);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("invalid: check 4"), "{}", stdout(&o));
+
+    // A two-vertex parent cycle: v below p, then p made v's child.
+    let v = (0..n)
+        .find(|&v| parents[v] >= 0 && v != root && parents[v] as usize != root)
+        .expect("the tree has a vertex at level 2 or deeper");
+    let mut looped = parents.clone();
+    looped[parents[v] as usize] = v as i64;
+    let o = validate(&looped);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("invalid: check 2"), "{}", stdout(&o));
+}
+
+#[test]
+fn run_reads_fixture_files() {
+    let o = graph500(&["run", "--input", &data("star.el"), "--keys", "3", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let b = block(&stdout(&o));
+    assert_eq!(value(&b, "SCALE"), 3.0);
+    assert_eq!(value(&b, "NBFS"), 3.0);
+    assert_eq!(value(&b, "max_nedge"), 6.0);
+}
+
+#[test]
+fn bad_arguments_are_one_line_errors() {
+    assert_bad_input(&graph500(&["--scale", "40"]), &["--scale", "40"]);
+    assert_bad_input(&graph500(&["--scale", "0"]), &["--scale"]);
+    assert_bad_input(&graph500(&["--keys", "0"]), &["--keys"]);
+    assert_bad_input(&graph500(&["--threads", "0"]), &["--threads"]);
+    assert_bad_input(&graph500(&["--kernel", "fast"]), &["--kernel", "fast"]);
+    assert_bad_input(&graph500(&["bfs", "--root", "1"]), &["--input"]);
+    assert_bad_input(
+        &graph500(&["--input", "x.el", "--scale", "5"]),
+        &["--scale"],
+    );
+}
+
+#[test]
+fn bad_input_files_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let missing = d.join("missing.el");
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", path_str(&missing)]),
+        &["missing.el"],
+    );
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", path_str(d)]),
+        &["not a regular file"],
+    );
+
+    let bad_line = d.join("bad.el");
+    std::fs::write(&bad_line, "0 1\n1 2\n2 x\n").unwrap();
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", path_str(&bad_line)]),
+        &["bad.el", "line 3", "2 x"],
+    );
+
+    let empty = d.join("empty.el");
+    std::fs::write(&empty, "").unwrap();
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", path_str(&empty)]),
+        &["empty"],
+    );
+
+    let bin = d.join("g.g500");
+    assert!(
+        graph500(&["generate", "-s", "6", "--out", path_str(&bin)])
+            .status
+            .success()
+    );
+    let bytes = std::fs::read(&bin).unwrap();
+    std::fs::write(&bin, &bytes[..bytes.len() - 3]).unwrap();
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", path_str(&bin)]),
+        &["g.g500", "header says"],
+    );
+    std::fs::write(&bin, &bytes[..20]).unwrap();
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", path_str(&bin)]),
+        &["shorter than the 32-byte header"],
+    );
+    let mut wrong_magic = bytes.clone();
+    wrong_magic[..4].copy_from_slice(b"NOPE");
+    std::fs::write(&bin, &wrong_magic).unwrap();
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", path_str(&bin)]),
+        &["not a graph500 binary edge list"],
+    );
+    let mut bad_id = bytes.clone();
+    bad_id[32..36].copy_from_slice(&1000u32.to_le_bytes());
+    std::fs::write(&bin, &bad_id).unwrap();
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", path_str(&bin)]),
+        &["edge 0", "1000", "outside 0..64"],
+    );
+
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", &data("path.el"), "--keys", "6"]),
+        &["6 search keys", "only 5"],
+    );
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", &data("one_vertex.el")]),
+        &["only 0 of the 1 vertices"],
+    );
+}
+
+#[test]
+fn bfs_and_validate_reject_bad_roots_and_parent_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p");
+    let path = data("path.el");
+    assert_bad_input(
+        &graph500(&["bfs", "-i", &path, "-r", "5", "--parents-out", path_str(&p)]),
+        &["root 5", "0..5"],
+    );
+    assert!(!p.exists(), "a failed bfs must not write its output");
+    assert!(
+        graph500(&["bfs", "-i", &path, "-r", "4", "--parents-out", path_str(&p)])
+            .status
+            .success()
+    );
+    assert_eq!(read_parents(&p), [1, 2, 3, 4, 4]);
+    assert_bad_input(
+        &graph500(&[
+            "validate",
+            "-i",
+            &path,
+            "-r",
+            "7",
+            "--parents",
+            path_str(&p),
+        ]),
+        &["--root 7"],
+    );
+    write_parents(&p, &[0, 0, 1, 2]);
+    assert_bad_input(
+        &graph500(&[
+            "validate",
+            "-i",
+            &path,
+            "-r",
+            "0",
+            "--parents",
+            path_str(&p),
+        ]),
+        &["4 parents", "5 vertices"],
+    );
+    std::fs::write(&p, [0u8; 13]).unwrap();
+    assert_bad_input(
+        &graph500(&[
+            "validate",
+            "-i",
+            &path,
+            "-r",
+            "0",
+            "--parents",
+            path_str(&p),
+        ]),
+        &["13 bytes"],
+    );
+}
+
+#[test]
+fn json_into_a_missing_folder_fails_before_the_run() {
+    let o = graph500(&["--scale", "8", "--json", "/nonexistent-folder/r.json"]);
+    assert_bad_input(&o, &["nonexistent-folder", "does not exist"]);
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    let o = graph500(&["--help"]);
+    assert!(o.status.success());
+    for word in [
+        "generate",
+        "bfs",
+        "validate",
+        "--scale",
+        "--keys",
+        "--kernel",
+        "--threads",
+    ] {
+        assert!(stdout(&o).contains(word), "--help lacks {word}");
+    }
+    assert!(graph500(&["--version"]).status.success());
+}

@@ -1,0 +1,83 @@
+//! Every kernel on every fixture graph of `data/`, against the hand-derived
+//! answers of `data/answers.txt`, and every result validated.
+
+use generator::format::read_edge_list;
+use kernels::{Csr, Kernel, SearchKey};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use validate::{TreeSummary, Validator};
+
+struct Answer {
+    file: String,
+    root: u64,
+    reached: u64,
+    depth: u32,
+    nedge: u64,
+}
+
+fn data(file: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(file)
+}
+
+fn answers() -> Vec<Answer> {
+    let text = std::fs::read_to_string(data("answers.txt")).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(f.len(), 5, "answers.txt line {l:?}");
+            Answer {
+                file: f[0].to_string(),
+                root: f[1].parse().unwrap(),
+                reached: f[2].parse().unwrap(),
+                depth: f[3].parse().unwrap(),
+                nedge: f[4].parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_kernel_matches_the_known_answers_and_validates() {
+    let answers = answers();
+    assert!(answers.len() >= 14, "answers.txt lost lines");
+    for a in &answers {
+        let edges = read_edge_list(&data(&a.file)).unwrap();
+        let graph = Arc::new(Csr::from_edge_list(&edges));
+        let root = SearchKey::new(a.root, &graph).unwrap();
+        for kernel in Kernel::ALL {
+            let what = format!("{} from {} with {}", a.file, a.root, kernel.name());
+            let mut engine = kernel.engine(Arc::clone(&graph));
+            engine.reset();
+            let stats = engine.search(root);
+            assert_eq!((stats.reached, stats.depth), (a.reached, a.depth), "{what}");
+            let nedge = graph.nedge(engine.parents());
+            assert_eq!(nedge, a.nedge, "{what}");
+            let tree = Validator::new(edges.num_vertices())
+                .validate(&edges, a.root, &engine.parents().to_i64(), Some(nedge))
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let expected = TreeSummary {
+                nedge: a.nedge,
+                reached: a.reached,
+                depth: a.depth,
+            };
+            assert_eq!(tree, expected, "{what}");
+        }
+    }
+}
+
+#[test]
+fn every_fixture_file_has_answers() {
+    let answered: Vec<String> = answers().into_iter().map(|a| a.file).collect();
+    for entry in std::fs::read_dir(data("")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.ends_with(".el") {
+            assert!(
+                answered.contains(&name),
+                "{name} has no line in answers.txt"
+            );
+        }
+    }
+}

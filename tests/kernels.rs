@@ -1,0 +1,99 @@
+//! Every kernel's parent arrays validated on generated graphs, scales 8 to
+//! 16; kernels agree with each other and with themselves across thread
+//! counts.
+
+use generator::{Kronecker, SeedStreams};
+use kernels::{Csr, Kernel, SearchKey, SearchStats, choose_search_keys};
+use std::sync::Arc;
+use validate::Validator;
+
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
+}
+
+/// (stats, nedge) of searches from `keys`, each validated.
+fn searches(
+    kernel: Kernel,
+    scale: u32,
+    keys: usize,
+    seed: u64,
+) -> Vec<(SearchKey, SearchStats, u64)> {
+    let edges = Kronecker::new(scale, 16, seed).unwrap().generate();
+    let graph = Arc::new(Csr::from_edge_list(&edges));
+    let keys = choose_search_keys(&graph, keys, &mut SeedStreams::new(seed).search_keys()).unwrap();
+    let mut engine = kernel.engine(Arc::clone(&graph));
+    let mut validator = Validator::new(edges.num_vertices());
+    keys.into_iter()
+        .map(|key| {
+            engine.reset();
+            let stats = engine.search(key);
+            let nedge = graph.nedge(engine.parents());
+            let parents = engine.parents().to_i64();
+            let tree = validator
+                .validate(&edges, key.vertex().into(), &parents, Some(nedge))
+                .unwrap_or_else(|e| {
+                    panic!("{} at scale {scale}, root {key:?}: {e}", kernel.name())
+                });
+            assert_eq!((tree.reached, tree.depth), (stats.reached, stats.depth));
+            (key, stats, nedge)
+        })
+        .collect()
+}
+
+#[test]
+fn every_kernel_is_valid_on_generated_graphs_from_scale_8_to_16() {
+    for scale in [8, 10, 12, 14, 16] {
+        let keys = if scale == 16 { 3 } else { 6 };
+        let seq = searches(Kernel::Seq, scale, keys, 100 + u64::from(scale));
+        let par = searches(Kernel::Par, scale, keys, 100 + u64::from(scale));
+        // Different kernels build different trees, but the same component,
+        // depth and nedge.
+        assert_eq!(seq, par, "scale {scale}");
+        assert!(
+            seq.iter().any(|(_, s, _)| s.depth >= 3),
+            "scale {scale}: too shallow to test much"
+        );
+    }
+}
+
+#[test]
+fn par_kernel_results_do_not_depend_on_the_thread_count() {
+    let one = in_pool(1, || searches(Kernel::Par, 13, 8, 7));
+    let two = in_pool(2, || searches(Kernel::Par, 13, 8, 7));
+    let four = in_pool(4, || searches(Kernel::Par, 13, 8, 7));
+    assert_eq!(one, two);
+    assert_eq!(one, four);
+}
+
+#[test]
+fn an_engine_is_reusable_across_graph_sized_searches_without_leftovers() {
+    // A search from an isolated root after a big one must see only the root:
+    // the reset must clear every parent and the frontier.
+    let edges = Kronecker::new(10, 16, 3).unwrap().generate();
+    let graph = Arc::new(Csr::from_edge_list(&edges));
+    let n = u32::try_from(graph.num_vertices()).unwrap();
+    let isolated = (0..n)
+        .find(|&v| graph.degree(v) == 0)
+        .expect("R-MAT leaves isolated vertices");
+    let busy = (0..n).max_by_key(|&v| graph.degree(v)).unwrap();
+    for kernel in Kernel::ALL {
+        let mut engine = kernel.engine(Arc::clone(&graph));
+        engine.reset();
+        assert!(
+            engine
+                .search(SearchKey::new(busy.into(), &graph).unwrap())
+                .reached
+                > 100
+        );
+        engine.reset();
+        let stats = engine.search(SearchKey::new(isolated.into(), &graph).unwrap());
+        assert_eq!((stats.reached, stats.depth), (1, 0), "{}", kernel.name());
+        let parents = engine.parents().to_i64();
+        assert_eq!(parents.iter().filter(|&&p| p != -1).count(), 1);
+        assert_eq!(parents[isolated as usize], i64::from(isolated));
+    }
+}
