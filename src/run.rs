@@ -111,6 +111,15 @@ pub(crate) enum Outcome {
 
 /// Runs the benchmark. Errors are bad input (unreadable file, too few keys).
 pub(crate) fn run(plan: &RunPlan, progress: &Progress) -> anyhow::Result<Outcome> {
+    run_with(plan, progress, |graph| plan.kernel.engine(graph))
+}
+
+/// [`run`] with the search engine made by `engine` (tests inject faults here).
+fn run_with(
+    plan: &RunPlan,
+    progress: &Progress,
+    engine: impl FnOnce(Arc<Csr>) -> Box<dyn Bfs>,
+) -> anyhow::Result<Outcome> {
     progress.say(&plan.source.describe());
     let (edges, graph_generation) = timed(|| plan.source.load());
     let edges = edges?;
@@ -135,7 +144,7 @@ pub(crate) fn run(plan: &RunPlan, progress: &Progress) -> anyhow::Result<Outcome
         rayon::current_num_threads()
     ));
 
-    let mut engine: Box<dyn Bfs> = plan.kernel.engine(Arc::clone(&graph));
+    let mut engine = engine(Arc::clone(&graph));
     let mut validator = plan.validate.then(|| Validator::new(edges.num_vertices()));
     let mut parents = vec![
         0i64;
@@ -211,4 +220,69 @@ pub(crate) fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     let start = Instant::now();
     let value = f();
     (value, start.elapsed().as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kernels::{Parents, SearchKey, SearchStats};
+
+    /// A kernel that searches correctly, then detaches one reached vertex.
+    struct Detaching(Box<dyn Bfs>);
+
+    impl Bfs for Detaching {
+        fn reset(&mut self) {
+            self.0.reset();
+        }
+        fn search(&mut self, root: SearchKey) -> SearchStats {
+            let stats = self.0.search(root);
+            let parents = self.0.parents();
+            let n = u32::try_from(parents.len()).unwrap();
+            let victim = (0..n)
+                .find(|&v| v != root.vertex() && parents.is_reached(v))
+                .unwrap();
+            parents.set(victim, kernels::NO_PARENT);
+            stats
+        }
+        fn parents(&self) -> &Parents {
+            self.0.parents()
+        }
+    }
+
+    fn plan(validate: bool) -> RunPlan {
+        RunPlan {
+            source: GraphSource::Kronecker(Kronecker::new(8, 16, 1).unwrap()),
+            seed: 1,
+            keys: 4,
+            kernel: Kernel::Par,
+            validate,
+        }
+    }
+
+    #[test]
+    fn a_corrupted_tree_stops_the_run_at_its_search_naming_the_check() {
+        let outcome = run_with(&plan(true), &Progress::new(true), |g| {
+            Box::new(Detaching(Kernel::Par.engine(g)))
+        });
+        match outcome.unwrap() {
+            Outcome::Invalid { search, error, .. } => {
+                assert_eq!(search, 0);
+                assert_eq!(error.check(), 4, "{error}");
+            }
+            Outcome::Valid(_) => panic!("a detached vertex passed validation"),
+        }
+    }
+
+    #[test]
+    fn without_validation_every_search_is_reported() {
+        let Outcome::Valid(m) = run(&plan(false), &Progress::new(true)).unwrap() else {
+            panic!("nothing to fail without validation");
+        };
+        assert_eq!(m.searches.len(), 4);
+        assert!(
+            m.searches
+                .iter()
+                .all(|r| r.validate_time.is_none() && r.nedge > 0)
+        );
+    }
 }
