@@ -94,15 +94,24 @@ pub(crate) struct GenerateArgs {
     pub(crate) out: PathBuf,
 }
 
+/// A graph file and a root in it.
+#[derive(Debug, Args)]
+pub(crate) struct SearchArgs {
+    /// The graph's edge-list file (binary, or text when the name ends in
+    /// .el or .txt).
+    #[arg(long, short, value_name = "FILE")]
+    pub(crate) input: PathBuf,
+    /// The root vertex of the search.
+    #[arg(long, short, value_name = "R")]
+    pub(crate) root: u64,
+}
+
 /// Options of `bfs`.
 #[derive(Debug, Args)]
 pub(crate) struct BfsArgs {
-    /// The graph's edge-list file.
-    #[arg(long, short, value_name = "FILE")]
-    pub(crate) input: PathBuf,
-    /// The root vertex.
-    #[arg(long, short, value_name = "R")]
-    pub(crate) root: u64,
+    /// Which graph and root.
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
     /// Where to write the parent array.
     #[arg(long, value_name = "P")]
     pub(crate) parents_out: PathBuf,
@@ -114,12 +123,9 @@ pub(crate) struct BfsArgs {
 /// Options of `validate`.
 #[derive(Debug, Args)]
 pub(crate) struct ValidateArgs {
-    /// The graph's edge-list file.
-    #[arg(long, short, value_name = "FILE")]
-    pub(crate) input: PathBuf,
-    /// The root the search started from.
-    #[arg(long, short, value_name = "R")]
-    pub(crate) root: u64,
+    /// Which graph and root.
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
     /// The parent array: one little-endian i64 per vertex, -1 for unreached.
     #[arg(long, value_name = "P")]
     pub(crate) parents: PathBuf,

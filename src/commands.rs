@@ -1,6 +1,6 @@
 //! The subcommands besides `run`: `generate`, `bfs` and `validate`.
 
-use crate::cli::{BfsArgs, GenerateArgs, ValidateArgs};
+use crate::cli::{BfsArgs, GenerateArgs, SearchArgs, ValidateArgs};
 use crate::progress::Progress;
 use crate::run::timed;
 use anyhow::{Context, bail};
@@ -30,19 +30,19 @@ pub(crate) fn generate(args: &GenerateArgs, progress: &Progress) -> anyhow::Resu
 
 /// `graph500 bfs`: one search, parents written as little-endian i64.
 pub(crate) fn bfs(args: &BfsArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
-    let edges = format::read_edge_list(&args.input)?;
+    let SearchArgs { input, root } = &args.search;
+    let edges = format::read_edge_list(input)?;
     let graph = Arc::new(Csr::from_edge_list(&edges));
-    let root = SearchKey::new(args.root, &graph)
-        .with_context(|| format!("--root for {}", args.input.display()))?;
+    let key =
+        SearchKey::new(*root, &graph).with_context(|| format!("--root for {}", input.display()))?;
     let kernel = Kernel::from(args.kernel);
     let mut engine = kernel.engine(Arc::clone(&graph));
     engine.reset();
-    let (stats, seconds) = timed(|| engine.search(root));
+    let (stats, seconds) = timed(|| engine.search(key));
     let nedge = graph.nedge(engine.parents());
     format::parents::write(&args.parents_out, &engine.parents().to_i64())?;
     progress.say(&format!(
-        "root {}: {} reached, depth {}, nedge {nedge}, {seconds:.4} s with kernel {}; wrote {}",
-        args.root,
+        "root {root}: {} reached, depth {}, nedge {nedge}, {seconds:.4} s with kernel {}; wrote {}",
         stats.reached,
         stats.depth,
         kernel.name(),
@@ -53,7 +53,9 @@ pub(crate) fn bfs(args: &BfsArgs, progress: &Progress) -> anyhow::Result<ExitCod
 
 /// `graph500 validate`: exit 0 valid, 1 invalid, 2 bad input.
 pub(crate) fn validate(args: &ValidateArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
-    let edges = format::read_edge_list(&args.input)?;
+    let SearchArgs { input, root } = &args.search;
+    let root = *root;
+    let edges = format::read_edge_list(input)?;
     let parents = format::parents::read(&args.parents)?;
     let n = edges.num_vertices();
     if parents.len() != n {
@@ -61,23 +63,21 @@ pub(crate) fn validate(args: &ValidateArgs, progress: &Progress) -> anyhow::Resu
             "{}: holds {} parents but the graph {} has {n} vertices",
             args.parents.display(),
             parents.len(),
-            args.input.display()
+            input.display()
         );
     }
-    if args.root >= n as u64 {
+    if root >= n as u64 {
         bail!(
-            "--root {} is not a vertex of {} (0..{n})",
-            args.root,
-            args.input.display()
+            "--root {root} is not a vertex of {} (0..{n})",
+            input.display()
         );
     }
-    let (verdict, seconds) =
-        timed(|| Validator::new(n).validate(&edges, args.root, &parents, None));
+    let (verdict, seconds) = timed(|| Validator::new(n).validate(&edges, root, &parents, None));
     match verdict {
         Ok(tree) => {
             println!(
-                "valid: root {}, {} vertices reached, depth {}, nedge {}",
-                args.root, tree.reached, tree.depth, tree.nedge
+                "valid: root {root}, {} vertices reached, depth {}, nedge {}",
+                tree.reached, tree.depth, tree.nedge
             );
             progress.say(&format!("validated in {seconds:.4} s"));
             Ok(ExitCode::SUCCESS)

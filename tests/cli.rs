@@ -538,44 +538,22 @@ fn bfs_and_validate_reject_bad_roots_and_parent_files() {
             .success()
     );
     assert_eq!(read_parents(&p), [1, 2, 3, 4, 4]);
-    assert_bad_input(
-        &graph500(&[
+    let validate = |root: &str| {
+        graph500(&[
             "validate",
             "-i",
             &path,
             "-r",
-            "7",
+            root,
             "--parents",
             path_str(&p),
-        ]),
-        &["--root 7"],
-    );
+        ])
+    };
+    assert_bad_input(&validate("7"), &["--root 7"]);
     write_parents(&p, &[0, 0, 1, 2]);
-    assert_bad_input(
-        &graph500(&[
-            "validate",
-            "-i",
-            &path,
-            "-r",
-            "0",
-            "--parents",
-            path_str(&p),
-        ]),
-        &["4 parents", "5 vertices"],
-    );
+    assert_bad_input(&validate("0"), &["4 parents", "5 vertices"]);
     std::fs::write(&p, [0u8; 13]).unwrap();
-    assert_bad_input(
-        &graph500(&[
-            "validate",
-            "-i",
-            &path,
-            "-r",
-            "0",
-            "--parents",
-            path_str(&p),
-        ]),
-        &["13 bytes"],
-    );
+    assert_bad_input(&validate("0"), &["13 bytes"]);
 }
 
 #[test]
