@@ -104,7 +104,7 @@ fn walk(
     v: usize,
     parents: &[i64],
     levels: &[AtomicU32],
-    stack: &mut Vec<usize>,
+    stack: &mut Vec<u32>,
 ) -> Result<(), Invalid> {
     stack.clear();
     let mut x = v;
@@ -117,7 +117,7 @@ fn walk(
             // Only reachable from a pending child: its parent is unreached.
             let child = *stack.last().expect("v is pending, so x is not v");
             return Err(Invalid::ParentUnreached {
-                vertex: child as u64,
+                vertex: child.into(),
                 parent: x as u64,
             });
         }
@@ -125,7 +125,7 @@ fn walk(
         if parent == x {
             return Err(Invalid::SecondRoot { vertex: x as u64 });
         }
-        stack.push(x);
+        stack.push(u32::try_from(x).expect("ids fit u32"));
         if stack.len() > levels.len() {
             return Err(Invalid::Cycle { vertex: x as u64 });
         }
@@ -135,7 +135,7 @@ fn walk(
         let level = u32::try_from(above)
             .ok()
             .and_then(|a| (base + 1).checked_add(a));
-        levels[w].store(level.expect("levels stay below N < 2^32 - 2"), Relaxed);
+        levels[w as usize].store(level.expect("levels stay below N < 2^32 - 2"), Relaxed);
     }
     Ok(())
 }
