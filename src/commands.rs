@@ -1,14 +1,101 @@
-//! The subcommands besides `run`: `generate`, `bfs` and `validate`.
+//! The subcommands: `run` (the benchmark), `generate`, `bfs` and `validate`.
 
-use crate::cli::{BfsArgs, GenerateArgs, SearchArgs, ValidateArgs};
+use crate::cli::{BfsArgs, GenerateArgs, RunArgs, SearchArgs, ValidateArgs};
 use crate::progress::Progress;
-use crate::run::timed;
+use crate::report::{self, JsonGraph, JsonOptions, JsonReport, RunStatistics};
+use crate::run::{self, GraphSource, Outcome, RunPlan, timed};
 use anyhow::{Context, bail};
 use generator::{Kronecker, format};
 use kernels::{Csr, Kernel, SearchKey};
 use std::process::ExitCode;
 use std::sync::Arc;
 use validate::Validator;
+
+/// `graph500 run`: the benchmark, the statistics block, optionally JSON.
+pub(crate) fn run(args: &RunArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
+    if let Some(json) = &args.json {
+        ensure_folder_exists(json)?;
+    }
+    let k = &args.kronecker;
+    let source = match &args.input {
+        Some(path) => GraphSource::File(path.clone()),
+        None => GraphSource::Kronecker(generator::Kronecker::new(k.scale, k.edgefactor, k.seed)?),
+    };
+    let plan = RunPlan {
+        source,
+        seed: k.seed,
+        keys: usize::try_from(args.keys).expect("at most 100000"),
+        kernel: args.kernel.into(),
+        validate: !args.no_validate,
+    };
+    let measured = match run::run(&plan, progress)? {
+        Outcome::Valid(measured) => measured,
+        Outcome::Invalid {
+            search,
+            root,
+            error,
+        } => {
+            eprintln!(
+                "graph500: search {} from root {root} failed validation: {error}",
+                search + 1
+            );
+            println!("No results printed for invalid run.");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let scale = match &plan.source {
+        GraphSource::Kronecker(g) => g.scale(),
+        GraphSource::File(_) => report::scale_of(measured.num_vertices),
+    };
+    let statistics = RunStatistics::new(&measured, scale);
+    print!("{}", statistics.block());
+    if let Some(path) = &args.json {
+        let report = JsonReport {
+            program: "graph500",
+            version: env!("CARGO_PKG_VERSION"),
+            options: JsonOptions {
+                scale: args.input.is_none().then_some(k.scale),
+                edgefactor: args.input.is_none().then_some(k.edgefactor),
+                seed: k.seed,
+                input: args.input.as_ref().map(|p| p.display().to_string()),
+                keys: plan.keys,
+                kernel: plan.kernel.name(),
+                threads: rayon::current_num_threads(),
+                validate: plan.validate,
+            },
+            graph: JsonGraph {
+                source: if args.input.is_some() {
+                    "file"
+                } else {
+                    "kronecker"
+                },
+                generator: args.input.is_none().then_some("xoshiro256++ R-MAT"),
+                num_vertices: measured.num_vertices,
+                num_edges: measured.num_edges,
+                checksum: format!("{:#018x}", measured.checksum),
+            },
+            statistics: &statistics,
+            searches: &measured.searches,
+        };
+        generator::format::write_atomic(path, |out| {
+            serde_json::to_writer_pretty(&mut *out, &report)?;
+            std::io::Write::write_all(out, b"\n")
+        })?;
+        progress.say(&format!("wrote {}", path.display()));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Fails early, before a long run, if `path` could not be written later.
+fn ensure_folder_exists(path: &std::path::Path) -> anyhow::Result<()> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    match folder {
+        Some(f) if !f.is_dir() => {
+            anyhow::bail!("{}: folder {} does not exist", path.display(), f.display())
+        }
+        _ => Ok(()),
+    }
+}
 
 /// `graph500 generate`: writes a Kronecker edge list.
 pub(crate) fn generate(args: &GenerateArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
