@@ -9,7 +9,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use generator::{DEFAULT_SEED, Kronecker, SeedStreams};
-use kernels::{Csr, Kernel, choose_search_keys};
+use kernels::{Backend, Csr, Kernel, choose_search_keys};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,20 +30,23 @@ fn pipeline(c: &mut Criterion) {
     group.bench_function("construct", |b| b.iter(|| Csr::from_edge_list(&edges)));
     for kernel in Kernel::ALL {
         let mut engine = kernel.engine(Arc::clone(&graph));
-        group.bench_function(format!("bfs_{}", kernel.name()), |b| {
-            b.iter_custom(|iterations| {
-                let mut searching = Duration::ZERO;
-                for _ in 0..iterations {
-                    engine.reset();
-                    let start = Instant::now();
-                    black_box(engine.search(root));
-                    searching += start.elapsed();
-                }
-                searching
-            });
-        });
+        group.bench_function(
+            format!("bfs_{}", kernel.to_string().replace('/', "_")),
+            |b| {
+                b.iter_custom(|iterations| {
+                    let mut searching = Duration::ZERO;
+                    for _ in 0..iterations {
+                        engine.reset();
+                        let start = Instant::now();
+                        black_box(engine.search(root));
+                        searching += start.elapsed();
+                    }
+                    searching
+                });
+            },
+        );
     }
-    let mut engine = Kernel::Par.engine(Arc::clone(&graph));
+    let mut engine = Kernel::Par(Backend::Rayon).engine(Arc::clone(&graph));
     engine.reset();
     engine.search(root);
     let parents = engine.parents().to_i64();

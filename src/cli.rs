@@ -39,6 +39,9 @@ pub(crate) enum Command {
     /// Validate a parent array made by any program (exit 0 valid, 1 invalid,
     /// 2 bad input).
     Validate(ValidateArgs),
+    /// What copying versus sharing the graph costs: time, allocations and
+    /// bytes copied per search for each strategy of the pipes backend.
+    Profile(ProfileArgs),
 }
 
 /// Which Kronecker graph.
@@ -74,6 +77,9 @@ pub(crate) struct RunArgs {
     /// The BFS kernel.
     #[arg(long, value_enum, default_value_t = KernelArg::Par)]
     pub(crate) kernel: KernelArg,
+    /// What runs the workers of --kernel par (default: rayon).
+    #[arg(long, value_enum)]
+    pub(crate) backend: Option<BackendArg>,
     /// Skip validation (the *_validate lines print -1).
     #[arg(long)]
     pub(crate) no_validate: bool,
@@ -92,6 +98,21 @@ pub(crate) struct GenerateArgs {
     /// Where to write it: text when the name ends in .el or .txt, else binary.
     #[arg(long, short, value_name = "FILE")]
     pub(crate) out: PathBuf,
+}
+
+/// Options of `profile`.
+#[derive(Debug, Args)]
+pub(crate) struct ProfileArgs {
+    /// The generated graph.
+    #[command(flatten)]
+    pub(crate) kronecker: KroneckerArgs,
+    /// Searches per strategy.
+    #[arg(long, short, value_name = "K", default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub(crate) keys: u32,
+    /// Also write the rows as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) json: Option<PathBuf>,
 }
 
 /// A graph file and a root in it.
@@ -118,6 +139,9 @@ pub(crate) struct BfsArgs {
     /// The BFS kernel.
     #[arg(long, value_enum, default_value_t = KernelArg::Par)]
     pub(crate) kernel: KernelArg,
+    /// What runs the workers of --kernel par (default: rayon).
+    #[arg(long, value_enum)]
+    pub(crate) backend: Option<BackendArg>,
 }
 
 /// Options of `validate`.
@@ -140,13 +164,29 @@ pub(crate) enum KernelArg {
     Par,
 }
 
-impl From<KernelArg> for kernels::Kernel {
-    fn from(k: KernelArg) -> Self {
-        match k {
-            KernelArg::Seq => kernels::Kernel::Seq,
-            KernelArg::Par => kernels::Kernel::Par,
+/// The backends of the parallel kernel, as the command line names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum BackendArg {
+    /// rayon's work-stealing pool.
+    Rayon,
+    /// graph500's own futures and one-shot pipes on a persistent pool.
+    Pipes,
+}
+
+/// The kernel that `--kernel` and `--backend` name together.
+pub(crate) fn kernel_of(
+    kernel: KernelArg,
+    backend: Option<BackendArg>,
+) -> anyhow::Result<kernels::Kernel> {
+    use kernels::{Backend, Kernel};
+    Ok(match (kernel, backend) {
+        (KernelArg::Seq, None) => Kernel::Seq,
+        (KernelArg::Seq, Some(_)) => {
+            anyhow::bail!("--backend applies to --kernel par only; --kernel seq runs on one thread")
         }
-    }
+        (KernelArg::Par, None | Some(BackendArg::Rayon)) => Kernel::Par(Backend::Rayon),
+        (KernelArg::Par, Some(BackendArg::Pipes)) => Kernel::Par(Backend::Pipes),
+    })
 }
 
 /// clap's error text on one line: its message lines up to the usage block.

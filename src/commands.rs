@@ -1,12 +1,12 @@
 //! The subcommands: `run` (the benchmark), `generate`, `bfs` and `validate`.
 
-use crate::cli::{BfsArgs, GenerateArgs, RunArgs, SearchArgs, ValidateArgs};
+use crate::cli::{self, BfsArgs, GenerateArgs, RunArgs, SearchArgs, ValidateArgs};
 use crate::progress::Progress;
 use crate::report::{self, JsonGraph, JsonOptions, JsonReport, RunStatistics};
 use crate::run::{self, GraphSource, Outcome, RunPlan, timed};
 use anyhow::{Context, bail};
 use generator::{Kronecker, format};
-use kernels::{Csr, Kernel, SearchKey};
+use kernels::{Csr, SearchKey};
 use std::process::ExitCode;
 use std::sync::Arc;
 use validate::Validator;
@@ -25,7 +25,7 @@ pub(crate) fn run(args: &RunArgs, progress: &Progress) -> anyhow::Result<ExitCod
         source,
         seed: k.seed,
         keys: usize::try_from(args.keys).expect("at most 100000"),
-        kernel: args.kernel.into(),
+        kernel: cli::kernel_of(args.kernel, args.backend)?,
         validate: !args.no_validate,
     };
     let measured = match run::run(&plan, progress)? {
@@ -60,6 +60,7 @@ pub(crate) fn run(args: &RunArgs, progress: &Progress) -> anyhow::Result<ExitCod
                 input: args.input.as_ref().map(|p| p.display().to_string()),
                 keys: plan.keys,
                 kernel: plan.kernel.name(),
+                backend: plan.kernel.backend().map(kernels::Backend::name),
                 threads: rayon::current_num_threads(),
                 validate: plan.validate,
             },
@@ -122,17 +123,16 @@ pub(crate) fn bfs(args: &BfsArgs, progress: &Progress) -> anyhow::Result<ExitCod
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let key =
         SearchKey::new(*root, &graph).with_context(|| format!("--root for {}", input.display()))?;
-    let kernel = Kernel::from(args.kernel);
+    let kernel = cli::kernel_of(args.kernel, args.backend)?;
     let mut engine = kernel.engine(Arc::clone(&graph));
     engine.reset();
     let (stats, seconds) = timed(|| engine.search(key));
     let nedge = graph.nedge(engine.parents());
     format::parents::write(&args.parents_out, &engine.parents().to_i64())?;
     progress.say(&format!(
-        "root {root}: {} reached, depth {}, nedge {nedge}, {seconds:.4} s with kernel {}; wrote {}",
+        "root {root}: {} reached, depth {}, nedge {nedge}, {seconds:.4} s with kernel {kernel}; wrote {}",
         stats.reached,
         stats.depth,
-        kernel.name(),
         args.parents_out.display()
     ));
     Ok(ExitCode::SUCCESS)

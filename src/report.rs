@@ -156,6 +156,8 @@ pub(crate) struct JsonOptions {
     pub(crate) keys: usize,
     /// `--kernel`.
     pub(crate) kernel: &'static str,
+    /// `--backend` of a parallel kernel.
+    pub(crate) backend: Option<&'static str>,
     /// Worker threads.
     pub(crate) threads: usize,
     /// False with `--no-validate`.

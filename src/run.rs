@@ -10,7 +10,7 @@
 use crate::progress::Progress;
 use anyhow::Context;
 use generator::{EdgeList, Kronecker, SeedStreams};
-use kernels::{Bfs, Csr, Kernel, choose_search_keys};
+use kernels::{Bfs, Csr, Kernel, SearchKey, choose_search_keys};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -140,20 +140,58 @@ fn run_with(
     progress.say(&format!(
         "construction_time {construction_time:.3} s; {} searches with kernel {} on {} threads",
         keys.len(),
-        plan.kernel.name(),
+        plan.kernel,
         rayon::current_num_threads()
     ));
 
     let mut engine = engine(Arc::clone(&graph));
-    let mut validator = plan.validate.then(|| Validator::new(edges.num_vertices()));
-    let mut parents = vec![
-        0i64;
-        if plan.validate {
-            edges.num_vertices()
-        } else {
-            0
-        }
-    ];
+    let searches = on_pool_worker(|| {
+        search_all(
+            engine.as_mut(),
+            &graph,
+            &edges,
+            &keys,
+            plan.validate,
+            progress,
+        )
+    });
+    Ok(match searches {
+        Ok(searches) => Outcome::Valid(Measured {
+            num_vertices: edges.num_vertices(),
+            num_edges: edges.len(),
+            checksum: edges.checksum(),
+            graph_generation,
+            construction_time,
+            searches,
+        }),
+        Err((search, root, error)) => Outcome::Invalid {
+            search,
+            root,
+            error,
+        },
+    })
+}
+
+/// Runs `f` on a worker of rayon's global pool. Parallel loops started from
+/// a worker push their jobs onto its own deque, while loops started from
+/// another thread inject them into the pool's shared queue, which allocates
+/// a block every 63 jobs: searches run this way allocate nothing at all.
+pub(crate) fn on_pool_worker<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    rayon::scope(|_| f())
+}
+
+/// One timed search per key, each followed by its nedge and, if asked, its
+/// timed validation. Stops at the first invalid search: (index, root, why).
+fn search_all(
+    engine: &mut dyn Bfs,
+    graph: &Csr,
+    edges: &EdgeList,
+    keys: &[SearchKey],
+    validate: bool,
+    progress: &Progress,
+) -> Result<Vec<SearchRecord>, (usize, u32, Invalid)> {
+    let mut validator = validate.then(|| Validator::new(edges.num_vertices()));
+    let mut parents = vec![0i64; if validate { edges.num_vertices() } else { 0 }];
     let mut searches = Vec::with_capacity(keys.len());
     for (i, &key) in keys.iter().enumerate() {
         engine.reset();
@@ -165,14 +203,8 @@ fn run_with(
                 engine.parents().write_i64(&mut parents);
                 let root = key.vertex().into();
                 let (verdict, seconds) =
-                    timed(|| validator.validate(&edges, root, &parents, Some(nedge)));
-                if let Err(error) = verdict {
-                    return Ok(Outcome::Invalid {
-                        search: i,
-                        root: key.vertex(),
-                        error,
-                    });
-                }
+                    timed(|| validator.validate(edges, root, &parents, Some(nedge)));
+                verdict.map_err(|error| (i, key.vertex(), error))?;
                 Some(seconds)
             }
         };
@@ -188,14 +220,7 @@ fn run_with(
         progress.say(&search_line(i, keys.len(), &record));
         searches.push(record);
     }
-    Ok(Outcome::Valid(Measured {
-        num_vertices: edges.num_vertices(),
-        num_edges: edges.len(),
-        checksum: edges.checksum(),
-        graph_generation,
-        construction_time,
-        searches,
-    }))
+    Ok(searches)
 }
 
 fn search_line(i: usize, total: usize, r: &SearchRecord) -> String {
@@ -254,7 +279,7 @@ mod tests {
             source: GraphSource::Kronecker(Kronecker::new(8, 16, 1).unwrap()),
             seed: 1,
             keys: 4,
-            kernel: Kernel::Par,
+            kernel: Kernel::Par(kernels::Backend::Rayon),
             validate,
         }
     }
@@ -262,7 +287,7 @@ mod tests {
     #[test]
     fn a_corrupted_tree_stops_the_run_at_its_search_naming_the_check() {
         let outcome = run_with(&plan(true), &Progress::new(true), |g| {
-            Box::new(Detaching(Kernel::Par.engine(g)))
+            Box::new(Detaching(Kernel::Par(kernels::Backend::Rayon).engine(g)))
         });
         match outcome.unwrap() {
             Outcome::Invalid { search, error, .. } => {

@@ -48,7 +48,7 @@ fn every_kernel_matches_the_known_answers_and_validates() {
         let graph = Arc::new(Csr::from_edge_list(&edges));
         let root = SearchKey::new(a.root, &graph).unwrap();
         for kernel in Kernel::ALL {
-            let what = format!("{} from {} with {}", a.file, a.root, kernel.name());
+            let what = format!("{} from {} with {kernel}", a.file, a.root);
             let mut engine = kernel.engine(Arc::clone(&graph));
             engine.reset();
             let stats = engine.search(root);

@@ -13,10 +13,10 @@
 //! shared by every worker through one `Arc<Csr>` and never copied; nothing is
 //! allocated during a search (local buffers live on worker stacks).
 
+use crate::frontier::claim_neighbors;
 use crate::{Bfs, Csr, Frontier, LocalBuffer, Parents, SearchKey, SearchStats};
 use rayon::prelude::*;
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
 
 /// Frontier vertices per parallel work item. Small, because degrees are
 /// heavily skewed; rayon's stealing balances the rest.
@@ -45,15 +45,7 @@ impl ParBfs {
         let (graph, parents, frontier) = (&*self.graph, &self.parents, &self.frontier);
         frontier.current().par_chunks(FRONTIER_GRAIN).for_each_init(
             || LocalBuffer::new(frontier),
-            |next, chunk| {
-                for u in chunk.iter().map(|slot| slot.load(Relaxed)) {
-                    for &v in graph.neighbors(u) {
-                        if parents.claim(v, u) {
-                            next.push(v);
-                        }
-                    }
-                }
-            },
+            |next, chunk| claim_neighbors(graph, parents, chunk, next),
         );
     }
 }

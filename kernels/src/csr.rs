@@ -82,6 +82,11 @@ impl Csr {
         self.targets.len()
     }
 
+    /// Heap bytes of the offsets and targets: what a clone copies.
+    pub fn heap_bytes(&self) -> u64 {
+        (self.offsets.len() * size_of::<u64>() + self.targets.len() * size_of::<Vertex>()) as u64
+    }
+
     /// The neighbours of `v`, one per arc (duplicates repeat). O(1).
     #[inline]
     pub fn neighbors(&self, v: Vertex) -> &[Vertex] {

@@ -11,6 +11,10 @@
 //!
 //! Workers do not touch `tail` per vertex: each fills a [`LocalBuffer`] on its
 //! stack and appends it in one reservation when full or finished.
+//!
+//! Every method takes `&self`, so a frontier can sit behind an `Arc` shared
+//! with `'static` tasks; [`Frontier::reset`] and [`Frontier::advance`] must
+//! only be called between levels, when no worker is appending.
 
 use generator::Vertex;
 use rayon::prelude::*;
@@ -23,8 +27,8 @@ const LOCAL_CAPACITY: usize = 1024;
 #[derive(Debug)]
 pub struct Frontier {
     slots: Vec<AtomicU32>,
-    start: usize,
-    end: usize,
+    start: AtomicUsize,
+    end: AtomicUsize,
     tail: AtomicUsize,
 }
 
@@ -33,17 +37,17 @@ impl Frontier {
     pub fn new(n: usize) -> Self {
         Frontier {
             slots: (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect(),
-            start: 0,
-            end: 0,
+            start: AtomicUsize::new(0),
+            end: AtomicUsize::new(0),
             tail: AtomicUsize::new(0),
         }
     }
 
-    /// Empties the queue. O(1).
-    pub fn reset(&mut self) {
-        self.start = 0;
-        self.end = 0;
-        *self.tail.get_mut() = 0;
+    /// Empties the queue. O(1). Between levels only.
+    pub fn reset(&self) {
+        self.start.store(0, Relaxed);
+        self.end.store(0, Relaxed);
+        self.tail.store(0, Relaxed);
     }
 
     /// Appends `items` behind the current window. One atomic add.
@@ -55,19 +59,20 @@ impl Frontier {
     }
 
     /// Makes everything appended since the last advance the current window.
-    pub fn advance(&mut self) {
-        self.start = self.end;
-        self.end = *self.tail.get_mut();
+    /// Between levels only.
+    pub fn advance(&self) {
+        self.start.store(self.end.load(Relaxed), Relaxed);
+        self.end.store(self.tail.load(Relaxed), Relaxed);
     }
 
     /// The current window (one BFS level).
     pub fn current(&self) -> &[AtomicU32] {
-        &self.slots[self.start..self.end]
+        &self.slots[self.start.load(Relaxed)..self.end.load(Relaxed)]
     }
 
     /// True when the current window is empty.
     pub fn is_empty(&self) -> bool {
-        self.start == self.end
+        self.start.load(Relaxed) == self.end.load(Relaxed)
     }
 
     /// Vertices appended since the last reset.
@@ -113,6 +118,26 @@ impl<'a> LocalBuffer<'a> {
     }
 }
 
+/// The top-down step for one piece of a level: every unreached neighbour of
+/// the vertices in `window` is claimed for it (one CAS on `parents`) and, if
+/// this call won it, pushed to `next`. Used by every level-synchronous
+/// kernel, whatever splits the level among workers.
+#[inline]
+pub(crate) fn claim_neighbors(
+    graph: &crate::Csr,
+    parents: &crate::Parents,
+    window: &[AtomicU32],
+    next: &mut LocalBuffer<'_>,
+) {
+    for u in window.iter().map(|slot| slot.load(Relaxed)) {
+        for &v in graph.neighbors(u) {
+            if parents.claim(v, u) {
+                next.push(v);
+            }
+        }
+    }
+}
+
 impl Drop for LocalBuffer<'_> {
     fn drop(&mut self) {
         self.flush();
@@ -131,7 +156,7 @@ mod tests {
 
     #[test]
     fn window_slides_over_appended_levels() {
-        let mut f = Frontier::new(10);
+        let f = Frontier::new(10);
         f.append(&[7]);
         f.advance();
         assert_eq!(window(&f), [7]);
@@ -150,7 +175,7 @@ mod tests {
     #[test]
     fn parallel_local_buffers_lose_nothing() {
         let n = 5 * LOCAL_CAPACITY + 17;
-        let mut f = Frontier::new(n);
+        let f = Frontier::new(n);
         (0..n as u32).into_par_iter().chunks(700).for_each(|chunk| {
             let mut local = LocalBuffer::new(&f);
             chunk.into_iter().for_each(|v| local.push(v));

@@ -8,22 +8,34 @@
 //!   [`Arc`](std::sync::Arc) (shared, never copied) and its per-search arrays
 //!   ([`Parents`], [`Frontier`]), allocated once and reset between searches.
 //! - [`Kernel`] names the engines: [`SeqBfs`], a sequential queue search (the
-//!   baseline), and [`ParBfs`], a level-synchronous parallel search that claims
-//!   vertices by compare-and-swap and writes parents in place.
+//!   baseline), and the level-synchronous parallel search, which claims
+//!   vertices by compare-and-swap and writes parents in place, on one of two
+//!   [`Backend`]s: rayon ([`ParBfs`]) or [`par`] futures and pipes
+//!   ([`PipesBfs`]).
+//! - [`par`]: one-shot pipes, futures on a persistent pool, `map`.
+//! - [`CountingAllocator`] and [`count_allocations`]: allocation figures for
+//!   tests and `graph500 profile`.
 //! - [`choose_search_keys`] draws the benchmark's roots from a seed stream.
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
 mod bfs_par;
+mod bfs_pipes;
 mod bfs_seq;
+mod counting_alloc;
 mod csr;
 mod error;
 mod frontier;
 mod keys;
+pub mod par;
 mod parents;
 
 pub use bfs_par::ParBfs;
+pub use bfs_pipes::{PipesBfs, Sharing};
 pub use bfs_seq::SeqBfs;
+pub use counting_alloc::{
+    AllocationCount, CountingAllocator, count_allocations, is_counting_installed,
+};
 pub use csr::Csr;
 pub use error::Error;
 pub use frontier::{Frontier, LocalBuffer};
@@ -51,10 +63,30 @@ pub trait Bfs: Send {
     /// Clears the per-search state. O(N), parallel.
     fn reset(&mut self);
     /// Searches from `root`, filling [`parents`](Bfs::parents): the root is
-    /// its own parent, unreached vertices have none. Allocates nothing.
+    /// its own parent, unreached vertices have none. Each kernel states what
+    /// it allocates; `seq` and `par` on rayon allocate nothing.
     fn search(&mut self, root: SearchKey) -> SearchStats;
     /// The parent array of the last search.
     fn parents(&self) -> &Parents;
+}
+
+/// What runs the workers of a parallel kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// rayon's work-stealing pool.
+    Rayon,
+    /// [`par`]: futures on a persistent pool, results through one-shot pipes.
+    Pipes,
+}
+
+impl Backend {
+    /// The backend's name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Rayon => "rayon",
+            Backend::Pipes => "pipes",
+        }
+    }
 }
 
 /// The BFS kernels, by name.
@@ -62,19 +94,32 @@ pub trait Bfs: Send {
 pub enum Kernel {
     /// [`SeqBfs`]: one thread, a FIFO queue.
     Seq,
-    /// [`ParBfs`]: level-synchronous, parallel over each level's frontier.
-    Par,
+    /// Level-synchronous, parallel over each level's frontier: [`ParBfs`] on
+    /// rayon, [`PipesBfs`] (sharing [`Sharing::ArcInPlace`]) on pipes.
+    Par(Backend),
 }
 
 impl Kernel {
-    /// Every kernel.
-    pub const ALL: [Kernel; 2] = [Kernel::Seq, Kernel::Par];
+    /// Every kernel and backend.
+    pub const ALL: [Kernel; 3] = [
+        Kernel::Seq,
+        Kernel::Par(Backend::Rayon),
+        Kernel::Par(Backend::Pipes),
+    ];
 
     /// The kernel's name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Seq => "seq",
-            Kernel::Par => "par",
+            Kernel::Par(_) => "par",
+        }
+    }
+
+    /// The backend of a parallel kernel.
+    pub fn backend(self) -> Option<Backend> {
+        match self {
+            Kernel::Seq => None,
+            Kernel::Par(backend) => Some(backend),
         }
     }
 
@@ -83,7 +128,18 @@ impl Kernel {
     pub fn engine(self, graph: Arc<Csr>) -> Box<dyn Bfs> {
         match self {
             Kernel::Seq => Box::new(SeqBfs::new(graph)),
-            Kernel::Par => Box::new(ParBfs::new(graph)),
+            Kernel::Par(Backend::Rayon) => Box::new(ParBfs::new(graph)),
+            Kernel::Par(Backend::Pipes) => Box::new(PipesBfs::new(graph, Sharing::ArcInPlace)),
+        }
+    }
+}
+
+impl std::fmt::Display for Kernel {
+    /// `seq`, `par/rayon` or `par/pipes`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.backend() {
+            None => f.write_str(self.name()),
+            Some(b) => write!(f, "{}/{}", self.name(), b.name()),
         }
     }
 }

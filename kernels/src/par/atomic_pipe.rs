@@ -1,0 +1,233 @@
+//! One-shot pipes on atomics: one allocation per pipe, no channel machinery.
+//!
+//! A shared [`Slot`] holds the value and a state word:
+//!
+//! ```text
+//! EMPTY --send--> FULL --recv--> TAKEN
+//!   \--sender dropped unsent--> CLOSED
+//! ```
+//!
+//! The sender writes the value, then publishes `FULL`; the receiver reads the
+//! value only after it has seen `FULL`, so the two never touch the value at
+//! the same time. A receiver first spins briefly, then registers its thread
+//! and parks; the sender unparks a registered receiver after publishing. Both
+//! sides use sequentially consistent operations on `state` and `waiting`, so
+//! either the receiver sees the new state before parking or the sender sees
+//! the registration and unparks it (no lost wake-up).
+//!
+//! Same contract as [`super::pipe`]: `send` and `recv` consume their ends, a
+//! sender dropped unsent closes the pipe, receiving then fails with
+//! [`Closed`].
+
+#![allow(unsafe_code)] // the slot below; each block states its argument
+
+use super::Closed;
+use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::SeqCst};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, Thread};
+
+const EMPTY: u8 = 0;
+const FULL: u8 = 1;
+const CLOSED: u8 = 2;
+const TAKEN: u8 = 3;
+
+/// Spins before parking: a reply from another core usually arrives sooner
+/// than a park and unpark round trip.
+const SPINS: u32 = 200;
+
+/// What both ends share.
+struct Slot<T> {
+    state: AtomicU8,
+    waiting: AtomicBool,
+    waiter: Mutex<Option<Thread>>,
+    value: UnsafeCell<MaybeUninit<T>>,
+}
+
+// SAFETY: `value` is written by the sender before `state` becomes FULL and
+// read by the receiver only after it observes FULL (see the module
+// documentation), so no two threads access it at once; everything else in
+// the slot is already `Sync`. `T: Send` because the value changes threads.
+unsafe impl<T: Send> Sync for Slot<T> {}
+
+impl<T> Slot<T> {
+    fn wake(&self) {
+        if self.waiting.load(SeqCst) {
+            let waiter = self
+                .waiter
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            if let Some(thread) = waiter {
+                thread.unpark();
+            }
+        }
+    }
+}
+
+impl<T> Drop for Slot<T> {
+    fn drop(&mut self) {
+        if *self.state.get_mut() == FULL {
+            // SAFETY: FULL means written and never taken; we are the last
+            // owner (`&mut self`), so dropping it here happens exactly once.
+            unsafe { self.value.get_mut().assume_init_drop() };
+        }
+    }
+}
+
+/// The sending end; [`send`](Sender::send) consumes it.
+pub struct Sender<T> {
+    slot: Arc<Slot<T>>,
+}
+
+/// The receiving end; [`recv`](Receiver::recv) consumes it.
+pub struct Receiver<T> {
+    slot: Arc<Slot<T>>,
+}
+
+/// A new one-shot pipe: one allocation.
+pub fn pipe<T>() -> (Sender<T>, Receiver<T>) {
+    let slot = Arc::new(Slot {
+        state: AtomicU8::new(EMPTY),
+        waiting: AtomicBool::new(false),
+        waiter: Mutex::new(None),
+        value: UnsafeCell::new(MaybeUninit::uninit()),
+    });
+    (
+        Sender {
+            slot: Arc::clone(&slot),
+        },
+        Receiver { slot },
+    )
+}
+
+impl<T> Sender<T> {
+    /// Sends the value; never blocks. Dropped unseen if the receiver is gone.
+    pub fn send(self, value: T) {
+        // SAFETY: only a sender writes, and `send` consumes the only sender,
+        // so this is the one write; the state is still EMPTY, so the
+        // receiver is not reading.
+        unsafe { (*self.slot.value.get()).write(value) };
+        self.slot.state.store(FULL, SeqCst);
+        self.slot.wake();
+    }
+}
+
+impl<T> Drop for Sender<T> {
+    fn drop(&mut self) {
+        // Only an unsent pipe closes; after `send` the state is FULL or TAKEN.
+        if self
+            .slot
+            .state
+            .compare_exchange(EMPTY, CLOSED, SeqCst, SeqCst)
+            .is_ok()
+        {
+            self.slot.wake();
+        }
+    }
+}
+
+impl<T> Receiver<T> {
+    /// Waits for the value; [`Closed`] if the sender was dropped unsent.
+    pub fn recv(self) -> Result<T, Closed> {
+        for _ in 0..SPINS {
+            if let Some(result) = self.try_take() {
+                return result;
+            }
+            std::hint::spin_loop();
+        }
+        *self
+            .slot
+            .waiter
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(thread::current());
+        self.slot.waiting.store(true, SeqCst);
+        loop {
+            if let Some(result) = self.try_take() {
+                return result;
+            }
+            thread::park();
+        }
+    }
+
+    fn try_take(&self) -> Option<Result<T, Closed>> {
+        match self.slot.state.load(SeqCst) {
+            FULL => {
+                // SAFETY: FULL was stored after the value was written; this
+                // receiver is the only reader and `recv` consumes it, so the
+                // value is read once; TAKEN keeps the slot from dropping it.
+                let value = unsafe { (*self.slot.value.get()).assume_init_read() };
+                self.slot.state.store(TAKEN, SeqCst);
+                Some(Ok(value))
+            }
+            CLOSED => Some(Err(Closed)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn a_value_crosses_threads_before_and_after_parking() {
+        for delay_ms in [0, 20] {
+            let (s, r) = pipe();
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+                s.send(vec![delay_ms; 3]);
+            });
+            assert_eq!(r.recv(), Ok(vec![delay_ms; 3]));
+        }
+    }
+
+    #[test]
+    fn a_sender_dropped_unsent_closes_the_pipe_and_wakes_the_receiver() {
+        let (s, r) = pipe::<u8>();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            drop(s);
+        });
+        assert_eq!(r.recv(), Err(Closed));
+    }
+
+    /// Counts drops, to prove each sent value is dropped exactly once.
+    struct Counted<'a>(&'a AtomicUsize);
+    impl Drop for Counted<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, SeqCst);
+        }
+    }
+
+    #[test]
+    fn values_are_dropped_once_whoever_holds_them_last() {
+        let drops = AtomicUsize::new(0);
+        let (s, r) = pipe();
+        s.send(Counted(&drops));
+        drop(r); // sent, never received: the slot drops it
+        assert_eq!(drops.load(SeqCst), 1);
+        let (s, r) = pipe();
+        s.send(Counted(&drops));
+        drop(r.recv().unwrap()); // received: the receiver's copy drops it
+        assert_eq!(drops.load(SeqCst), 2);
+        let (s, r) = pipe::<Counted<'_>>();
+        drop(s);
+        drop(r);
+        assert_eq!(drops.load(SeqCst), 2);
+    }
+
+    #[test]
+    fn many_pipes_under_contention_lose_nothing() {
+        let total: u64 = (0..2000u64)
+            .map(|i| {
+                let (s, r) = pipe();
+                std::thread::spawn(move || s.send(i));
+                r.recv().unwrap()
+            })
+            .sum();
+        assert_eq!(total, 1999 * 2000 / 2);
+    }
+}

@@ -1,0 +1,84 @@
+//! `Future`: the result of a task on a [`Pool`](super::Pool), delivered
+//! through a one-shot pipe.
+
+use super::pipe::{self, Receiver};
+use super::pool::{Job, served_queue};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Why a task gave no value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TaskError {
+    /// The task panicked; the panic's message.
+    #[error("a task panicked: {message}")]
+    Panicked {
+        /// The panic payload, if it was a string.
+        message: String,
+    },
+    /// The task was dropped without running (its pool went away).
+    #[error("a task ended without a result: its pool shut down")]
+    Lost,
+}
+
+/// A value being computed by a task.
+#[derive(Debug)]
+#[must_use = "a future does nothing unless its value is taken with get()"]
+pub struct Future<T> {
+    result: Receiver<Result<T, TaskError>>,
+}
+
+/// Runs `f` on the global pool; see [`Pool::spawn`](super::Pool::spawn).
+pub fn spawn<T, F>(f: F) -> Future<T>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    super::global().spawn(f)
+}
+
+/// The job that runs `f` and sends its outcome, and the future that gets it.
+pub(crate) fn run_job<T, F>(f: F) -> (Future<T>, Job)
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let (sender, receiver) = pipe::pipe();
+    let job: Job = Box::new(move || {
+        let outcome = catch_unwind(AssertUnwindSafe(f)).map_err(|payload| TaskError::Panicked {
+            message: panic_message(payload.as_ref()),
+        });
+        sender.send(outcome);
+    });
+    (Future { result: receiver }, job)
+}
+
+impl<T> Future<T> {
+    /// Waits for the task's value. On a pool worker, runs queued jobs while
+    /// waiting, so a task may wait on tasks it spawned without deadlocking.
+    pub fn get(self) -> Result<T, TaskError> {
+        let Some(jobs) = served_queue() else {
+            return self.result.recv().unwrap_or(Err(TaskError::Lost));
+        };
+        loop {
+            crossbeam_channel::select! {
+                recv(self.result.as_channel()) -> outcome => {
+                    return outcome.unwrap_or(Err(TaskError::Lost));
+                }
+                recv(jobs) -> job => match job {
+                    Ok(job) => job(),
+                    // The pool is shutting down: nothing left to help with.
+                    Err(_) => return self.result.recv().unwrap_or(Err(TaskError::Lost)),
+                },
+            }
+        }
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic payload that is not a string)".to_string()
+    }
+}

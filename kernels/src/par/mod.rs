@@ -1,0 +1,34 @@
+//! `par`: parallelism from futures and one-shot pipes, the design of the
+//! first Rust Graph500 BFS.
+//!
+//! - [`pipe`]: a one-shot pipe over crossbeam-channel. The [`Sender`] sends
+//!   exactly one value (`send` consumes it), the [`Receiver`] receives it
+//!   once (`recv` consumes it); a sender dropped without sending closes the
+//!   pipe, which the receiver sees as [`Closed`], never as a hang.
+//! - [`atomic_pipe`]: the same contract on one atomic state word and a
+//!   slot, one allocation per pipe instead of crossbeam's two. The
+//!   `par_primitives` bench compares the two.
+//! - [`Pool`]: persistent worker threads (reused across calls) that run
+//!   boxed jobs from one shared queue.
+//! - [`Future`]: [`spawn`] runs a closure on the pool and hands back a
+//!   future; [`Future::get`] returns the closure's value through its pipe. A
+//!   panic in the closure reaches `get` as [`TaskError::Panicked`], not as a
+//!   deadlock or an abort. A worker that waits on a future runs queued jobs
+//!   meanwhile, so futures that wait on futures cannot starve the pool.
+//! - [`map`], [`map_ranges`], [`map_chunks`]: split work into chunks, spawn
+//!   a future per chunk, return the results in input order.
+//!
+//! Tasks are `'static`: what they share must be moved in, which is why the
+//! BFS that runs on `par` shares its graph through an `Arc` rather than
+//! copying it (see `graph500 profile`).
+
+pub mod atomic_pipe;
+mod future;
+mod map;
+pub mod pipe;
+mod pool;
+
+pub use future::{Future, TaskError, spawn};
+pub use map::{map, map_chunks, map_ranges};
+pub use pipe::{Closed, Receiver, Sender};
+pub use pool::{Pool, global, init_global};
