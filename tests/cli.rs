@@ -138,6 +138,77 @@ fn run_subcommand_and_progress_on_stderr() {
 }
 
 #[test]
+fn the_pipes_backend_runs_validated_and_json_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = json_run(
+        dir.path(),
+        "p.json",
+        &["--backend", "pipes", "--threads", "2"],
+    );
+    assert_eq!(j["options"]["kernel"], "par");
+    assert_eq!(j["options"]["backend"], "pipes");
+    let rayon = json_run(dir.path(), "r.json", &["--backend", "rayon"]);
+    assert_eq!(rayon["options"]["backend"], "rayon");
+    let column = |j: &serde_json::Value| -> Vec<serde_json::Value> {
+        j["searches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["nedge"].clone())
+            .collect()
+    };
+    assert_eq!(column(&j), column(&rayon));
+    let seq = json_run(dir.path(), "s.json", &["--kernel", "seq"]);
+    assert!(seq["options"]["backend"].is_null());
+    assert_bad_input(
+        &graph500(&["--kernel", "seq", "--backend", "pipes"]),
+        &["--backend"],
+    );
+}
+
+#[test]
+fn profile_rows_show_copying_costs_more_than_sharing() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("profile.json");
+    let o = graph500(&[
+        "profile",
+        "--scale",
+        "10",
+        "--keys",
+        "2",
+        "--threads",
+        "2",
+        "-q",
+        "--json",
+        path_str(&json),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    for row in ["seq", "copy", "arc", "arc+inplace", "par/rayon"] {
+        assert!(
+            table
+                .lines()
+                .any(|l| l.split_whitespace().next() == Some(row)),
+            "no {row} row in\n{table}"
+        );
+    }
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = j["rows"].as_array().unwrap();
+    let row = |name: &str| rows.iter().find(|r| r["strategy"] == name).unwrap();
+    let figure = |name: &str, field: &str| row(name)[field].as_f64().unwrap();
+    // Bytes are not timings: what each strategy allocates and copies is
+    // fixed by its code, so the order is deterministic.
+    assert!(figure("copy", "bytes_allocated") > figure("arc", "bytes_allocated"));
+    assert!(figure("arc", "bytes_allocated") > figure("arc+inplace", "bytes_allocated"));
+    assert!(figure("copy", "bytes_copied") > figure("arc", "bytes_copied"));
+    assert_eq!(figure("arc+inplace", "bytes_copied"), 0.0);
+    assert_eq!(figure("seq", "allocations"), 0.0);
+    assert_eq!(figure("par/rayon", "allocations"), 0.0);
+    assert_eq!(figure("seq", "speedup"), 1.0);
+}
+
+#[test]
 fn no_validate_prints_minus_one_for_validation() {
     let o = graph500(&["--scale", "8", "--keys", "4", "--no-validate", "-q"]);
     assert!(o.status.success());

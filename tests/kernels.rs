@@ -3,7 +3,9 @@
 //! counts.
 
 use generator::{Kronecker, SeedStreams};
-use kernels::{Backend, Csr, Kernel, SearchKey, SearchStats, choose_search_keys};
+use kernels::{
+    Backend, Bfs, Csr, Kernel, PipesBfs, SearchKey, SearchStats, Sharing, choose_search_keys,
+};
 use std::sync::Arc;
 use validate::Validator;
 
@@ -98,5 +100,46 @@ fn an_engine_is_reusable_across_graph_sized_searches_without_leftovers() {
         let parents = engine.parents().to_i64();
         assert_eq!(parents.iter().filter(|&&p| p != -1).count(), 1);
         assert_eq!(parents[isolated as usize], i64::from(isolated));
+    }
+}
+
+#[test]
+fn every_sharing_strategy_of_the_pipes_backend_is_valid() {
+    // Kernel::ALL covers arc+inplace; copy and arc exist for the profile and
+    // must be just as correct.
+    let edges = Kronecker::new(12, 16, 21).unwrap().generate();
+    let graph = Arc::new(Csr::from_edge_list(&edges));
+    let keys = choose_search_keys(&graph, 4, &mut SeedStreams::new(21).search_keys()).unwrap();
+    let mut validator = Validator::new(edges.num_vertices());
+    for sharing in Sharing::ALL {
+        let mut engine = PipesBfs::new(Arc::clone(&graph), sharing);
+        for &key in &keys {
+            engine.reset();
+            let stats = engine.search(key);
+            let nedge = graph.nedge(engine.parents());
+            let tree = validator
+                .validate(
+                    &edges,
+                    key.vertex().into(),
+                    &engine.parents().to_i64(),
+                    Some(nedge),
+                )
+                .unwrap_or_else(|e| panic!("{}: {e}", sharing.name()));
+            assert_eq!((tree.reached, tree.depth), (stats.reached, stats.depth));
+            let copies_graph = sharing == Sharing::Copy;
+            let returns_by_value = sharing != Sharing::ArcInPlace;
+            assert_eq!(
+                engine.bytes_copied() >= graph.heap_bytes(),
+                copies_graph,
+                "{}",
+                sharing.name()
+            );
+            assert_eq!(
+                engine.bytes_copied() > 0,
+                returns_by_value,
+                "{}",
+                sharing.name()
+            );
+        }
     }
 }

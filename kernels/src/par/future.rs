@@ -2,7 +2,7 @@
 //! through a one-shot pipe.
 
 use super::pipe::{self, Receiver};
-use super::pool::{Job, served_queue};
+use super::pool::Job;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Why a task gave no value.
@@ -24,6 +24,8 @@ pub enum TaskError {
 #[must_use = "a future does nothing unless its value is taken with get()"]
 pub struct Future<T> {
     result: Receiver<Result<T, TaskError>>,
+    /// The queue of the pool that runs the task, for helping while waiting.
+    jobs: Option<crossbeam_channel::Receiver<Job>>,
 }
 
 /// Runs `f` on the global pool; see [`Pool::spawn`](super::Pool::spawn).
@@ -35,8 +37,12 @@ where
     super::global().spawn(f)
 }
 
-/// The job that runs `f` and sends its outcome, and the future that gets it.
-pub(crate) fn run_job<T, F>(f: F) -> (Future<T>, Job)
+/// The job that runs `f` and sends its outcome, and the future that gets it
+/// (helping with `jobs` while it waits, if given).
+pub(crate) fn run_job<T, F>(
+    f: F,
+    jobs: Option<crossbeam_channel::Receiver<Job>>,
+) -> (Future<T>, Job)
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
@@ -48,14 +54,21 @@ where
         });
         sender.send(outcome);
     });
-    (Future { result: receiver }, job)
+    (
+        Future {
+            result: receiver,
+            jobs,
+        },
+        job,
+    )
 }
 
 impl<T> Future<T> {
-    /// Waits for the task's value. On a pool worker, runs queued jobs while
-    /// waiting, so a task may wait on tasks it spawned without deadlocking.
+    /// Waits for the task's value, running jobs queued on the task's pool
+    /// meanwhile: the waiting thread works instead of sleeping, and a task may
+    /// wait on tasks it spawned without deadlocking the pool.
     pub fn get(self) -> Result<T, TaskError> {
-        let Some(jobs) = served_queue() else {
+        let Some(jobs) = self.jobs else {
             return self.result.recv().unwrap_or(Err(TaskError::Lost));
         };
         loop {

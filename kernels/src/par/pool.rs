@@ -2,33 +2,22 @@
 //!
 //! Jobs are boxed closures on a crossbeam MPMC channel; each worker loops on
 //! `recv` until the pool is dropped, so threads are created once, not per
-//! task. A worker remembers the queue it serves (a thread-local), which lets
-//! a worker that waits on a [`Future`](super::Future) run queued jobs
-//! meanwhile instead of blocking the pool.
+//! task. Every [`Future`](super::Future) holds a handle on the queue, so
+//! whoever waits on one runs queued jobs meanwhile instead of blocking.
 
 use super::Future;
 use super::future::run_job;
 use crossbeam_channel::{Receiver, Sender};
-use std::cell::RefCell;
 use std::sync::OnceLock;
 use std::thread::JoinHandle;
 
 /// A unit of work.
 pub(crate) type Job = Box<dyn FnOnce() + Send + 'static>;
 
-thread_local! {
-    /// On a pool worker: the queue it serves.
-    static SERVED_QUEUE: RefCell<Option<Receiver<Job>>> = const { RefCell::new(None) };
-}
-
-/// The queue this thread serves, if it is a pool worker.
-pub(crate) fn served_queue() -> Option<Receiver<Job>> {
-    SERVED_QUEUE.with(|q| q.borrow().clone())
-}
-
 /// A fixed set of worker threads.
 pub struct Pool {
     queue: Option<Sender<Job>>,
+    jobs: Receiver<Job>,
     workers: Vec<JoinHandle<()>>,
 }
 
@@ -50,7 +39,6 @@ impl Pool {
                 std::thread::Builder::new()
                     .name(format!("par-worker-{i}"))
                     .spawn(move || {
-                        SERVED_QUEUE.with(|q| *q.borrow_mut() = Some(jobs.clone()));
                         while let Ok(job) = jobs.recv() {
                             job();
                         }
@@ -60,6 +48,7 @@ impl Pool {
             .collect();
         Pool {
             queue: Some(queue),
+            jobs,
             workers,
         }
     }
@@ -76,7 +65,7 @@ impl Pool {
         T: Send + 'static,
         F: FnOnce() -> T + Send + 'static,
     {
-        let (future, job) = run_job(f);
+        let (future, job) = run_job(f, Some(self.jobs.clone()));
         self.queue
             .as_ref()
             .expect("a live pool has a queue")
