@@ -78,10 +78,7 @@ pub(crate) fn run(args: &RunArgs, progress: &Progress) -> anyhow::Result<ExitCod
             statistics: &statistics,
             searches: &measured.searches,
         };
-        generator::format::write_atomic(path, |out| {
-            serde_json::to_writer_pretty(&mut *out, &report)?;
-            std::io::Write::write_all(out, b"\n")
-        })?;
+        report::write_json(path, &report)?;
         progress.say(&format!("wrote {}", path.display()));
     }
     Ok(ExitCode::SUCCESS)

@@ -10,7 +10,7 @@
 
 use crate::cli::ProfileArgs;
 use crate::progress::Progress;
-use crate::report::format_g;
+use crate::report::{self, format_g};
 use crate::run::{on_pool_worker, timed};
 use anyhow::bail;
 use generator::{EdgeList, Kronecker, SeedStreams};
@@ -107,10 +107,7 @@ pub(crate) fn profile(args: &ProfileArgs, progress: &Progress) -> anyhow::Result
             threads: kernels::par::global().threads(),
             rows: &rows,
         };
-        generator::format::write_atomic(path, |out| {
-            serde_json::to_writer_pretty(&mut *out, &report)?;
-            std::io::Write::write_all(out, b"\n")
-        })?;
+        report::write_json(path, &report)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -179,6 +179,19 @@ pub(crate) struct JsonGraph {
     pub(crate) checksum: String,
 }
 
+/// Writes `value` as pretty JSON to `path`, atomically (a temporary file
+/// renamed into place).
+pub(crate) fn write_json(
+    path: &std::path::Path,
+    value: &impl serde::Serialize,
+) -> anyhow::Result<()> {
+    generator::format::write_atomic(path, |out| {
+        serde_json::to_writer_pretty(&mut *out, value)?;
+        std::io::Write::write_all(out, b"\n")
+    })?;
+    Ok(())
+}
+
 /// `SCALE` of a graph read from a file: `ceil(log2 N)`.
 pub(crate) fn scale_of(num_vertices: usize) -> u32 {
     match num_vertices {
