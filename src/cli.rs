@@ -80,6 +80,9 @@ pub(crate) struct RunArgs {
     /// What runs the workers of --kernel par (default: rayon).
     #[arg(long, value_enum)]
     pub(crate) backend: Option<BackendArg>,
+    /// Switching parameters of --kernel dobfs.
+    #[command(flatten)]
+    pub(crate) tuning: DoArgs,
     /// Skip validation (the *_validate lines print -1).
     #[arg(long)]
     pub(crate) no_validate: bool,
@@ -142,6 +145,9 @@ pub(crate) struct BfsArgs {
     /// What runs the workers of --kernel par (default: rayon).
     #[arg(long, value_enum)]
     pub(crate) backend: Option<BackendArg>,
+    /// Switching parameters of --kernel dobfs.
+    #[command(flatten)]
+    pub(crate) tuning: DoArgs,
 }
 
 /// Options of `validate`.
@@ -160,8 +166,25 @@ pub(crate) struct ValidateArgs {
 pub(crate) enum KernelArg {
     /// Sequential FIFO-queue BFS, the baseline.
     Seq,
-    /// Level-synchronous parallel BFS (rayon, CAS-claimed parents).
+    /// Level-synchronous parallel BFS (CAS-claimed parents), top-down only.
     Par,
+    /// Direction-optimizing parallel BFS: top-down and bottom-up steps.
+    Dobfs,
+}
+
+/// The switching parameters of `--kernel dobfs`.
+#[derive(Debug, Args, Clone)]
+pub(crate) struct DoArgs {
+    /// dobfs: go bottom-up once the frontier's edges exceed the unexplored
+    /// edges / ALPHA (larger: later).
+    #[arg(long, value_name = "ALPHA", default_value_t = kernels::DoParams::DEFAULT.alpha,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub(crate) alpha: u64,
+    /// dobfs: go back top-down once the shrinking frontier holds fewer than
+    /// N / BETA vertices (larger: later).
+    #[arg(long, value_name = "BETA", default_value_t = kernels::DoParams::DEFAULT.beta,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub(crate) beta: u64,
 }
 
 /// The backends of the parallel kernel, as the command line names them.
@@ -173,19 +196,25 @@ pub(crate) enum BackendArg {
     Pipes,
 }
 
-/// The kernel that `--kernel` and `--backend` name together.
+/// The kernel that `--kernel`, `--backend` and the dobfs parameters name
+/// together.
 pub(crate) fn kernel_of(
     kernel: KernelArg,
     backend: Option<BackendArg>,
+    tuning: &DoArgs,
 ) -> anyhow::Result<kernels::Kernel> {
-    use kernels::{Backend, Kernel};
+    use kernels::{Backend, DoParams, Kernel};
     Ok(match (kernel, backend) {
-        (KernelArg::Seq, None) => Kernel::Seq,
-        (KernelArg::Seq, Some(_)) => {
-            anyhow::bail!("--backend applies to --kernel par only; --kernel seq runs on one thread")
+        (KernelArg::Seq | KernelArg::Dobfs, Some(_)) => {
+            anyhow::bail!("--backend applies to --kernel par only")
         }
+        (KernelArg::Seq, None) => Kernel::Seq,
         (KernelArg::Par, None | Some(BackendArg::Rayon)) => Kernel::Par(Backend::Rayon),
         (KernelArg::Par, Some(BackendArg::Pipes)) => Kernel::Par(Backend::Pipes),
+        (KernelArg::Dobfs, None) => Kernel::Dobfs(DoParams {
+            alpha: tuning.alpha,
+            beta: tuning.beta,
+        }),
     })
 }
 

@@ -25,7 +25,7 @@ pub(crate) fn run(args: &RunArgs, progress: &Progress) -> anyhow::Result<ExitCod
         source,
         seed: k.seed,
         keys: usize::try_from(args.keys).expect("at most 100000"),
-        kernel: cli::kernel_of(args.kernel, args.backend)?,
+        kernel: cli::kernel_of(args.kernel, args.backend, &args.tuning)?,
         validate: !args.no_validate,
     };
     let measured = match run::run(&plan, progress)? {
@@ -120,7 +120,7 @@ pub(crate) fn bfs(args: &BfsArgs, progress: &Progress) -> anyhow::Result<ExitCod
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let key =
         SearchKey::new(*root, &graph).with_context(|| format!("--root for {}", input.display()))?;
-    let kernel = cli::kernel_of(args.kernel, args.backend)?;
+    let kernel = cli::kernel_of(args.kernel, args.backend, &args.tuning)?;
     let mut engine = kernel.engine(Arc::clone(&graph));
     engine.reset();
     let (stats, seconds) = timed(|| engine.search(key));

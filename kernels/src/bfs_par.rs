@@ -45,7 +45,7 @@ impl ParBfs {
         let (graph, parents, frontier) = (&*self.graph, &self.parents, &self.frontier);
         frontier.current().par_chunks(FRONTIER_GRAIN).for_each_init(
             || LocalBuffer::new(frontier),
-            |next, chunk| claim_neighbors(graph, parents, chunk, next),
+            |next, chunk| claim_neighbors(graph, parents, chunk, |v| next.push(v)),
         );
     }
 }

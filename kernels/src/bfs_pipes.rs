@@ -108,12 +108,8 @@ impl PipesBfs {
             Sharing::ArcInPlace => {
                 par::map_ranges(len, chunk_len, move |range| {
                     let window = &shared.frontier.current()[range];
-                    claim_neighbors(
-                        &shared.graph,
-                        &shared.parents,
-                        window,
-                        &mut LocalBuffer::new(&shared.frontier),
-                    );
+                    let mut next = LocalBuffer::new(&shared.frontier);
+                    claim_neighbors(&shared.graph, &shared.parents, window, |v| next.push(v));
                 })?;
                 return Ok(());
             }

@@ -119,20 +119,21 @@ impl<'a> LocalBuffer<'a> {
 }
 
 /// The top-down step for one piece of a level: every unreached neighbour of
-/// the vertices in `window` is claimed for it (one CAS on `parents`) and, if
-/// this call won it, pushed to `next`. Used by every level-synchronous
-/// kernel, whatever splits the level among workers.
+/// the vertices in `window` is claimed for it (one CAS on `parents`), and
+/// `won(v)` is called for each vertex this call claimed (typically: push it
+/// to the next level). Used by every level-synchronous kernel, whatever
+/// splits the level among workers.
 #[inline]
 pub(crate) fn claim_neighbors(
     graph: &crate::Csr,
     parents: &crate::Parents,
     window: &[AtomicU32],
-    next: &mut LocalBuffer<'_>,
+    mut won: impl FnMut(Vertex),
 ) {
     for u in window.iter().map(|slot| slot.load(Relaxed)) {
         for &v in graph.neighbors(u) {
             if parents.claim(v, u) {
-                next.push(v);
+                won(v);
             }
         }
     }

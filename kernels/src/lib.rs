@@ -19,9 +19,11 @@
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
+mod bfs_do;
 mod bfs_par;
 mod bfs_pipes;
 mod bfs_seq;
+mod bitmap;
 mod counting_alloc;
 mod csr;
 mod error;
@@ -30,9 +32,11 @@ mod keys;
 pub mod par;
 mod parents;
 
+pub use bfs_do::{Direction, DoBfs, DoParams, Step};
 pub use bfs_par::ParBfs;
 pub use bfs_pipes::{PipesBfs, Sharing};
 pub use bfs_seq::SeqBfs;
+pub use bitmap::Bitmap;
 pub use counting_alloc::{
     AllocationCount, CountingAllocator, count_allocations, is_counting_installed,
 };
@@ -97,14 +101,17 @@ pub enum Kernel {
     /// Level-synchronous, parallel over each level's frontier: [`ParBfs`] on
     /// rayon, [`PipesBfs`] (sharing [`Sharing::ArcInPlace`]) on pipes.
     Par(Backend),
+    /// [`DoBfs`]: direction-optimizing (top-down and bottom-up steps), on rayon.
+    Dobfs(DoParams),
 }
 
 impl Kernel {
     /// Every kernel and backend.
-    pub const ALL: [Kernel; 3] = [
+    pub const ALL: [Kernel; 4] = [
         Kernel::Seq,
         Kernel::Par(Backend::Rayon),
         Kernel::Par(Backend::Pipes),
+        Kernel::Dobfs(DoParams::DEFAULT),
     ];
 
     /// The kernel's name on the command line and in reports.
@@ -112,13 +119,14 @@ impl Kernel {
         match self {
             Kernel::Seq => "seq",
             Kernel::Par(_) => "par",
+            Kernel::Dobfs(_) => "dobfs",
         }
     }
 
     /// The backend of a parallel kernel.
     pub fn backend(self) -> Option<Backend> {
         match self {
-            Kernel::Seq => None,
+            Kernel::Seq | Kernel::Dobfs(_) => None,
             Kernel::Par(backend) => Some(backend),
         }
     }
@@ -130,6 +138,7 @@ impl Kernel {
             Kernel::Seq => Box::new(SeqBfs::new(graph)),
             Kernel::Par(Backend::Rayon) => Box::new(ParBfs::new(graph)),
             Kernel::Par(Backend::Pipes) => Box::new(PipesBfs::new(graph, Sharing::ArcInPlace)),
+            Kernel::Dobfs(params) => Box::new(DoBfs::new(graph, params)),
         }
     }
 }

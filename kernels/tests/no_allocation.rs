@@ -5,7 +5,7 @@
 
 use generator::{Kronecker, SeedStreams};
 use kernels::{
-    Backend, CountingAllocator, Csr, Kernel, choose_search_keys, count_allocations,
+    Backend, CountingAllocator, Csr, DoParams, Kernel, choose_search_keys, count_allocations,
     is_counting_installed,
 };
 use std::sync::Arc;
@@ -24,7 +24,11 @@ fn searches_allocate_nothing() {
         let edges = Kronecker::new(14, 16, 2).unwrap().generate();
         let graph = Arc::new(Csr::from_edge_list(&edges));
         let keys = choose_search_keys(&graph, 4, &mut SeedStreams::new(2).search_keys()).unwrap();
-        for kernel in [Kernel::Seq, Kernel::Par(Backend::Rayon)] {
+        for kernel in [
+            Kernel::Seq,
+            Kernel::Par(Backend::Rayon),
+            Kernel::Dobfs(DoParams::DEFAULT),
+        ] {
             let mut engine = kernel.engine(Arc::clone(&graph));
             // The first search warms rayon's lazily created per-thread state.
             engine.reset();

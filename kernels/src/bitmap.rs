@@ -1,0 +1,105 @@
+//! `Bitmap`: one bit per vertex, shared by workers.
+//!
+//! Words are `AtomicU64`. Readers use relaxed loads. Writers either set
+//! single bits with `fetch_or` ([`Bitmap::set_atomic`]), or, when a worker
+//! owns whole words (its vertex range starts and ends on a multiple of 64),
+//! build a word privately and store it ([`Bitmap::store_word`]), which costs
+//! no read-modify-write at all.
+
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// A fixed-size bitmap.
+#[derive(Debug)]
+pub struct Bitmap {
+    words: Vec<AtomicU64>,
+}
+
+impl Bitmap {
+    /// Bits per word.
+    pub const WORD_BITS: usize = 64;
+
+    /// `bits` bits, all clear. Allocates `bits / 8` bytes, rounded up to words.
+    pub fn new(bits: usize) -> Self {
+        Bitmap {
+            words: (0..bits.div_ceil(Self::WORD_BITS))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        }
+    }
+
+    /// The number of words.
+    pub fn num_words(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Clears every bit. O(N / 64), parallel.
+    pub fn clear(&self) {
+        self.words
+            .par_iter()
+            .with_min_len(1 << 12)
+            .for_each(|w| w.store(0, Relaxed));
+    }
+
+    /// Bit `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> bool {
+        self.words[i / Self::WORD_BITS].load(Relaxed) & (1 << (i % Self::WORD_BITS)) != 0
+    }
+
+    /// Sets bit `i`; safe against concurrent setters of the same word.
+    #[inline]
+    pub fn set_atomic(&self, i: usize) {
+        self.words[i / Self::WORD_BITS].fetch_or(1 << (i % Self::WORD_BITS), Relaxed);
+    }
+
+    /// Word `w`.
+    #[inline]
+    pub fn word(&self, w: usize) -> u64 {
+        self.words[w].load(Relaxed)
+    }
+
+    /// Replaces word `w`; only for a worker that owns the word.
+    #[inline]
+    pub fn store_word(&self, w: usize, bits: u64) {
+        self.words[w].store(bits, Relaxed);
+    }
+
+    /// Makes this bitmap a copy of `other` (same size). O(N / 64), parallel.
+    pub fn copy_from(&self, other: &Bitmap) {
+        assert_eq!(self.words.len(), other.words.len(), "bitmaps of one size");
+        self.words
+            .par_iter()
+            .zip(other.words.par_iter())
+            .with_min_len(1 << 12)
+            .for_each(|(w, o)| w.store(o.load(Relaxed), Relaxed));
+    }
+
+    /// Exchanges the contents of two bitmaps of the same size. O(1).
+    pub fn swap(&mut self, other: &mut Bitmap) {
+        std::mem::swap(&mut self.words, &mut other.words);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_set_get_clear_and_swap() {
+        let mut a = Bitmap::new(130);
+        let mut b = Bitmap::new(130);
+        assert_eq!(a.num_words(), 3);
+        a.set_atomic(0);
+        a.set_atomic(64);
+        a.set_atomic(129);
+        assert!(a.get(0) && a.get(64) && a.get(129) && !a.get(1) && !a.get(128));
+        b.store_word(1, 0b101);
+        assert!(b.get(64) && b.get(66) && !b.get(65));
+        a.swap(&mut b);
+        assert!(a.get(66) && !a.get(0) && b.get(129));
+        b.clear();
+        assert!((0..130).all(|i| !b.get(i)));
+        assert_eq!(a.word(1), 0b101);
+    }
+}
