@@ -155,10 +155,10 @@ impl EdgeList {
     /// Fails with the first tuple (by position) that names a vertex out of range.
     fn check_ids(&self) -> Result<(), Error> {
         let n = self.num_vertices as u64;
-        let bad = self
-            .edges()
-            .par_iter()
-            .position_first(|e| u64::from(e.u) >= n || u64::from(e.v) >= n);
+        let edges = self.edges();
+        let bad = crate::parallel::first_index(edges.len(), |i| {
+            u64::from(edges[i].u) >= n || u64::from(edges[i].v) >= n
+        });
         match bad {
             None => Ok(()),
             Some(i) => {

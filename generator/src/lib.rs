@@ -21,6 +21,7 @@ mod edge_list;
 mod error;
 pub mod format;
 mod kronecker;
+pub mod parallel;
 mod random;
 mod scramble;
 

@@ -37,6 +37,7 @@ pub use bfs_par::ParBfs;
 pub use bfs_pipes::{PipesBfs, Sharing};
 pub use bfs_seq::SeqBfs;
 pub use bitmap::Bitmap;
+
 pub use counting_alloc::{
     AllocationCount, CountingAllocator, count_allocations, is_counting_installed,
 };

@@ -16,11 +16,12 @@
 //! vertex is reported.
 
 use crate::Invalid;
+use crate::cells::Cell;
+pub(crate) use crate::cells::UNREACHED;
+use generator::parallel::first_index;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-/// The level of a vertex with parent `-1`.
-pub(crate) const UNREACHED: u32 = u32::MAX;
 /// The level of a reached vertex not yet walked.
 const PENDING: u32 = u32::MAX - 1;
 /// Vertices per parallel work item.
@@ -42,7 +43,7 @@ pub(crate) fn check_ranges(n: usize, root: u64, parents: &[i64]) -> Result<(), I
         });
     };
     let in_range = |p: i64| p == -1 || usize::try_from(p).is_ok_and(|p| p < n);
-    if let Some(v) = parents.par_iter().position_first(|&p| !in_range(p)) {
+    if let Some(v) = first_index(parents.len(), |v| !in_range(parents[v])) {
         return Err(Invalid::ParentOutOfRange {
             vertex: v as u64,
             parent: parents[v],
@@ -142,4 +143,21 @@ fn walk(
 
 fn index(v: u64) -> usize {
     usize::try_from(v).expect("a checked vertex id")
+}
+
+/// Writes each vertex's [`Cell`] from its level and parent. O(N), parallel.
+pub(crate) fn fill_cells<C: Cell>(levels: &[AtomicU32], parents: &[i64], cells: &mut [C]) {
+    cells
+        .par_iter_mut()
+        .zip(levels)
+        .zip(parents)
+        .with_min_len(VERTEX_GRAIN)
+        .for_each(|((cell, level), &parent)| {
+            *cell = match level.load(Relaxed) {
+                UNREACHED => C::unreached(),
+                // A reached vertex's parent is a checked vertex id below 2^32.
+                #[allow(clippy::cast_possible_truncation)]
+                level => C::reached(level, parent as u32),
+            };
+        });
 }

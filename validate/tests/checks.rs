@@ -245,3 +245,55 @@ fn errors_are_the_same_for_one_and_two_threads() {
     assert_eq!(one.check(), 2);
     assert_eq!(one, run(2).unwrap_err());
 }
+
+#[test]
+fn a_fingerprint_collision_does_not_pass_a_missing_tree_edge() {
+    // 300 claims parent 1, but its only edge is to 257, which is on the same
+    // level as 1 and shares 1's low 8 bits (257 = 0x101): the cheap
+    // fingerprint matches, the confirmation against the parents must not.
+    let edges = [(0, 1), (0, 257), (257, 300)].map(|(u, v)| Edge::new(u, v));
+    let graph = EdgeList::new(301, edges.to_vec()).unwrap();
+    let mut parents = vec![-1i64; 301];
+    parents[0] = 0;
+    parents[1] = 0;
+    parents[257] = 0;
+    parents[300] = 1;
+    let err = Validator::new(301)
+        .validate(&graph, 0, &parents, None)
+        .unwrap_err();
+    assert_eq!(
+        err,
+        Invalid::NotAnEdge {
+            vertex: 300,
+            parent: 1
+        }
+    );
+    parents[300] = 257;
+    assert!(
+        Validator::new(301)
+            .validate(&graph, 0, &parents, None)
+            .is_ok()
+    );
+}
+
+#[test]
+fn trees_deeper_than_254_levels_are_checked_exactly() {
+    // A path 0 - 1 - ... - 999 searched from 0 is 999 levels deep.
+    let n = 1000u32;
+    let edges: Vec<Edge> = (0..n - 1).map(|v| Edge::new(v, v + 1)).collect();
+    let graph = EdgeList::new(n.into(), edges).unwrap();
+    let parents: Vec<i64> = (0..i64::from(n)).map(|v| (v - 1).max(0)).collect();
+    let mut validator = Validator::new(0);
+    let tree = validator.validate(&graph, 0, &parents, None).unwrap();
+    assert_eq!((tree.depth, tree.reached, tree.nedge), (999, 1000, 999));
+    // 700 hangs from 698 instead of 699: no such edge, and levels shift.
+    let mut broken = parents.clone();
+    broken[700] = 698;
+    assert_eq!(
+        validator.validate(&graph, 0, &broken, None).unwrap_err(),
+        Invalid::NotAnEdge {
+            vertex: 700,
+            parent: 698
+        }
+    );
+}
