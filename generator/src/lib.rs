@@ -20,6 +20,7 @@
 mod edge_list;
 mod error;
 pub mod format;
+pub mod hint;
 mod kronecker;
 pub mod parallel;
 mod random;

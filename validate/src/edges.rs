@@ -20,6 +20,7 @@
 use crate::Invalid;
 use crate::cells::Cell;
 use generator::Edge;
+use generator::hint::prefetch;
 use generator::parallel::first_index;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -28,21 +29,6 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 const EDGE_GRAIN: usize = 1 << 14;
 /// How many tuples ahead the cells are prefetched.
 const AHEAD: usize = 16;
-
-/// Asks the CPU to start loading `x` into cache; a hint with no effect on
-/// the program's meaning.
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    #[allow(unsafe_code)]
-    // SAFETY: a prefetch never faults and writes nothing; the address comes
-    // from a reference, so it is valid; SSE, which the instruction needs, is
-    // part of every x86_64 CPU.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(x).cast());
-    }
-}
 
 /// Checks 3 and 4; returns nedge.
 pub(crate) fn check_edges<C: Cell>(
