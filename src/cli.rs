@@ -42,6 +42,10 @@ pub(crate) enum Command {
     /// What copying versus sharing the graph costs: time, allocations and
     /// bytes copied per search for each strategy of the pipes backend.
     Profile(ProfileArgs),
+    /// The scaling report: the benchmark at SCALE --from..=--to on 1 thread
+    /// and on all threads, one process per run; a Markdown table of TEPS,
+    /// construction and validation time and peak memory.
+    Sweep(SweepArgs),
 }
 
 /// Which Kronecker graph.
@@ -75,7 +79,7 @@ pub(crate) struct RunArgs {
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub(crate) keys: u32,
     /// The BFS kernel.
-    #[arg(long, value_enum, default_value_t = KernelArg::Par)]
+    #[arg(long, value_enum, default_value_t = KernelArg::Dobfs)]
     pub(crate) kernel: KernelArg,
     /// What runs the workers of --kernel par (default: rayon).
     #[arg(long, value_enum)]
@@ -101,6 +105,27 @@ pub(crate) struct GenerateArgs {
     /// Where to write it: text when the name ends in .el or .txt, else binary.
     #[arg(long, short, value_name = "FILE")]
     pub(crate) out: PathBuf,
+}
+
+/// Options of `sweep`.
+#[derive(Debug, Args)]
+pub(crate) struct SweepArgs {
+    /// The smallest SCALE.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_SCALE)))]
+    pub(crate) from: u32,
+    /// The largest SCALE.
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_SCALE)))]
+    pub(crate) to: u32,
+    /// Searches per run.
+    #[arg(long, short, value_name = "K", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub(crate) keys: u32,
+    /// The BFS kernel of every run.
+    #[arg(long, value_enum, default_value_t = KernelArg::Dobfs)]
+    pub(crate) kernel: KernelArg,
+    /// Also write the rows as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) json: Option<PathBuf>,
 }
 
 /// Options of `profile`.
@@ -140,7 +165,7 @@ pub(crate) struct BfsArgs {
     #[arg(long, value_name = "P")]
     pub(crate) parents_out: PathBuf,
     /// The BFS kernel.
-    #[arg(long, value_enum, default_value_t = KernelArg::Par)]
+    #[arg(long, value_enum, default_value_t = KernelArg::Dobfs)]
     pub(crate) kernel: KernelArg,
     /// What runs the workers of --kernel par (default: rayon).
     #[arg(long, value_enum)]
@@ -185,6 +210,17 @@ pub(crate) struct DoArgs {
     #[arg(long, value_name = "BETA", default_value_t = kernels::DoParams::DEFAULT.beta,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) beta: u64,
+}
+
+impl KernelArg {
+    /// The name on the command line.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            KernelArg::Seq => "seq",
+            KernelArg::Par => "par",
+            KernelArg::Dobfs => "dobfs",
+        }
+    }
 }
 
 /// The backends of the parallel kernel, as the command line names them.

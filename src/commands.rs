@@ -77,6 +77,7 @@ pub(crate) fn run(args: &RunArgs, progress: &Progress) -> anyhow::Result<ExitCod
             },
             statistics: &statistics,
             searches: &measured.searches,
+            peak_memory_bytes: crate::system::peak_resident_bytes(),
         };
         report::write_json(path, &report)?;
         progress.say(&format!("wrote {}", path.display()));

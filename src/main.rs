@@ -13,6 +13,8 @@ mod profile;
 mod progress;
 mod report;
 mod run;
+mod sweep;
+mod system;
 
 use anyhow::Context;
 use clap::Parser;
@@ -64,5 +66,6 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Bfs(args)) => commands::bfs(args, &progress),
         Some(Command::Validate(args)) => commands::validate(args, &progress),
         Some(Command::Profile(args)) => profile::profile(args, &progress),
+        Some(Command::Sweep(args)) => sweep::sweep(args, cli.threads, &progress),
     }
 }

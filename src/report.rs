@@ -139,6 +139,9 @@ pub(crate) struct JsonReport<'a> {
     pub(crate) statistics: &'a RunStatistics,
     /// One row per search, in key order.
     pub(crate) searches: &'a [SearchRecord],
+    /// The process's peak resident memory in bytes, from the OS, at the end
+    /// of the run (`null` where the OS does not tell).
+    pub(crate) peak_memory_bytes: Option<u64>,
 }
 
 /// The options of a run, as used.

@@ -143,11 +143,15 @@ fn the_pipes_backend_runs_validated_and_json_names_it() {
     let j = json_run(
         dir.path(),
         "p.json",
-        &["--backend", "pipes", "--threads", "2"],
+        &["--kernel", "par", "--backend", "pipes", "--threads", "2"],
     );
     assert_eq!(j["options"]["kernel"], "par");
     assert_eq!(j["options"]["backend"], "pipes");
-    let rayon = json_run(dir.path(), "r.json", &["--backend", "rayon"]);
+    let rayon = json_run(
+        dir.path(),
+        "r.json",
+        &["--kernel", "par", "--backend", "rayon"],
+    );
     assert_eq!(rayon["options"]["backend"], "rayon");
     let column = |j: &serde_json::Value| -> Vec<serde_json::Value> {
         j["searches"]
@@ -209,6 +213,52 @@ fn profile_rows_show_copying_costs_more_than_sharing() {
 }
 
 #[test]
+fn sweep_runs_every_scale_on_one_and_all_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("sweep.json");
+    let o = graph500(&[
+        "sweep",
+        "--from",
+        "6",
+        "--to",
+        "7",
+        "--keys",
+        "2",
+        "--threads",
+        "2",
+        "-q",
+        "--json",
+        path_str(&json),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = stdout(&o);
+    assert_eq!(
+        table
+            .lines()
+            .filter(|l| l.starts_with("| 6 |") || l.starts_with("| 7 |"))
+            .count(),
+        4,
+        "{table}"
+    );
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = j["rows"].as_array().unwrap();
+    let configs: Vec<(u64, u64)> = rows
+        .iter()
+        .map(|r| (r["scale"].as_u64().unwrap(), r["threads"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(configs, [(6, 1), (6, 2), (7, 1), (7, 2)]);
+    for r in rows {
+        assert!(r["harmonic_mean_teps"].as_f64().unwrap() > 0.0);
+        assert!(r["mean_validate"].as_f64().unwrap() > 0.0);
+    }
+    assert_bad_input(
+        &graph500(&["sweep", "--from", "9", "--to", "8"]),
+        &["--from 9", "--to 8"],
+    );
+}
+
+#[test]
 fn no_validate_prints_minus_one_for_validation() {
     let o = graph500(&["--scale", "8", "--keys", "4", "--no-validate", "-q"]);
     assert!(o.status.success());
@@ -261,6 +311,13 @@ fn json_has_a_row_per_search_the_options_and_the_checksum() {
     assert_eq!(j["graph"]["num_edges"], 16 * 2048);
     assert!(j["graph"]["checksum"].as_str().unwrap().starts_with("0x"));
     assert!(j["statistics"]["teps"]["harmonic_mean"].as_f64().unwrap() > 0.0);
+    if cfg!(target_os = "linux") {
+        let peak = j["peak_memory_bytes"].as_u64().unwrap();
+        assert!(
+            peak > 1 << 20,
+            "a run's peak memory of {peak} bytes is implausible"
+        );
+    }
 }
 
 #[test]
@@ -269,6 +326,7 @@ fn one_seed_gives_the_same_graph_keys_and_nedges_on_one_and_two_threads() {
     let one = json_run(dir.path(), "1.json", &["--threads", "1"]);
     let two = json_run(dir.path(), "2.json", &["--threads", "2"]);
     let other_seed = json_run(dir.path(), "3.json", &["--seed", "99"]);
+    assert_eq!(one["options"]["kernel"], "dobfs", "the default kernel");
     assert_eq!(one["options"]["threads"], 1);
     assert_eq!(two["options"]["threads"], 2);
     assert_eq!(one["graph"]["checksum"], two["graph"]["checksum"]);
