@@ -201,7 +201,7 @@ pub(crate) enum KernelArg {
 #[derive(Debug, Args, Clone)]
 pub(crate) struct DoArgs {
     /// dobfs: go bottom-up once the frontier's edges exceed the unexplored
-    /// edges / ALPHA (larger: later).
+    /// edges / ALPHA (larger: sooner).
     #[arg(long, value_name = "ALPHA", default_value_t = kernels::DoParams::DEFAULT.alpha,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) alpha: u64,
@@ -210,6 +210,11 @@ pub(crate) struct DoArgs {
     #[arg(long, value_name = "BETA", default_value_t = kernels::DoParams::DEFAULT.beta,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) beta: u64,
+    /// dobfs ablation: bottom-up steps read every vertex's parent instead of
+    /// skipping reached and edgeless vertices 64 at a time (slower; exists to
+    /// measure that optimisation).
+    #[arg(long)]
+    pub(crate) dobfs_scan_all: bool,
 }
 
 impl KernelArg {
@@ -250,6 +255,7 @@ pub(crate) fn kernel_of(
         (KernelArg::Dobfs, None) => Kernel::Dobfs(DoParams {
             alpha: tuning.alpha,
             beta: tuning.beta,
+            scan_every_vertex: tuning.dobfs_scan_all,
         }),
     })
 }

@@ -4,7 +4,8 @@
 
 use generator::{Kronecker, SeedStreams};
 use kernels::{
-    Backend, Bfs, Csr, Kernel, PipesBfs, SearchKey, SearchStats, Sharing, choose_search_keys,
+    Backend, Bfs, Csr, DoParams, Kernel, PipesBfs, SearchKey, SearchStats, Sharing,
+    choose_search_keys,
 };
 use std::sync::Arc;
 use validate::Validator;
@@ -141,5 +142,42 @@ fn every_sharing_strategy_of_the_pipes_backend_is_valid() {
                 sharing.name()
             );
         }
+    }
+}
+
+#[test]
+fn dobfs_is_valid_for_any_switching_parameters() {
+    // Never bottom-up, bottom-up at once, leave it at once or never, and
+    // the ablation that scans every vertex: all must give valid trees with
+    // the same reach, depth and nedge as the sequential kernel.
+    let baseline = searches(Kernel::Seq, 13, 6, 31);
+    let variants = [
+        DoParams {
+            alpha: 1_000_000,
+            ..DoParams::DEFAULT
+        },
+        DoParams {
+            alpha: 1,
+            ..DoParams::DEFAULT
+        },
+        DoParams {
+            beta: 1,
+            ..DoParams::DEFAULT
+        },
+        DoParams {
+            beta: 1_000_000,
+            ..DoParams::DEFAULT
+        },
+        DoParams {
+            scan_every_vertex: true,
+            ..DoParams::DEFAULT
+        },
+    ];
+    for params in variants {
+        assert_eq!(
+            searches(Kernel::Dobfs(params), 13, 6, 31),
+            baseline,
+            "{params:?}"
+        );
     }
 }

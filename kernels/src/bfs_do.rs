@@ -69,11 +69,16 @@ const MAX_TRACED_STEPS: usize = 256;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DoParams {
     /// Go bottom-up when the frontier's edges exceed the unexplored edges
-    /// divided by `alpha`. Larger: switch later.
+    /// divided by `alpha`. Larger: switch sooner (at a smaller frontier).
     pub alpha: u64,
     /// Go back top-down when the frontier is shrinking and holds fewer than
     /// `N / beta` vertices. Larger: stay bottom-up longer.
     pub beta: u64,
+    /// Ablation switch, off by default: bottom-up steps look at every vertex
+    /// and read its parent, instead of taking the clear bits of the visited
+    /// bitmap (which skips reached and edgeless vertices 64 at a time). Exists
+    /// to measure that optimisation (`benches/ablation.sh`).
+    pub scan_every_vertex: bool,
 }
 
 impl DoParams {
@@ -81,6 +86,7 @@ impl DoParams {
     pub const DEFAULT: DoParams = DoParams {
         alpha: 15,
         beta: 18,
+        scan_every_vertex: false,
     };
 }
 
@@ -174,17 +180,26 @@ impl DoBfs {
             &self.next,
             &self.visited,
         );
+        let scan_every_vertex = self.params.scan_every_vertex;
+        let n = graph.num_vertices();
         (0..front.num_words())
             .into_par_iter()
             .with_min_len(BOTTOM_UP_GRAIN)
             .map(|w| {
                 let seen = visited.word(w);
-                let mut todo = !seen;
+                let mut todo = if scan_every_vertex {
+                    vertices_of_word(w, n)
+                } else {
+                    !seen
+                };
                 let mut found = 0u64;
                 while todo != 0 {
                     let bit = todo.trailing_zeros();
                     todo &= todo - 1;
                     let u = first_vertex_of_word(w) + bit;
+                    if scan_every_vertex && parents.is_reached(u) {
+                        continue;
+                    }
                     if let Some(&v) = graph.neighbors(u).iter().find(|&&v| front.get(v as usize)) {
                         parents.set(u, v);
                         found |= 1 << bit;
@@ -245,6 +260,15 @@ fn degree_zero_bitmap(graph: &Csr) -> Bitmap {
         bitmap.store_word(w, bits);
     });
     bitmap
+}
+
+/// The bits of word `w` that stand for vertices (all but the padding past
+/// `n` in the last word).
+fn vertices_of_word(w: usize, n: usize) -> u64 {
+    match n.saturating_sub(w * WORD_BITS) {
+        rest if rest >= WORD_BITS => u64::MAX,
+        rest => (1u64 << rest) - 1,
+    }
 }
 
 /// The first vertex of bitmap word `w`; ids fit a [`Vertex`] by the graph's
