@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compares the two backends of the parallel kernel (rayon, pipes) in one run:
+# Compares the two backends of --kernel par (rayon, pipes) in one run:
 # ROUNDS alternating runs of the benchmark each (64 validated searches), then
 # the ratio of their median harmonic-mean TEPS. Alternating spreads the
 # machine's noise over both.
@@ -13,7 +13,7 @@ cargo build --release --quiet
 bin=target/release/graph500
 
 teps() {
-  "$bin" --scale "$scale" --keys 64 --backend "$1" --quiet |
+  "$bin" --scale "$scale" --keys 64 --kernel par --backend "$1" --quiet |
     awk -F': +' '$1 == "bfs  harmonic_mean_TEPS" { print $2 }'
 }
 

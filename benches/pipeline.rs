@@ -1,30 +1,42 @@
 //! Criterion benchmarks of the pipeline at SCALE 16: generation, kernel 1,
-//! one search per BFS kernel and one validation.
+//! one search per BFS kernel, one validation, and the floor under any
+//! validation (reading every tuple and two random cells per tuple).
 //!
 //! Throughput is reported in edge tuples per second, so the search rows read
 //! as (approximately) TEPS. A search is timed like the benchmark times it:
 //! the engine's reset runs outside the measured region.
 //!
 //! Run: `cargo bench --bench pipeline` (add `-- bfs` to run only searches).
+//! `GRAPH500_BENCH_SCALE=20 cargo bench --bench pipeline` runs it at another
+//! scale (default 16).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use generator::{DEFAULT_SEED, Kronecker, SeedStreams};
 use kernels::{Backend, Csr, Kernel, choose_search_keys};
+use rayon::prelude::*;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use validate::Validator;
 
-const SCALE: u32 = 16;
+/// The scale of the benchmarks: `GRAPH500_BENCH_SCALE`, or 16.
+fn scale() -> u32 {
+    std::env::var("GRAPH500_BENCH_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(16)
+}
 
 fn pipeline(c: &mut Criterion) {
-    let generator = Kronecker::new(SCALE, 16, DEFAULT_SEED).expect("valid parameters");
+    let scale = scale();
+    let generator =
+        Kronecker::new(scale, 16, DEFAULT_SEED).expect("GRAPH500_BENCH_SCALE in 1..=31");
     let edges = generator.generate();
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let root = choose_search_keys(&graph, 1, &mut SeedStreams::new(DEFAULT_SEED).search_keys())
         .expect("a Kronecker graph has keys")[0];
 
-    let mut group = c.benchmark_group(format!("scale{SCALE}"));
+    let mut group = c.benchmark_group(format!("scale{scale}"));
     group.throughput(Throughput::Elements(edges.len() as u64));
     group.bench_function("generate", |b| b.iter(|| generator.generate()));
     group.bench_function("construct", |b| b.iter(|| Csr::from_edge_list(&edges)));
@@ -53,6 +65,26 @@ fn pipeline(c: &mut Criterion) {
     let mut validator = Validator::new(edges.num_vertices());
     group.bench_function("validate", |b| {
         b.iter(|| validator.validate(&edges, root.vertex().into(), &parents, None))
+    });
+    // The floor under any validator that reads every tuple: stream the
+    // tuples and read two random 2-byte cells each, nothing else.
+    let cells: Vec<u16> = parents
+        .iter()
+        .map(|&p| u16::try_from(p.rem_euclid(1 << 16)).expect("below 2^16"))
+        .collect();
+    group.bench_function("validate_floor", |b| {
+        b.iter(|| {
+            edges
+                .edges()
+                .par_chunks(1 << 14)
+                .map(|chunk| {
+                    chunk
+                        .iter()
+                        .map(|e| u64::from(cells[e.u as usize] ^ cells[e.v as usize]))
+                        .sum::<u64>()
+                })
+                .sum::<u64>()
+        })
     });
     group.finish();
 }
