@@ -25,6 +25,9 @@ pub(crate) struct Cli {
     /// No progress lines on stderr.
     #[arg(long, short, global = true)]
     pub(crate) quiet: bool,
+    /// Run even when the memory estimate exceeds the available memory.
+    #[arg(long, global = true)]
+    pub(crate) force: bool,
 }
 
 /// The subcommands.

@@ -1,5 +1,6 @@
 //! The subcommands: `run` (the benchmark), `generate`, `bfs` and `validate`.
 
+use crate::budget;
 use crate::cli::{self, BfsArgs, GenerateArgs, RunArgs, SearchArgs, ValidateArgs};
 use crate::progress::Progress;
 use crate::report::{self, JsonGraph, JsonOptions, JsonReport, RunStatistics};
@@ -12,14 +13,29 @@ use std::sync::Arc;
 use validate::Validator;
 
 /// `graph500 run`: the benchmark, the statistics block, optionally JSON.
-pub(crate) fn run(args: &RunArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::Result<ExitCode> {
     if let Some(json) = &args.json {
         ensure_folder_exists(json)?;
     }
     let k = &args.kronecker;
     let source = match &args.input {
         Some(path) => GraphSource::File(path.clone()),
-        None => GraphSource::Kronecker(generator::Kronecker::new(k.scale, k.edgefactor, k.seed)?),
+        None => {
+            let bytes_at = |scale: u32| {
+                let n = 1u64 << scale;
+                budget::run_bytes(k.edgefactor * n, n, !args.no_validate)
+            };
+            budget::check(
+                bytes_at(k.scale),
+                &format!(
+                    "a run at SCALE {} with edgefactor {}",
+                    k.scale, k.edgefactor
+                ),
+                scale_hint(k.edgefactor, bytes_at),
+                force,
+            )?;
+            GraphSource::Kronecker(generator::Kronecker::new(k.scale, k.edgefactor, k.seed)?)
+        }
     };
     let plan = RunPlan {
         source,
@@ -27,6 +43,7 @@ pub(crate) fn run(args: &RunArgs, progress: &Progress) -> anyhow::Result<ExitCod
         keys: usize::try_from(args.keys).expect("at most 100000"),
         kernel: cli::kernel_of(args.kernel, args.backend, &args.tuning)?,
         validate: !args.no_validate,
+        force,
     };
     let measured = match run::run(&plan, progress)? {
         Outcome::Valid(measured) => measured,
@@ -96,9 +113,32 @@ fn ensure_folder_exists(path: &std::path::Path) -> anyhow::Result<()> {
     }
 }
 
+/// "the largest SCALE that fits at edgefactor E is S", if any does.
+pub(crate) fn scale_hint(edgefactor: u64, bytes_at: impl Fn(u32) -> u64) -> Option<String> {
+    let available = crate::system::available_memory_bytes()?;
+    Some(match budget::largest_scale(available, bytes_at) {
+        Some(s) => format!("the largest SCALE that fits at edgefactor {edgefactor} is {s}"),
+        None => format!("no SCALE fits at edgefactor {edgefactor}"),
+    })
+}
+
 /// `graph500 generate`: writes a Kronecker edge list.
-pub(crate) fn generate(args: &GenerateArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
+pub(crate) fn generate(
+    args: &GenerateArgs,
+    force: bool,
+    progress: &Progress,
+) -> anyhow::Result<ExitCode> {
     let k = &args.kronecker;
+    let edges_at = |scale: u32| budget::generate_bytes(k.edgefactor << scale);
+    budget::check(
+        edges_at(k.scale),
+        &format!(
+            "generating SCALE {} with edgefactor {}",
+            k.scale, k.edgefactor
+        ),
+        scale_hint(k.edgefactor, edges_at),
+        force,
+    )?;
     let generator = Kronecker::new(k.scale, k.edgefactor, k.seed)?;
     let (edges, seconds) = timed(|| generator.generate());
     progress.say(&format!(
@@ -115,9 +155,16 @@ pub(crate) fn generate(args: &GenerateArgs, progress: &Progress) -> anyhow::Resu
 }
 
 /// `graph500 bfs`: one search, parents written as little-endian i64.
-pub(crate) fn bfs(args: &BfsArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
+pub(crate) fn bfs(args: &BfsArgs, force: bool, progress: &Progress) -> anyhow::Result<ExitCode> {
     let SearchArgs { input, root } = &args.search;
     let edges = format::read_edge_list(input)?;
+    let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
+    budget::check(
+        budget::bfs_bytes(m, n),
+        &format!("a search of {}", input.display()),
+        None,
+        force,
+    )?;
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let key =
         SearchKey::new(*root, &graph).with_context(|| format!("--root for {}", input.display()))?;
@@ -137,10 +184,21 @@ pub(crate) fn bfs(args: &BfsArgs, progress: &Progress) -> anyhow::Result<ExitCod
 }
 
 /// `graph500 validate`: exit 0 valid, 1 invalid, 2 bad input.
-pub(crate) fn validate(args: &ValidateArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
+pub(crate) fn validate(
+    args: &ValidateArgs,
+    force: bool,
+    progress: &Progress,
+) -> anyhow::Result<ExitCode> {
     let SearchArgs { input, root } = &args.search;
     let root = *root;
     let edges = format::read_edge_list(input)?;
+    let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
+    budget::check(
+        budget::validate_bytes(m, n),
+        &format!("validating a search of {}", input.display()),
+        None,
+        force,
+    )?;
     let parents = format::parents::read(&args.parents)?;
     let n = edges.num_vertices();
     if parents.len() != n {

@@ -7,6 +7,7 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)] // the one place that prints
 
+mod budget;
 mod cli;
 mod commands;
 mod profile;
@@ -60,12 +61,12 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     let progress = Progress::new(cli.quiet);
     match &cli.command {
-        None => commands::run(&cli.run, &progress),
-        Some(Command::Run(args)) => commands::run(args, &progress),
-        Some(Command::Generate(args)) => commands::generate(args, &progress),
-        Some(Command::Bfs(args)) => commands::bfs(args, &progress),
-        Some(Command::Validate(args)) => commands::validate(args, &progress),
-        Some(Command::Profile(args)) => profile::profile(args, &progress),
+        None => commands::run(&cli.run, cli.force, &progress),
+        Some(Command::Run(args)) => commands::run(args, cli.force, &progress),
+        Some(Command::Generate(args)) => commands::generate(args, cli.force, &progress),
+        Some(Command::Bfs(args)) => commands::bfs(args, cli.force, &progress),
+        Some(Command::Validate(args)) => commands::validate(args, cli.force, &progress),
+        Some(Command::Profile(args)) => profile::profile(args, cli.force, &progress),
         Some(Command::Sweep(args)) => sweep::sweep(args, cli.threads, &progress),
     }
 }

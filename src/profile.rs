@@ -13,6 +13,7 @@
 //! worker) after their row ends. The pool starts on first use, so the rows
 //! that use no pool of ours run before it exists.
 
+use crate::budget;
 use crate::cli::ProfileArgs;
 use crate::progress::Progress;
 use crate::report::{self, format_g};
@@ -74,11 +75,29 @@ impl Subject {
 }
 
 /// Runs the profile and prints its table.
-pub(crate) fn profile(args: &ProfileArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
+pub(crate) fn profile(
+    args: &ProfileArgs,
+    force: bool,
+    progress: &Progress,
+) -> anyhow::Result<ExitCode> {
     if !kernels::is_counting_installed() {
         bail!("the counting allocator is not this program's global allocator");
     }
     let k = &args.kronecker;
+    let threads = kernels::par::global_size() as u64;
+    let bytes_at = |scale: u32| {
+        let n = 1u64 << scale;
+        budget::profile_bytes(k.edgefactor * n, n, threads)
+    };
+    budget::check(
+        bytes_at(k.scale),
+        &format!(
+            "profiling SCALE {} (the copy row clones the graph per task)",
+            k.scale
+        ),
+        crate::commands::scale_hint(k.edgefactor, bytes_at),
+        force,
+    )?;
     let edges = Kronecker::new(k.scale, k.edgefactor, k.seed)?.generate();
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let keys = choose_search_keys(
@@ -109,7 +128,7 @@ pub(crate) fn profile(args: &ProfileArgs, progress: &Progress) -> anyhow::Result
             edgefactor: k.edgefactor,
             seed: k.seed,
             keys: keys.len(),
-            threads: kernels::par::global().threads(),
+            threads: kernels::par::global_size(),
             rows: &rows,
         };
         report::write_json(path, &report)?;
@@ -191,7 +210,7 @@ struct ProfileReport<'a> {
 fn table(rows: &[ProfileRow], scale: u32, searches: usize) -> String {
     let mut out = format!(
         "SCALE {scale}, {searches} searches, {} threads; means per search\n{:<14}{:>14}{:>10}{:>18}{:>14}{:>16}\n",
-        kernels::par::global().threads(),
+        kernels::par::global_size(),
         "strategy",
         "BFS time (s)",
         "speedup",

@@ -7,6 +7,7 @@
 //! time is [`Validator::validate`] alone. Converting parents to the `i64`
 //! form and computing nedge from the graph are outside every timed region.
 
+use crate::budget;
 use crate::progress::Progress;
 use anyhow::Context;
 use generator::{EdgeList, Kronecker, SeedStreams};
@@ -57,6 +58,8 @@ pub(crate) struct RunPlan {
     pub(crate) kernel: Kernel,
     /// Whether to validate each search.
     pub(crate) validate: bool,
+    /// Run even if the memory estimate exceeds the available memory.
+    pub(crate) force: bool,
 }
 
 /// One search's figures.
@@ -127,6 +130,16 @@ fn run_with(
     progress.say(&plan.source.describe());
     let (edges, graph_generation) = timed(|| plan.source.load());
     let edges = edges?;
+    if let GraphSource::File(path) = &plan.source {
+        let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
+        let need = budget::run_bytes(m, n, plan.validate);
+        budget::check(
+            need,
+            &format!("a run on {}", path.display()),
+            None,
+            plan.force,
+        )?;
+    }
     progress.say(&format!(
         "graph: {} vertices, {} edge tuples ({:.3} s); building the CSR",
         edges.num_vertices(),
@@ -286,6 +299,7 @@ mod tests {
             keys: 4,
             kernel: Kernel::Par(kernels::Backend::Rayon),
             validate,
+            force: false,
         }
     }
 

@@ -9,6 +9,15 @@ pub(crate) fn peak_resident_bytes() -> Option<u64> {
     )
 }
 
+/// Memory available to a new allocation without swapping, in bytes
+/// (`MemAvailable`).
+pub(crate) fn available_memory_bytes() -> Option<u64> {
+    kib_field(
+        &std::fs::read_to_string("/proc/meminfo").ok()?,
+        "MemAvailable:",
+    )
+}
+
 /// Physical memory, in bytes (`MemTotal`).
 pub(crate) fn total_memory_bytes() -> Option<u64> {
     kib_field(&std::fs::read_to_string("/proc/meminfo").ok()?, "MemTotal:")

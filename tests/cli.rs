@@ -686,6 +686,29 @@ fn bfs_and_validate_reject_bad_roots_and_parent_files() {
 }
 
 #[test]
+fn requests_beyond_the_available_memory_are_refused_with_both_figures() {
+    // SCALE 31 needs hundreds of GiB: no test machine has that much.
+    assert_bad_input(
+        &graph500(&["--scale", "31"]),
+        &[
+            "SCALE 31",
+            "GiB is available",
+            "largest SCALE that fits",
+            "--force",
+        ],
+    );
+    assert_bad_input(
+        &graph500(&["generate", "--scale", "31", "--out", "/tmp/never.g500"]),
+        &["generating SCALE 31", "GiB"],
+    );
+    assert!(!std::path::Path::new("/tmp/never.g500").exists());
+    assert_bad_input(
+        &graph500(&["profile", "--scale", "30"]),
+        &["profiling SCALE 30", "copy row"],
+    );
+}
+
+#[test]
 fn json_into_a_missing_folder_fails_before_the_run() {
     let o = graph500(&["--scale", "8", "--json", "/nonexistent-folder/r.json"]);
     assert_bad_input(&o, &["nonexistent-folder", "does not exist"]);

@@ -31,4 +31,4 @@ mod pool;
 pub use future::{Future, TaskError, spawn};
 pub use map::{map, map_chunks, map_ranges};
 pub use pipe::{Closed, Receiver, Sender};
-pub use pool::{Pool, global, init_global};
+pub use pool::{Pool, global, global_size, init_global};

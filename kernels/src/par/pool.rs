@@ -100,11 +100,19 @@ pub fn init_global(threads: usize) -> Result<(), usize> {
         .map_err(|_| *GLOBAL_THREADS.get().expect("set"))
 }
 
-/// The global pool: [`init_global`]'s size, or one worker per available
-/// core; started on first use.
+/// The global pool: [`global_size`] workers, started on first use.
 pub fn global() -> &'static Pool {
-    GLOBAL.get_or_init(|| {
-        let available = || std::thread::available_parallelism().map_or(1, usize::from);
-        Pool::new(GLOBAL_THREADS.get().copied().unwrap_or_else(available))
-    })
+    GLOBAL.get_or_init(|| Pool::new(global_size()))
+}
+
+/// The number of workers the global pool has, or will have when it starts
+/// ([`init_global`]'s size, or one per available core). Does not start it.
+pub fn global_size() -> usize {
+    match GLOBAL.get() {
+        Some(pool) => pool.threads(),
+        None => GLOBAL_THREADS
+            .get()
+            .copied()
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+    }
 }
