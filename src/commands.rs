@@ -4,7 +4,7 @@ use crate::budget;
 use crate::cli::{self, BfsArgs, GenerateArgs, RunArgs, SearchArgs, ValidateArgs};
 use crate::progress::Progress;
 use crate::report::{self, JsonGraph, JsonOptions, JsonReport, RunStatistics};
-use crate::run::{self, GraphSource, Outcome, RunPlan, timed};
+use crate::run::{self, GraphSource, InvalidSearch, Outcome, RunPlan, timed};
 use anyhow::{Context, bail};
 use generator::{Kronecker, format};
 use kernels::{Csr, SearchKey};
@@ -47,11 +47,11 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
     };
     let measured = match run::run(&plan, progress)? {
         Outcome::Valid(measured) => measured,
-        Outcome::Invalid {
+        Outcome::Invalid(InvalidSearch {
             search,
             root,
             error,
-        } => {
+        }) => {
             eprintln!(
                 "graph500: search {} from root {root} failed validation: {error}",
                 search + 1
@@ -64,6 +64,7 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
         GraphSource::Kronecker(g) => g.scale(),
         GraphSource::File(_) => report::scale_of(measured.num_vertices),
     };
+    crate::interrupt::check()?;
     let statistics = RunStatistics::new(&measured, scale);
     print!("{}", statistics.block());
     if let Some(path) = &args.json {
@@ -141,6 +142,7 @@ pub(crate) fn generate(
     )?;
     let generator = Kronecker::new(k.scale, k.edgefactor, k.seed)?;
     let (edges, seconds) = timed(|| generator.generate());
+    crate::interrupt::check()?;
     progress.say(&format!(
         "generated {} edge tuples over {} vertices in {seconds:.3} s ({:.3e} edges/s); checksum {:#018x}",
         edges.len(),

@@ -6,10 +6,12 @@
 //! one-line message on stderr names what and where).
 
 #![allow(clippy::print_stdout, clippy::print_stderr)] // the one place that prints
+#![allow(clippy::exit)] // the second Ctrl-C exits at once (interrupt.rs)
 
 mod budget;
 mod cli;
 mod commands;
+mod interrupt;
 mod profile;
 mod progress;
 mod report;
@@ -41,8 +43,16 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
+    if let Err(e) = interrupt::install() {
+        eprintln!("graph500: error: cannot handle Ctrl-C: {e}");
+        return ExitCode::from(2);
+    }
     match dispatch(cli) {
         Ok(code) => code,
+        Err(e) if e.is::<interrupt::Interrupted>() => {
+            eprintln!("graph500: {e}");
+            ExitCode::from(130)
+        }
         Err(e) => {
             eprintln!("graph500: error: {e:#}");
             ExitCode::from(2)

@@ -150,6 +150,7 @@ fn measure(
     let mut parents = vec![0i64; edges.num_vertices()];
     let mut rows: Vec<ProfileRow> = Vec::new();
     for subject in subjects {
+        crate::interrupt::check().map_err(|e| e.to_string())?;
         progress.say(&format!(
             "profiling {} over {} searches",
             subject.name(),

@@ -8,6 +8,7 @@
 //! form and computing nedge from the graph are outside every timed region.
 
 use crate::budget;
+use crate::interrupt::{self, Interrupted};
 use crate::progress::Progress;
 use anyhow::Context;
 use generator::{EdgeList, Kronecker, SeedStreams};
@@ -106,15 +107,21 @@ pub(crate) enum Outcome {
     /// Every search validated (or validation was off).
     Valid(Measured),
     /// A search failed validation; the run stopped there.
-    Invalid {
-        /// Which search (from 0).
-        search: usize,
-        /// Its root.
-        root: u32,
-        /// The failed check.
-        error: Invalid,
-    },
+    Invalid(InvalidSearch),
 }
+
+/// The search that failed validation.
+pub(crate) struct InvalidSearch {
+    /// Which search (from 0).
+    pub(crate) search: usize,
+    /// Its root.
+    pub(crate) root: u32,
+    /// The failed check.
+    pub(crate) error: Invalid,
+}
+
+/// The searches of a run, or the first that failed validation.
+type SearchResults = Result<Vec<SearchRecord>, InvalidSearch>;
 
 /// Runs the benchmark. Errors are bad input (unreadable file, too few keys).
 pub(crate) fn run(plan: &RunPlan, progress: &Progress) -> anyhow::Result<Outcome> {
@@ -130,6 +137,7 @@ fn run_with(
     progress.say(&plan.source.describe());
     let (edges, graph_generation) = timed(|| plan.source.load());
     let edges = edges?;
+    interrupt::check()?;
     if let GraphSource::File(path) = &plan.source {
         let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
         let need = budget::run_bytes(m, n, plan.validate);
@@ -147,6 +155,7 @@ fn run_with(
         graph_generation
     ));
     let (graph, construction_time) = timed(|| Csr::from_edge_list(&edges));
+    interrupt::check()?;
     let graph = Arc::new(graph);
     let keys = choose_search_keys(
         &graph,
@@ -172,7 +181,7 @@ fn run_with(
             progress,
         )
     });
-    Ok(match searches {
+    Ok(match searches? {
         Ok(searches) => Outcome::Valid(Measured {
             num_vertices: edges.num_vertices(),
             num_edges: edges.len(),
@@ -181,11 +190,7 @@ fn run_with(
             construction_time,
             searches,
         }),
-        Err((search, root, error)) => Outcome::Invalid {
-            search,
-            root,
-            error,
-        },
+        Err(invalid) => Outcome::Invalid(invalid),
     })
 }
 
@@ -198,7 +203,8 @@ pub(crate) fn on_pool_worker<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 }
 
 /// One timed search per key, each followed by its nedge and, if asked, its
-/// timed validation. Stops at the first invalid search: (index, root, why).
+/// timed validation. Stops at the first invalid search, or at Ctrl-C
+/// (checked between searches).
 fn search_all(
     engine: &mut dyn Bfs,
     graph: &Csr,
@@ -206,11 +212,12 @@ fn search_all(
     keys: &[SearchKey],
     validate: bool,
     progress: &Progress,
-) -> Result<Vec<SearchRecord>, (usize, u32, Invalid)> {
+) -> Result<SearchResults, Interrupted> {
     let mut validator = validate.then(|| Validator::new(edges.num_vertices()));
     let mut parents = vec![0i64; if validate { edges.num_vertices() } else { 0 }];
     let mut searches = Vec::with_capacity(keys.len());
     for (i, &key) in keys.iter().enumerate() {
+        interrupt::check()?;
         let ((), reset_time) = timed(|| engine.reset());
         let (stats, time) = timed(|| engine.search(key));
         let nedge = graph.nedge(engine.parents());
@@ -221,7 +228,13 @@ fn search_all(
                 let root = key.vertex().into();
                 let (verdict, seconds) =
                     timed(|| validator.validate(edges, root, &parents, Some(nedge)));
-                verdict.map_err(|error| (i, key.vertex(), error))?;
+                if let Err(error) = verdict {
+                    return Ok(Err(InvalidSearch {
+                        search: i,
+                        root: key.vertex(),
+                        error,
+                    }));
+                }
                 Some(seconds)
             }
         };
@@ -238,7 +251,7 @@ fn search_all(
         progress.say(&search_line(i, keys.len(), &record));
         searches.push(record);
     }
-    Ok(searches)
+    Ok(Ok(searches))
 }
 
 fn search_line(i: usize, total: usize, r: &SearchRecord) -> String {
@@ -309,7 +322,7 @@ mod tests {
             Box::new(Detaching(Kernel::Par(kernels::Backend::Rayon).engine(g)))
         });
         match outcome.unwrap() {
-            Outcome::Invalid { search, error, .. } => {
+            Outcome::Invalid(InvalidSearch { search, error, .. }) => {
                 assert_eq!(search, 0);
                 assert_eq!(error.check(), 4, "{error}");
             }

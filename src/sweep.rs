@@ -53,6 +53,7 @@ pub(crate) fn sweep(
     let mut rows = Vec::new();
     for scale in args.from..=args.to {
         for &t in &thread_counts {
+            crate::interrupt::check()?;
             progress.say(&format!("SCALE {scale} on {t} thread(s)"));
             let json = folder.path().join(format!("s{scale}-t{t}.json"));
             let output = Command::new(&program)
