@@ -1,0 +1,216 @@
+//! Every reader, fed random and corrupted bytes, gives a clean error or the
+//! right graph, and never panics. "Right" is decided by reference decoders
+//! written here from the format descriptions, independently of the readers.
+
+#![allow(clippy::cast_possible_truncation)] // small test files, 64-bit hosts
+
+use generator::format::{binary, parents, read_edge_list};
+use generator::{Edge, MAX_VERTICES};
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+/// Writes `bytes` to a fresh file named `name` and returns its path (the
+/// folder lives as long as the returned guard).
+fn file(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    (dir, path)
+}
+
+/// The binary format, decoded by the book: `Some((N, tuples))` or `None`.
+fn reference_binary(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
+    let word = |at: usize, width: usize| -> u64 {
+        let mut b = [0u8; 8];
+        b[..width].copy_from_slice(&bytes[at..at + width]);
+        u64::from_le_bytes(b)
+    };
+    if bytes.len() < 32 || &bytes[..8] != b"G500EDGE" || word(8, 4) != 1 {
+        return None;
+    }
+    let width = word(12, 4);
+    if width != 4 && width != 8 {
+        return None;
+    }
+    let (n, m) = (word(16, 8), word(24, 8));
+    let expected = m.checked_mul(2 * width)?.checked_add(32)?;
+    if expected != bytes.len() as u64 || n > MAX_VERTICES {
+        return None;
+    }
+    let width = width as usize;
+    let tuples: Vec<(u64, u64)> = (0..m as usize)
+        .map(|i| {
+            (
+                word(32 + 2 * i * width, width),
+                word(32 + (2 * i + 1) * width, width),
+            )
+        })
+        .collect();
+    tuples
+        .iter()
+        .all(|&(u, v)| u < n && v < n)
+        .then_some((n, tuples))
+}
+
+/// The text format, decoded by the book: lines end at `\n` (trailing `\r`
+/// dropped); blank lines and lines whose first field starts with `#` or `%`
+/// are skipped; every other line is exactly two decimal ids below 2^32 - 1,
+/// separated by spaces or tabs. `N` is the largest id plus one.
+fn reference_text(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
+    let mut tuples = Vec::new();
+    for line in bytes.split(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let line = {
+            let mut l = line;
+            while let Some(rest) = l.strip_suffix(b"\r") {
+                l = rest;
+            }
+            l
+        };
+        let fields: Vec<&[u8]> = line
+            .split(|&b| b == b' ' || b == b'\t')
+            .filter(|f| !f.is_empty())
+            .collect();
+        match fields.first() {
+            None => continue,
+            Some(f) if f[0] == b'#' || f[0] == b'%' => continue,
+            _ => {}
+        }
+        if fields.len() != 2 {
+            return None;
+        }
+        let id = |f: &[u8]| -> Option<u64> {
+            if f.is_empty() || f.len() > 12 || !f.iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            std::str::from_utf8(f)
+                .ok()?
+                .parse()
+                .ok()
+                .filter(|&x| x < MAX_VERTICES)
+        };
+        tuples.push((id(fields[0])?, id(fields[1])?));
+    }
+    let n = tuples.iter().map(|&(u, v)| u.max(v) + 1).max()?;
+    Some((n, tuples))
+}
+
+/// What a reader returned, in the reference's terms.
+fn decoded(
+    result: Result<generator::EdgeList, generator::Error>,
+) -> Option<(u64, Vec<(u64, u64)>)> {
+    let list = result.ok()?;
+    let tuples = list
+        .edges()
+        .iter()
+        .map(|e| (u64::from(e.u), u64::from(e.v)))
+        .collect();
+    Some((list.num_vertices() as u64, tuples))
+}
+
+/// A valid width-4 binary file of `tuples` over `n` vertices.
+fn valid_binary(n: u64, tuples: &[(u32, u32)]) -> Vec<u8> {
+    let header = binary::Header {
+        id_width: 4,
+        num_vertices: n,
+        num_edges: tuples.len() as u64,
+    };
+    let mut bytes = header.encode().to_vec();
+    for &(u, v) in tuples {
+        bytes.extend_from_slice(&u.to_le_bytes());
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    bytes
+}
+
+/// Bytes likely to look a bit like text edge lists.
+fn texty() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        prop::sample::select(b"0123456789  \t\n\n\r#%-x4294967295".to_vec()),
+        0..200,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn binary_reader_on_random_bytes_matches_the_reference(bytes in prop::collection::vec(any::<u8>(), 0..120)) {
+        let (_dir, path) = file("g.g500", &bytes);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_binary(&bytes));
+    }
+
+    #[test]
+    fn binary_reader_on_corrupted_files_matches_the_reference(
+        n in 1u64..50,
+        raw in prop::collection::vec((0u32..60, 0u32..60), 0..20),
+        flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..3),
+        cut in prop::option::of(any::<prop::sample::Index>()),
+    ) {
+        let mut bytes = valid_binary(n, &raw);
+        for (at, value) in flips {
+            let i = at.index(bytes.len());
+            bytes[i] = value;
+        }
+        if let Some(cut) = cut {
+            bytes.truncate(cut.index(bytes.len() + 1));
+        }
+        let (_dir, path) = file("g.g500", &bytes);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_binary(&bytes));
+    }
+
+    #[test]
+    fn text_reader_on_random_text_matches_the_reference(bytes in texty()) {
+        let (_dir, path) = file("g.el", &bytes);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_text(&bytes));
+    }
+
+    #[test]
+    fn text_reader_on_random_bytes_matches_the_reference(bytes in prop::collection::vec(any::<u8>(), 0..120)) {
+        let (_dir, path) = file("g.txt", &bytes);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_text(&bytes));
+    }
+
+    #[test]
+    fn parents_reader_on_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..100)) {
+        let (_dir, path) = file("p", &bytes);
+        let expected: Option<Vec<i64>> = (bytes.len() % 8 == 0).then(|| {
+            bytes.chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect()
+        });
+        prop_assert_eq!(parents::read(&path).ok(), expected);
+    }
+}
+
+#[test]
+fn text_reader_agrees_with_the_reference_across_parse_chunks() {
+    // Over 3 MiB: several of the reader's 1 MiB chunks, boundaries inside
+    // lines, comments and CRLF endings sprinkled in.
+    let mut text = String::new();
+    for i in 0..300_000u32 {
+        match i % 1000 {
+            7 => text.push_str("# a comment 1 2 3\n"),
+            8 => text.push('\n'),
+            _ => text.push_str(&format!(
+                "{} {}{}",
+                i % 4096,
+                (i * 7) % 4096,
+                if i % 3 == 0 { "\r\n" } else { "\n" }
+            )),
+        }
+    }
+    let (_dir, path) = file("big.el", text.as_bytes());
+    assert_eq!(
+        decoded(read_edge_list(&path)),
+        reference_text(text.as_bytes())
+    );
+}
+
+#[test]
+fn edges_of_a_valid_binary_file_come_back_exactly() {
+    let tuples: Vec<(u32, u32)> = (0..1000).map(|i| (i % 37, (i * 13) % 101)).collect();
+    let (_dir, path) = file("g.g500", &valid_binary(101, &tuples));
+    let list = read_edge_list(&path).unwrap();
+    assert!(list.is_mapped(), "width-4 files are used in place");
+    let expected: Vec<Edge> = tuples.iter().map(|&(u, v)| Edge::new(u, v)).collect();
+    assert_eq!(list.edges(), &expected[..]);
+}
