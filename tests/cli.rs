@@ -321,16 +321,15 @@ fn json_has_a_row_per_search_the_options_and_the_checksum() {
 }
 
 #[test]
-fn one_seed_gives_the_same_graph_keys_and_nedges_on_one_and_two_threads() {
+fn one_seed_gives_the_same_graph_keys_and_nedges_for_every_kernel_and_thread_count() {
     let dir = tempfile::tempdir().unwrap();
-    let one = json_run(dir.path(), "1.json", &["--threads", "1"]);
-    let two = json_run(dir.path(), "2.json", &["--threads", "2"]);
-    let other_seed = json_run(dir.path(), "3.json", &["--seed", "99"]);
-    assert_eq!(one["options"]["kernel"], "dobfs", "the default kernel");
-    assert_eq!(one["options"]["threads"], 1);
-    assert_eq!(two["options"]["threads"], 2);
-    assert_eq!(one["graph"]["checksum"], two["graph"]["checksum"]);
-    assert_ne!(one["graph"]["checksum"], other_seed["graph"]["checksum"]);
+    let default = json_run(dir.path(), "default.json", &[]);
+    assert_eq!(default["options"]["kernel"], "dobfs", "the default kernel");
+    let other_seed = json_run(dir.path(), "other.json", &["--seed", "99"]);
+    assert_ne!(
+        default["graph"]["checksum"],
+        other_seed["graph"]["checksum"]
+    );
     let column = |j: &serde_json::Value, f: &str| -> Vec<serde_json::Value> {
         j["searches"]
             .as_array()
@@ -339,8 +338,30 @@ fn one_seed_gives_the_same_graph_keys_and_nedges_on_one_and_two_threads() {
             .map(|r| r[f].clone())
             .collect()
     };
-    for field in ["root", "nedge", "reached", "depth"] {
-        assert_eq!(column(&one, field), column(&two, field), "{field}");
+    let kernels: [&[&str]; 4] = [
+        &["--kernel", "seq"],
+        &["--kernel", "par"],
+        &["--kernel", "par", "--backend", "pipes"],
+        &["--kernel", "dobfs"],
+    ];
+    for kernel in kernels {
+        for threads in ["1", "2"] {
+            let mut args = kernel.to_vec();
+            args.extend(["--threads", threads]);
+            let run = json_run(dir.path(), "run.json", &args);
+            assert_eq!(run["options"]["threads"].to_string(), threads);
+            assert_eq!(
+                run["graph"]["checksum"], default["graph"]["checksum"],
+                "{args:?}"
+            );
+            for field in ["root", "nedge", "reached", "depth"] {
+                assert_eq!(
+                    column(&run, field),
+                    column(&default, field),
+                    "{field} with {args:?}"
+                );
+            }
+        }
     }
 }
 
