@@ -22,11 +22,46 @@
 #![allow(unsafe_code)] // the slot below; each block states its argument
 
 use super::Closed;
-use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::SeqCst};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::{self, Thread};
+use std::sync::PoisonError;
+use std::sync::atomic::Ordering::SeqCst;
+use sync::{Arc, AtomicBool, AtomicU8, Mutex, Thread, UnsafeCell, spin_loop, thread};
+
+/// The primitives of the pipe: std's, or under `RUSTFLAGS="--cfg loom"` the
+/// model checker's, so that the same code is what loom verifies.
+#[cfg(not(loom))]
+mod sync {
+    pub(super) use std::hint::spin_loop;
+    pub(super) use std::sync::atomic::{AtomicBool, AtomicU8};
+    pub(super) use std::sync::{Arc, Mutex};
+    pub(super) use std::thread::{self, Thread};
+
+    /// `std::cell::UnsafeCell` with loom's closure-based API.
+    pub(super) struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
+
+    impl<T> UnsafeCell<T> {
+        pub(super) const fn new(value: T) -> Self {
+            UnsafeCell(std::cell::UnsafeCell::new(value))
+        }
+
+        pub(super) fn with<R>(&self, f: impl FnOnce(*const T) -> R) -> R {
+            f(self.0.get())
+        }
+
+        pub(super) fn with_mut<R>(&self, f: impl FnOnce(*mut T) -> R) -> R {
+            f(self.0.get())
+        }
+    }
+}
+
+#[cfg(loom)]
+mod sync {
+    pub(super) use loom::cell::UnsafeCell;
+    pub(super) use loom::hint::spin_loop;
+    pub(super) use loom::sync::atomic::{AtomicBool, AtomicU8};
+    pub(super) use loom::sync::{Arc, Mutex};
+    pub(super) use loom::thread::{self, Thread};
+}
 
 const EMPTY: u8 = 0;
 const FULL: u8 = 1;
@@ -36,8 +71,16 @@ const TAKEN: u8 = 3;
 /// Spins, then yields, before parking: a reply from another core usually
 /// arrives sooner than a park and unpark round trip, and yielding lets the
 /// sender run when both share a core.
+#[cfg(not(loom))]
 const SPINS: u32 = 64;
+#[cfg(not(loom))]
 const YIELDS: u32 = 16;
+// Under loom every spin is a branch to explore: one of each keeps both code
+// paths in the model without blowing it up.
+#[cfg(loom)]
+const SPINS: u32 = 1;
+#[cfg(loom)]
+const YIELDS: u32 = 1;
 
 /// What both ends share.
 struct Slot<T> {
@@ -70,10 +113,11 @@ impl<T> Slot<T> {
 
 impl<T> Drop for Slot<T> {
     fn drop(&mut self) {
-        if *self.state.get_mut() == FULL {
+        if self.state.load(SeqCst) == FULL {
             // SAFETY: FULL means written and never taken; we are the last
             // owner (`&mut self`), so dropping it here happens exactly once.
-            unsafe { self.value.get_mut().assume_init_drop() };
+            self.value
+                .with_mut(|value| unsafe { (*value).assume_init_drop() });
         }
     }
 }
@@ -110,7 +154,9 @@ impl<T> Sender<T> {
         // SAFETY: only a sender writes, and `send` consumes the only sender,
         // so this is the one write; the state is still EMPTY, so the
         // receiver is not reading.
-        unsafe { (*self.slot.value.get()).write(value) };
+        self.slot
+            .value
+            .with_mut(|slot| unsafe { (*slot).write(value) });
         self.slot.state.store(FULL, SeqCst);
         self.slot.wake();
     }
@@ -138,7 +184,7 @@ impl<T> Receiver<T> {
                 return result;
             }
             if round < SPINS {
-                std::hint::spin_loop();
+                spin_loop();
             } else {
                 thread::yield_now();
             }
@@ -163,7 +209,10 @@ impl<T> Receiver<T> {
                 // SAFETY: FULL was stored after the value was written; this
                 // receiver is the only reader and `recv` consumes it, so the
                 // value is read once; TAKEN keeps the slot from dropping it.
-                let value = unsafe { (*self.slot.value.get()).assume_init_read() };
+                let value = self
+                    .slot
+                    .value
+                    .with(|slot| unsafe { (*slot).assume_init_read() });
                 self.slot.state.store(TAKEN, SeqCst);
                 Some(Ok(value))
             }
@@ -235,5 +284,75 @@ mod tests {
             })
             .sum();
         assert_eq!(total, 1999 * 2000 / 2);
+    }
+}
+
+/// Model checks under `RUSTFLAGS="--cfg loom" cargo test -p graph500-kernels
+/// --lib loom`: loom runs each body under every interleaving (and every
+/// allowed reordering of the atomics) of its threads, to the end of every
+/// thread, and reports any deadlock (a lost wake-up would be one).
+///
+/// The receiving thread never joins the sender: a receiver that registered
+/// as waiting but then found the value may still get the sender's unpark
+/// later, a spurious wake-up token that std's `park` semantics allow (every
+/// `park` here is in a loop), but loom would deliver it to the `join` and
+/// fail its own assertion.
+#[cfg(all(test, loom))]
+mod loom_models {
+    use super::*;
+    use loom::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn a_sent_value_is_received() {
+        loom::model(|| {
+            let (s, r) = pipe();
+            thread::spawn(move || s.send(7u32));
+            assert_eq!(r.recv(), Ok(7));
+        });
+    }
+
+    #[test]
+    fn a_sender_dropped_unsent_closes_the_pipe() {
+        loom::model(|| {
+            let (s, r) = pipe::<u32>();
+            thread::spawn(move || drop(s));
+            assert_eq!(r.recv(), Err(Closed));
+        });
+    }
+
+    #[test]
+    fn a_sender_that_panics_closes_the_pipe() {
+        loom::model(|| {
+            let (s, r) = pipe::<u32>();
+            thread::spawn(move || {
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+                    let _held = s;
+                    panic!("the task failed before sending");
+                }));
+                assert!(outcome.is_err());
+            });
+            assert_eq!(r.recv(), Err(Closed));
+        });
+    }
+
+    /// Counts drops, to prove a value is dropped exactly once.
+    struct Counted(Arc<AtomicUsize>);
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, SeqCst);
+        }
+    }
+
+    #[test]
+    fn a_value_sent_to_a_dropped_receiver_is_dropped_once() {
+        loom::model(|| {
+            let drops = Arc::new(AtomicUsize::new(0));
+            let (s, r) = pipe();
+            let value = Counted(Arc::clone(&drops));
+            let sender = thread::spawn(move || s.send(value));
+            drop(r);
+            sender.join().unwrap();
+            assert_eq!(drops.load(SeqCst), 1);
+        });
     }
 }
