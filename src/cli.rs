@@ -20,7 +20,7 @@ pub(crate) struct Cli {
     #[command(flatten)]
     pub(crate) run: RunArgs,
     /// Worker threads (default: all cores).
-    #[arg(long, global = true, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=4096))]
+    #[arg(long, global = true, value_name = "T", allow_negative_numbers = true, value_parser = clap::value_parser!(u16).range(1..=4096))]
     pub(crate) threads: Option<u16>,
     /// No progress lines on stderr.
     #[arg(long, short, global = true)]
@@ -55,15 +55,15 @@ pub(crate) enum Command {
 #[derive(Debug, Args, Clone)]
 pub(crate) struct KroneckerArgs {
     /// log2 of the number of vertices.
-    #[arg(long, short, value_name = "S", default_value_t = 16,
+    #[arg(long, short, value_name = "S", allow_negative_numbers = true, default_value_t = 16,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_SCALE)))]
     pub(crate) scale: u32,
     /// Edge tuples per vertex.
-    #[arg(long, short, value_name = "E", default_value_t = generator::DEFAULT_EDGEFACTOR,
+    #[arg(long, short, value_name = "E", allow_negative_numbers = true, default_value_t = generator::DEFAULT_EDGEFACTOR,
           value_parser = clap::value_parser!(u64).range(1..=generator::MAX_EDGEFACTOR))]
     pub(crate) edgefactor: u64,
     /// Random seed of the graph and of the search keys.
-    #[arg(long, value_name = "X", default_value_t = generator::DEFAULT_SEED)]
+    #[arg(long, value_name = "X", allow_negative_numbers = true, default_value_t = generator::DEFAULT_SEED)]
     pub(crate) seed: u64,
 }
 
@@ -78,7 +78,7 @@ pub(crate) struct RunArgs {
     #[arg(long, short, value_name = "FILE", conflicts_with_all = ["scale", "edgefactor"])]
     pub(crate) input: Option<PathBuf>,
     /// Number of searches (distinct roots with an edge that is not a self-loop).
-    #[arg(long, short, value_name = "K", default_value_t = 64,
+    #[arg(long, short, value_name = "K", allow_negative_numbers = true, default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub(crate) keys: u32,
     /// The BFS kernel.
@@ -114,13 +114,13 @@ pub(crate) struct GenerateArgs {
 #[derive(Debug, Args)]
 pub(crate) struct SweepArgs {
     /// The smallest SCALE.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_SCALE)))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_SCALE)))]
     pub(crate) from: u32,
     /// The largest SCALE.
-    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_SCALE)))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_SCALE)))]
     pub(crate) to: u32,
     /// Searches per run.
-    #[arg(long, short, value_name = "K", default_value_t = 64,
+    #[arg(long, short, value_name = "K", allow_negative_numbers = true, default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub(crate) keys: u32,
     /// The BFS kernel of every run.
@@ -138,7 +138,7 @@ pub(crate) struct ProfileArgs {
     #[command(flatten)]
     pub(crate) kronecker: KroneckerArgs,
     /// Searches per strategy.
-    #[arg(long, short, value_name = "K", default_value_t = 8,
+    #[arg(long, short, value_name = "K", allow_negative_numbers = true, default_value_t = 8,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub(crate) keys: u32,
     /// Also write the rows as JSON.
@@ -154,7 +154,7 @@ pub(crate) struct SearchArgs {
     #[arg(long, short, value_name = "FILE")]
     pub(crate) input: PathBuf,
     /// The root vertex of the search.
-    #[arg(long, short, value_name = "R")]
+    #[arg(long, short, value_name = "R", allow_negative_numbers = true)]
     pub(crate) root: u64,
 }
 
@@ -205,12 +205,12 @@ pub(crate) enum KernelArg {
 pub(crate) struct DoArgs {
     /// dobfs: go bottom-up once the frontier's edges exceed the unexplored
     /// edges / ALPHA (larger: sooner).
-    #[arg(long, value_name = "ALPHA", default_value_t = kernels::DoParams::DEFAULT.alpha,
+    #[arg(long, value_name = "ALPHA", allow_negative_numbers = true, default_value_t = kernels::DoParams::DEFAULT.alpha,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) alpha: u64,
     /// dobfs: go back top-down once the shrinking frontier holds fewer than
     /// N / BETA vertices (larger: later).
-    #[arg(long, value_name = "BETA", default_value_t = kernels::DoParams::DEFAULT.beta,
+    #[arg(long, value_name = "BETA", allow_negative_numbers = true, default_value_t = kernels::DoParams::DEFAULT.beta,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) beta: u64,
     /// dobfs ablation: bottom-up steps read every vertex's parent instead of

@@ -600,6 +600,20 @@ fn bad_arguments_are_one_line_errors() {
         &graph500(&["--input", "x.el", "--scale", "5"]),
         &["--scale"],
     );
+    assert_bad_input(&graph500(&["--edgefactor", "0"]), &["--edgefactor"]);
+    assert_bad_input(
+        &graph500(&["--edgefactor", "70000"]),
+        &["--edgefactor", "70000"],
+    );
+    assert_bad_input(&graph500(&["--seed", "-1"]), &["--seed"]);
+    assert_bad_input(&graph500(&["--seed", "abc"]), &["--seed", "abc"]);
+    assert_bad_input(&graph500(&["--alpha", "0"]), &["--alpha"]);
+    assert_bad_input(&graph500(&["--beta", "0"]), &["--beta"]);
+    assert_bad_input(
+        &graph500(&["bfs", "-i", "x.el", "--parents-out", "p", "--root", "-3"]),
+        &["--root"],
+    );
+    assert_bad_input(&graph500(&["sweep", "--from", "0"]), &["--from"]);
 }
 
 #[test]
@@ -669,6 +683,27 @@ fn bad_input_files_are_one_line_errors() {
     assert_bad_input(
         &graph500(&["run", "-q", "-i", &data("one_vertex.el")]),
         &["only 0 of the 1 vertices"],
+    );
+}
+
+#[test]
+fn an_unreadable_file_is_a_one_line_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("secret.el");
+    std::fs::write(&path, "0 1\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
+    }
+    if std::fs::read(&path).is_ok() {
+        // Running as root (or on a system without such permissions): the
+        // file is readable after all, so there is nothing to test here.
+        return;
+    }
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", path_str(&path)]),
+        &["secret.el", "ermission denied"],
     );
 }
 

@@ -123,3 +123,41 @@ fn in_file(path: &Path) -> impl Fn(Error) -> Error + '_ {
         other => Error::format(path, other.to_string()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.json");
+        std::fs::write(&path, "old contents").unwrap();
+        let failed = write_atomic(&path, |out| {
+            out.write_all(&[b'x'; 5_000_000])?;
+            Err(std::io::Error::other("interrupted half way"))
+        });
+        assert!(matches!(failed, Err(Error::Io { .. })), "{failed:?}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old contents");
+        assert_eq!(names_in(dir.path()), ["out.json"]);
+    }
+
+    #[test]
+    fn a_completed_write_replaces_the_file_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.json");
+        std::fs::write(&path, "old").unwrap();
+        write_atomic(&path, |out| out.write_all(b"new contents")).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new contents");
+        assert_eq!(names_in(dir.path()), ["out.json"]);
+    }
+}
