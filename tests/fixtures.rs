@@ -71,13 +71,54 @@ fn every_kernel_matches_the_known_answers_and_validates() {
 #[test]
 fn every_fixture_file_has_answers() {
     let answered: Vec<String> = answers().into_iter().map(|a| a.file).collect();
-    for entry in std::fs::read_dir(data("")).unwrap() {
-        let name = entry.unwrap().file_name().into_string().unwrap();
-        if name.ends_with(".el") {
-            assert!(
-                answered.contains(&name),
-                "{name} has no line in answers.txt"
-            );
+    let mut files = Vec::new();
+    for folder in ["", "formats"] {
+        for entry in std::fs::read_dir(data(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            // Every graph extension but .txt, which answers.txt uses.
+            let ext = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .unwrap_or_default();
+            let graph = ["el", "snap", "mtx", "pe48", "g500"].contains(&ext);
+            if path.is_file() && graph {
+                let name = path.strip_prefix(data("")).unwrap().display().to_string();
+                files.push(name);
+            }
         }
+    }
+    assert!(files.len() >= 15, "fixtures went missing: {files:?}");
+    for name in files {
+        assert!(
+            answered.contains(&name),
+            "{name} has no line in answers.txt"
+        );
+    }
+}
+
+#[test]
+fn every_format_of_the_path_fixture_holds_the_same_tuples() {
+    let read = |file: &str| {
+        let list = read_edge_list(&data(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let mut tuples: Vec<(u32, u32)> = list
+            .edges()
+            .iter()
+            .map(|e| (e.u.min(e.v), e.u.max(e.v)))
+            .collect();
+        tuples.sort_unstable();
+        (list.num_vertices(), tuples)
+    };
+    let expected = read("path.el");
+    for file in [
+        "formats/path.mtx",
+        "formats/path-symmetric.mtx",
+        "formats/path-real.mtx",
+        "formats/path-integer.mtx",
+        "formats/path.snap",
+        "formats/path.pe48",
+        "formats/path.g500",
+        "formats/path-wide.g500",
+    ] {
+        assert_eq!(read(file), expected, "{file}");
     }
 }

@@ -95,6 +95,119 @@ fn reference_text(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
     Some((n, tuples))
 }
 
+/// The packed 48-bit format, decoded by the book.
+fn reference_packed48(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
+    if bytes.is_empty() || bytes.len() % 12 != 0 {
+        return None;
+    }
+    let word = |r: &[u8], i: usize| u32::from_le_bytes(r[4 * i..4 * i + 4].try_into().unwrap());
+    let mut tuples = Vec::new();
+    for r in bytes.chunks(12) {
+        let high = word(r, 2);
+        let u = i64::from(word(r, 0)) | (i64::from(high as u16 as i16) << 32);
+        let v = i64::from(word(r, 1)) | (i64::from((high >> 16) as u16 as i16) << 32);
+        let ok = |x: i64| x >= 0 && (x as u64) < MAX_VERTICES;
+        if !ok(u) || !ok(v) {
+            return None;
+        }
+        tuples.push((u as u64, v as u64));
+    }
+    let n = tuples.iter().map(|&(u, v)| u.max(v) + 1).max()?;
+    Some((n, tuples))
+}
+
+/// Matrix Market coordinate files, decoded by the book: the banner, then
+/// blank and `%` lines, the size line `rows columns entries`, then entries
+/// `i j` (pattern) or `i j value`, 1-based and within the dimensions, blank
+/// and `%` lines skipped, as many as announced.
+fn reference_mtx(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
+    let text = std::str::from_utf8(bytes).ok();
+    let lines: Vec<&[u8]> = bytes
+        .split(|&b| b == b'\n')
+        .map(|l| {
+            let mut l = l;
+            while let Some(rest) = l.strip_suffix(b"\r") {
+                l = rest;
+            }
+            l
+        })
+        .collect();
+    let words = |l: &[u8]| -> Vec<Vec<u8>> {
+        l.split(|b| matches!(b, b' ' | b'\t' | b'\x0b' | b'\x0c'))
+            .filter(|w| !w.is_empty())
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let _ = text;
+    let banner: Vec<String> = words(lines.first()?)
+        .iter()
+        .map(|w| String::from_utf8_lossy(w).to_ascii_lowercase())
+        .collect();
+    let has_value = match banner.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [
+            "%%matrixmarket",
+            "matrix",
+            "coordinate",
+            field,
+            "general" | "symmetric",
+        ] => match field {
+            "pattern" => false,
+            "integer" | "real" => true,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let number = |w: &[u8]| -> Option<u64> {
+        if w.is_empty() || !w.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        std::str::from_utf8(w).ok()?.parse().ok()
+    };
+    let skip = |l: &[u8]| words(l).first().is_none_or(|w| w[0] == b'%');
+    let mut rest = lines[1..].iter().copied().skip_while(|l| skip(l));
+    let size = words(rest.next()?);
+    if size.len() != 3 {
+        return None;
+    }
+    let (rows, columns, entries) = (number(&size[0])?, number(&size[1])?, number(&size[2])?);
+    if rows.max(columns) > MAX_VERTICES {
+        return None;
+    }
+    let mut tuples = Vec::new();
+    for line in rest.filter(|l| !skip(l)) {
+        let w = words(line);
+        if w.len() != if has_value { 3 } else { 2 } {
+            return None;
+        }
+        let (i, j) = (number(&w[0])?, number(&w[1])?);
+        if i == 0 || j == 0 || i > rows || j > columns {
+            return None;
+        }
+        tuples.push((i - 1, j - 1));
+    }
+    (tuples.len() as u64 == entries).then_some((rows.max(columns), tuples))
+}
+
+/// Text shaped like a Matrix Market file: a banner (valid or not), a size
+/// line and random entry-like lines.
+fn mtx_like() -> impl Strategy<Value = Vec<u8>> {
+    let banner = prop::sample::select(vec![
+        "%%MatrixMarket matrix coordinate pattern general\n",
+        "%%MatrixMarket matrix coordinate real symmetric\n",
+        "%%matrixmarket MATRIX coordinate integer general\n",
+        "%%MatrixMarket matrix coordinate complex general\n",
+        "%%MatrixMarket matrix array real general\n",
+        "% no banner\n",
+    ]);
+    let size =
+        (0u64..12, 0u64..12, 0u64..8).prop_map(|(r, c, e)| format!("% comment\n{r} {c} {e}\n"));
+    let body = prop::collection::vec(
+        prop::sample::select(b"0123456789  \t\n\n\r%.e-1".to_vec()),
+        0..80,
+    );
+    (banner, size, body).prop_map(|(b, s, body)| [b.as_bytes(), s.as_bytes(), &body].concat())
+}
+
 /// What a reader returned, in the reference's terms.
 fn decoded(
     result: Result<generator::EdgeList, generator::Error>,
@@ -169,6 +282,31 @@ proptest! {
     fn text_reader_on_random_bytes_matches_the_reference(bytes in prop::collection::vec(any::<u8>(), 0..120)) {
         let (_dir, path) = file("g.txt", &bytes);
         prop_assert_eq!(decoded(read_edge_list(&path)), reference_text(&bytes));
+    }
+
+    #[test]
+    fn packed48_reader_on_random_bytes_matches_the_reference(bytes in prop::collection::vec(any::<u8>(), 0..100)) {
+        let (_dir, path) = file("g.pe48", &bytes);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_packed48(&bytes));
+    }
+
+    #[test]
+    fn packed48_reader_on_small_records_matches_the_reference(raw in prop::collection::vec((0u32..40, 0u32..40, prop::sample::select(vec![0u32, 1, 0xffff, 0x1_0000, 0xffff_ffff])), 1..12)) {
+        let bytes: Vec<u8> = raw.iter().flat_map(|&(u, v, h)| [u.to_le_bytes(), v.to_le_bytes(), h.to_le_bytes()]).flatten().collect();
+        let (_dir, path) = file("g.pe48", &bytes);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_packed48(&bytes));
+    }
+
+    #[test]
+    fn mtx_reader_on_mtx_like_text_matches_the_reference(bytes in mtx_like()) {
+        let (_dir, path) = file("g.mtx", &bytes);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_mtx(&bytes));
+    }
+
+    #[test]
+    fn mtx_reader_on_random_bytes_matches_the_reference(bytes in prop::collection::vec(any::<u8>(), 0..120)) {
+        let (_dir, path) = file("g.mtx", &bytes);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_mtx(&bytes));
     }
 
     #[test]

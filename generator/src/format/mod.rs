@@ -1,10 +1,12 @@
-//! On-disk formats: edge lists (binary and text) and parent arrays.
+//! On-disk formats: edge lists and parent arrays.
 //!
-//! | format | chosen by | layout |
-//! | --- | --- | --- |
-//! | binary edge list | any other extension (`.g500` by convention) | see [`binary`] |
-//! | text edge list | `.el` or `.txt` | one `u v` pair per line, see [`text`] |
-//! | parent array | (always) | `N` little-endian `i64`, `-1` for unreached |
+//! | format | name | chosen by | layout |
+//! | --- | --- | --- | --- |
+//! | graph500 binary | `binary` | any other extension (`.g500` by convention) | header and `u32` pairs, see [`binary`] |
+//! | text (SNAP style) | `text` | `.el`, `.txt`, `.snap` | one `u v` pair per line, see [`text`] |
+//! | Matrix Market | `mtx` | `.mtx` | coordinate entries, 1-based, see [`mtx`] |
+//! | reference packed | `packed48` | `.pe48` | 12-byte records of 48-bit ids, see [`packed48`] |
+//! | parent array | | (always) | `N` little-endian `i64`, `-1` for unreached |
 //!
 //! Reading fails with an [`Error`] naming the file and the place (line, edge,
 //! header field). Writing goes to a temporary file in the target's folder that
@@ -12,6 +14,9 @@
 //! interrupted write leaves the old file or the new one, never half of one.
 
 pub mod binary;
+mod lines;
+pub mod mtx;
+pub mod packed48;
 pub mod parents;
 pub mod text;
 
@@ -21,40 +26,82 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// An edge-list file format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EdgeFormat {
     /// The project's binary format ([`binary`]).
     Binary,
-    /// Whitespace-separated `u v` lines ([`text`]).
+    /// Whitespace-separated `u v` lines, SNAP style ([`text`]).
     Text,
+    /// Matrix Market coordinate files ([`mtx`]).
+    MatrixMarket,
+    /// The reference code's packed 48-bit records ([`packed48`]).
+    Packed48,
 }
 
 impl EdgeFormat {
-    /// The format a file name implies: text for `.el` and `.txt`, else binary.
+    /// Every format.
+    pub const ALL: [EdgeFormat; 4] = [
+        EdgeFormat::Binary,
+        EdgeFormat::Text,
+        EdgeFormat::MatrixMarket,
+        EdgeFormat::Packed48,
+    ];
+
+    /// The format's name (`--format`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EdgeFormat::Binary => "binary",
+            EdgeFormat::Text => "text",
+            EdgeFormat::MatrixMarket => "mtx",
+            EdgeFormat::Packed48 => "packed48",
+        }
+    }
+
+    /// The format a file name implies: text for `.el`, `.txt` and `.snap`,
+    /// Matrix Market for `.mtx`, packed for `.pe48`, else binary.
     pub fn for_path(path: &Path) -> Self {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some(ext) if ext.eq_ignore_ascii_case("el") || ext.eq_ignore_ascii_case("txt") => {
-                EdgeFormat::Text
-            }
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        match ext.as_str() {
+            "el" | "txt" | "snap" => EdgeFormat::Text,
+            "mtx" => EdgeFormat::MatrixMarket,
+            "pe48" => EdgeFormat::Packed48,
             _ => EdgeFormat::Binary,
+        }
+    }
+
+    /// Reads an edge list in this format.
+    pub fn read(self, path: &Path) -> Result<EdgeList, Error> {
+        match self {
+            EdgeFormat::Binary => binary::read(path),
+            EdgeFormat::Text => text::read(path),
+            EdgeFormat::MatrixMarket => mtx::read(path),
+            EdgeFormat::Packed48 => packed48::read(path),
+        }
+    }
+
+    /// Writes an edge list in this format, atomically.
+    pub fn write(self, path: &Path, edges: &EdgeList) -> Result<(), Error> {
+        match self {
+            EdgeFormat::Binary => binary::write(path, edges),
+            EdgeFormat::Text => text::write(path, edges),
+            EdgeFormat::MatrixMarket => mtx::write(path, edges),
+            EdgeFormat::Packed48 => packed48::write(path, edges),
         }
     }
 }
 
 /// Reads an edge list in the format its name implies.
 pub fn read_edge_list(path: &Path) -> Result<EdgeList, Error> {
-    match EdgeFormat::for_path(path) {
-        EdgeFormat::Binary => binary::read(path),
-        EdgeFormat::Text => text::read(path),
-    }
+    EdgeFormat::for_path(path).read(path)
 }
 
 /// Writes an edge list in the format its name implies, atomically.
 pub fn write_edge_list(path: &Path, edges: &EdgeList) -> Result<(), Error> {
-    match EdgeFormat::for_path(path) {
-        EdgeFormat::Binary => binary::write(path, edges),
-        EdgeFormat::Text => text::write(path, edges),
-    }
+    EdgeFormat::for_path(path).write(path, edges)
 }
 
 /// Writes `path` through `write`, atomically: the bytes go to a temporary

@@ -1,0 +1,279 @@
+//! Matrix Market coordinate files (`.mtx`) as edge lists.
+//!
+//! ```text
+//! %%MatrixMarket matrix coordinate pattern symmetric
+//! % comments
+//! 4 4 3
+//! 2 1
+//! 3 1
+//! 4 3
+//! ```
+//!
+//! The banner must say `matrix coordinate`, with field `pattern`, `integer`
+//! or `real` (entry values are read past and ignored) and symmetry
+//! `general` or `symmetric` (either way each entry is one undirected edge
+//! tuple; a symmetric file lists each edge once). The size line gives rows,
+//! columns and entries; the vertex count is the larger dimension; ids are
+//! 1-based in the file and 0-based in graph500. The number of entries must
+//! match the size line. Entries are parsed in parallel ([`super::lines`]).
+
+use super::lines::{Cursor, Line, line_content, parse_lines, write_lines};
+use super::{in_file, map, open_regular, write_atomic};
+use crate::{Edge, EdgeList, Error, MAX_VERTICES, Vertex};
+use std::io::Write;
+use std::path::Path;
+
+/// What the banner and size line say.
+#[derive(Debug)]
+struct Header {
+    /// Entries carry a value after the two indices.
+    has_value: bool,
+    rows: u64,
+    columns: u64,
+    entries: u64,
+}
+
+/// Reads a Matrix Market coordinate file.
+pub fn read(path: &Path) -> Result<EdgeList, Error> {
+    let (file, len) = open_regular(path)?;
+    if len == 0 {
+        return Err(Error::format(
+            path,
+            "empty file: a Matrix Market file starts with a %%MatrixMarket line",
+        ));
+    }
+    let map = map(&file, path)?;
+    let text: &[u8] = &map;
+    let (header, body) =
+        header(text).map_err(|(line, why)| Error::format(path, format!("line {line}: {why}")))?;
+    let parsed = parse_lines(path, text, body, |cursor| entry(cursor, &header))?;
+    if parsed.edges.len() as u64 != header.entries {
+        return Err(Error::format(
+            path,
+            format!(
+                "the size line announces {} entries but the file has {}",
+                header.entries,
+                parsed.edges.len()
+            ),
+        ));
+    }
+    EdgeList::new(header.rows.max(header.columns), parsed.edges).map_err(in_file(path))
+}
+
+/// Writes `edges` as a `pattern general` coordinate file, atomically.
+pub fn write(path: &Path, edges: &EdgeList) -> Result<(), Error> {
+    let n = edges.num_vertices();
+    write_atomic(path, |out| {
+        writeln!(out, "%%MatrixMarket matrix coordinate pattern general")?;
+        writeln!(
+            out,
+            "% written by graph500: one entry per edge tuple, 1-based vertex ids"
+        )?;
+        writeln!(out, "{n} {n} {}", edges.len())?;
+        write_lines(edges.edges(), 1, |text| out.write_all(text))
+    })
+}
+
+/// Parses the banner, comments and size line; returns them and the byte
+/// offset where the entries start, or (line number, why).
+fn header(text: &[u8]) -> Result<(Header, usize), (usize, String)> {
+    let mut lines = text.split_inclusive(|&b| b == b'\n');
+    let banner = line_content(lines.next().unwrap_or_default());
+    let banner = String::from_utf8_lossy(banner).to_ascii_lowercase();
+    let words: Vec<&str> = banner.split_whitespace().collect();
+    if words.first() != Some(&"%%matrixmarket") {
+        return Err((
+            1,
+            "not a Matrix Market file: the first line must start with %%MatrixMarket".into(),
+        ));
+    }
+    let has_value = match words[1..] {
+        ["matrix", "coordinate", field, symmetry] => {
+            let has_value = match field {
+                "pattern" => false,
+                "integer" | "real" => true,
+                other => {
+                    return Err((
+                        1,
+                        format!("field {other:?} is not supported (pattern, integer or real)"),
+                    ));
+                }
+            };
+            if !matches!(symmetry, "general" | "symmetric") {
+                return Err((
+                    1,
+                    format!("symmetry {symmetry:?} is not supported (general or symmetric)"),
+                ));
+            }
+            has_value
+        }
+        ["matrix", "array", ..] => {
+            return Err((
+                1,
+                "an array (dense) file holds no graph: use coordinate".into(),
+            ));
+        }
+        _ => {
+            return Err((
+                1,
+                "expected `%%MatrixMarket matrix coordinate <field> <symmetry>`".into(),
+            ));
+        }
+    };
+    let mut offset = text
+        .split_inclusive(|&b| b == b'\n')
+        .next()
+        .map_or(0, <[u8]>::len);
+    for (i, line) in lines.enumerate() {
+        let number = i + 2;
+        let mut cursor = Cursor::new(line_content(line));
+        offset += line.len();
+        cursor.skip_blanks();
+        if cursor.at_end() || cursor.peek() == Some(b'%') {
+            continue;
+        }
+        let mut size = || -> Result<(u64, u64, u64), String> {
+            let rows = cursor.number(u64::MAX / 16, "a row count")?;
+            cursor.skip_blanks();
+            let columns = cursor.number(u64::MAX / 16, "a column count")?;
+            cursor.skip_blanks();
+            let entries = cursor.number(u64::MAX / 16, "an entry count")?;
+            cursor.skip_blanks();
+            if !cursor.at_end() {
+                return Err("expected the size line `rows columns entries`".into());
+            }
+            Ok((rows, columns, entries))
+        };
+        let (rows, columns, entries) = size().map_err(|why| (number, why))?;
+        if rows.max(columns) > MAX_VERTICES {
+            return Err((
+                number,
+                format!(
+                    "{} vertices is more than the {MAX_VERTICES} this build supports",
+                    rows.max(columns)
+                ),
+            ));
+        }
+        return Ok((
+            Header {
+                has_value,
+                rows,
+                columns,
+                entries,
+            },
+            offset,
+        ));
+    }
+    Err((1, "no size line after the banner".into()))
+}
+
+/// One entry line: `i j` or `i j value`, 1-based, within the dimensions.
+fn entry(cursor: &mut Cursor<'_>, header: &Header) -> Result<Line, String> {
+    cursor.skip_blanks();
+    if cursor.at_end() || cursor.peek() == Some(b'%') {
+        return Ok(Line::Skip);
+    }
+    let u = index(cursor, header.rows, "row")?;
+    if !cursor.skip_blanks() {
+        return Err("expected whitespace after the row index".into());
+    }
+    let v = index(cursor, header.columns, "column")?;
+    let blank = cursor.skip_blanks();
+    if header.has_value && !(blank && cursor.skip_word()) {
+        return Err("expected a value after the two indices".into());
+    }
+    cursor.skip_blanks();
+    if !cursor.at_end() {
+        return Err(if header.has_value {
+            "expected `row column value`"
+        } else {
+            "expected `row column`"
+        }
+        .into());
+    }
+    Ok(Line::Edge(Edge::new(u, v)))
+}
+
+/// A 1-based index in `1..=limit`, as a 0-based vertex.
+fn index(cursor: &mut Cursor<'_>, limit: u64, what: &str) -> Result<Vertex, String> {
+    let i = cursor.number(limit, &format!("a {what} index"))?;
+    if i == 0 {
+        return Err(format!("{what} index 0: Matrix Market indices start at 1"));
+    }
+    Ok(Vertex::try_from(i - 1).expect("limit <= MAX_VERTICES"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_variants() {
+        let ok = |banner: &str| header(format!("{banner}\n% c\n\n3 4 2\n1 1\n").as_bytes());
+        let (h, body) = ok("%%MatrixMarket matrix coordinate pattern symmetric").unwrap();
+        assert_eq!(
+            (h.has_value, h.rows, h.columns, h.entries),
+            (false, 3, 4, 2)
+        );
+        assert_eq!(
+            body,
+            "%%MatrixMarket matrix coordinate pattern symmetric\n% c\n\n3 4 2\n".len()
+        );
+        assert!(
+            ok("%%MatrixMarket matrix coordinate real general")
+                .unwrap()
+                .0
+                .has_value
+        );
+        assert!(
+            ok("%%matrixmarket MATRIX Coordinate INTEGER General")
+                .unwrap()
+                .0
+                .has_value
+        );
+        assert!(
+            ok("%%MatrixMarket matrix coordinate complex general")
+                .unwrap_err()
+                .1
+                .contains("complex")
+        );
+        assert!(
+            ok("%%MatrixMarket matrix coordinate real hermitian")
+                .unwrap_err()
+                .1
+                .contains("hermitian")
+        );
+        assert!(
+            ok("%%MatrixMarket matrix array real general")
+                .unwrap_err()
+                .1
+                .contains("array")
+        );
+        assert!(
+            ok("% not a banner")
+                .unwrap_err()
+                .1
+                .contains("not a Matrix Market")
+        );
+    }
+
+    #[test]
+    fn entries_are_one_based_and_bounded() {
+        let h = Header {
+            has_value: true,
+            rows: 3,
+            columns: 3,
+            entries: 1,
+        };
+        let parse = |line: &str| entry(&mut Cursor::new(line.as_bytes()), &h);
+        assert!(matches!(parse("3 1 2.5"), Ok(Line::Edge(e)) if e == Edge::new(2, 0)));
+        assert!(parse("0 1 1").unwrap_err().contains("start at 1"));
+        assert!(parse("4 1 1").unwrap_err().contains("too large"));
+        assert!(parse("1 2").unwrap_err().contains("value"));
+        assert!(parse("1 2 3 4").is_err());
+        // Found by the property test: fields need whitespace between them.
+        assert!(parse("1 1\r0").is_err());
+        assert!(parse("1\t2\t0.5").is_ok());
+        assert!(matches!(parse("% comment"), Ok(Line::Skip)));
+    }
+}
