@@ -42,6 +42,8 @@ pub(crate) enum Command {
     /// Validate a parent array made by any program (exit 0 valid, 1 invalid,
     /// 2 bad input).
     Validate(ValidateArgs),
+    /// Convert an edge list between formats (binary, text, mtx, packed48).
+    Convert(ConvertArgs),
     /// What copying versus sharing the graph costs: time, allocations and
     /// bytes copied per search for each strategy of the pipes backend.
     Profile(ProfileArgs),
@@ -74,9 +76,13 @@ pub(crate) struct RunArgs {
     #[command(flatten)]
     pub(crate) kronecker: KroneckerArgs,
     /// Read the graph from an edge-list file instead of generating it
-    /// (binary, or text when the name ends in .el or .txt).
+    /// (its format from its extension, or --format).
     #[arg(long, short, value_name = "FILE", conflicts_with_all = ["scale", "edgefactor"])]
     pub(crate) input: Option<PathBuf>,
+    /// The format of --input (default: from its extension: .el, .txt, .snap
+    /// text; .mtx Matrix Market; .pe48 packed; else binary).
+    #[arg(long, value_enum, value_name = "F", requires = "input")]
+    pub(crate) format: Option<FormatArg>,
     /// Number of searches (distinct roots with an edge that is not a self-loop).
     #[arg(long, short, value_name = "K", allow_negative_numbers = true, default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -105,9 +111,64 @@ pub(crate) struct GenerateArgs {
     /// The graph.
     #[command(flatten)]
     pub(crate) kronecker: KroneckerArgs,
-    /// Where to write it: text when the name ends in .el or .txt, else binary.
+    /// Where to write it (its format from its extension, or --format).
     #[arg(long, short, value_name = "FILE")]
     pub(crate) out: PathBuf,
+    /// The format of --out (default: from its extension).
+    #[arg(long, value_enum, value_name = "F")]
+    pub(crate) format: Option<FormatArg>,
+}
+
+/// Options of `convert`.
+#[derive(Debug, Args)]
+pub(crate) struct ConvertArgs {
+    /// The edge list to read.
+    #[arg(value_name = "IN")]
+    pub(crate) input: PathBuf,
+    /// The edge list to write.
+    #[arg(value_name = "OUT")]
+    pub(crate) output: PathBuf,
+    /// The format of IN (default: from its extension).
+    #[arg(long, value_enum, value_name = "F")]
+    pub(crate) from: Option<FormatArg>,
+    /// The format of OUT (default: from its extension).
+    #[arg(long, value_enum, value_name = "F")]
+    pub(crate) to: Option<FormatArg>,
+}
+
+/// Edge-list file formats, as the command line names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FormatArg {
+    /// graph500's binary format (a header, then u32 or u64 pairs).
+    Binary,
+    /// Text, SNAP style: `u v` per line, # or % comments.
+    #[value(alias = "snap")]
+    Text,
+    /// Matrix Market coordinate files (1-based).
+    #[value(alias = "matrix-market")]
+    Mtx,
+    /// The Graph500 reference code's packed 48-bit records.
+    Packed48,
+}
+
+impl From<FormatArg> for generator::format::EdgeFormat {
+    fn from(f: FormatArg) -> Self {
+        use generator::format::EdgeFormat;
+        match f {
+            FormatArg::Binary => EdgeFormat::Binary,
+            FormatArg::Text => EdgeFormat::Text,
+            FormatArg::Mtx => EdgeFormat::MatrixMarket,
+            FormatArg::Packed48 => EdgeFormat::Packed48,
+        }
+    }
+}
+
+/// The format of `path`: `explicit`, else what its extension implies.
+pub(crate) fn format_of(
+    path: &std::path::Path,
+    explicit: Option<FormatArg>,
+) -> generator::format::EdgeFormat {
+    explicit.map_or_else(|| generator::format::EdgeFormat::for_path(path), Into::into)
 }
 
 /// Options of `sweep`.
@@ -149,10 +210,13 @@ pub(crate) struct ProfileArgs {
 /// A graph file and a root in it.
 #[derive(Debug, Args)]
 pub(crate) struct SearchArgs {
-    /// The graph's edge-list file (binary, or text when the name ends in
-    /// .el or .txt).
+    /// The graph's edge-list file (its format from its extension, or
+    /// --format).
     #[arg(long, short, value_name = "FILE")]
     pub(crate) input: PathBuf,
+    /// The format of --input (default: from its extension).
+    #[arg(long, value_enum, value_name = "F")]
+    pub(crate) format: Option<FormatArg>,
     /// The root vertex of the search.
     #[arg(long, short, value_name = "R", allow_negative_numbers = true)]
     pub(crate) root: u64,

@@ -76,6 +76,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Generate(args)) => commands::generate(args, cli.force, &progress),
         Some(Command::Bfs(args)) => commands::bfs(args, cli.force, &progress),
         Some(Command::Validate(args)) => commands::validate(args, cli.force, &progress),
+        Some(Command::Convert(args)) => commands::convert(args, &progress),
         Some(Command::Profile(args)) => profile::profile(args, cli.force, &progress),
         Some(Command::Sweep(args)) => sweep::sweep(args, cli.threads, &progress),
     }

@@ -11,6 +11,7 @@ use crate::budget;
 use crate::interrupt::{self, Interrupted};
 use crate::progress::Progress;
 use anyhow::Context;
+use generator::format::EdgeFormat;
 use generator::{EdgeList, Kronecker, SeedStreams};
 use kernels::{Bfs, Csr, Kernel, SearchKey, choose_search_keys};
 use std::path::PathBuf;
@@ -22,15 +23,15 @@ use validate::{Invalid, Validator};
 pub(crate) enum GraphSource {
     /// Generated.
     Kronecker(Kronecker),
-    /// Read from an edge-list file.
-    File(PathBuf),
+    /// Read from an edge-list file in a format.
+    File(PathBuf, EdgeFormat),
 }
 
 impl GraphSource {
     fn load(&self) -> anyhow::Result<EdgeList> {
         match self {
             GraphSource::Kronecker(g) => Ok(g.generate()),
-            GraphSource::File(path) => Ok(generator::format::read_edge_list(path)?),
+            GraphSource::File(path, format) => Ok(format.read(path)?),
         }
     }
 
@@ -42,7 +43,9 @@ impl GraphSource {
                 g.edgefactor(),
                 g.seed()
             ),
-            GraphSource::File(path) => format!("reading {}", path.display()),
+            GraphSource::File(path, format) => {
+                format!("reading {} ({})", path.display(), format.name())
+            }
         }
     }
 }
@@ -138,7 +141,7 @@ fn run_with(
     let (edges, graph_generation) = timed(|| plan.source.load());
     let edges = edges?;
     interrupt::check()?;
-    if let GraphSource::File(path) = &plan.source {
+    if let GraphSource::File(path, _) = &plan.source {
         let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
         let need = budget::run_bytes(m, n, plan.validate);
         budget::check(

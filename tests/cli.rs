@@ -578,6 +578,168 @@ fn validate_accepts_another_programs_tree_and_rejects_broken_ones() {
     assert!(stdout(&o).starts_with("invalid: check 2"), "{}", stdout(&o));
 }
 
+/// The tuples of an edge-list file, read by graph500 itself via `convert`
+/// to text.
+fn tuples_of(path: &Path, dir: &Path) -> Vec<(u32, u32)> {
+    let text = dir.join("tuples.el");
+    let o = graph500(&["convert", path_str(path), path_str(&text), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::read_to_string(&text)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (u, v) = l.split_once(' ').unwrap();
+            (u.parse().unwrap(), v.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn every_format_round_trips_through_convert_and_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let original = d.join("g.g500");
+    assert!(
+        graph500(&[
+            "generate",
+            "-s",
+            "9",
+            "--seed",
+            "3",
+            "--out",
+            path_str(&original)
+        ])
+        .status
+        .success()
+    );
+    let expected = tuples_of(&original, d);
+    assert_eq!(expected.len(), 16 * 512);
+    let nedges = |graph: &Path| -> Vec<serde_json::Value> {
+        let json = d.join("run.json");
+        let o = graph500(&[
+            "run",
+            "-q",
+            "-i",
+            path_str(graph),
+            "--keys",
+            "4",
+            "--json",
+            path_str(&json),
+        ]);
+        assert!(o.status.success(), "{}: {}", graph.display(), stderr(&o));
+        let j: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        j["searches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["nedge"].clone())
+            .collect()
+    };
+    let reference = nedges(&original);
+    for name in ["g.el", "g.snap", "g.mtx", "g.pe48", "g2.g500"] {
+        let there = d.join(name);
+        let o = graph500(&["convert", path_str(&original), path_str(&there)]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert_eq!(tuples_of(&there, d), expected, "{name}");
+        let back = d.join("back.g500");
+        assert!(
+            graph500(&["convert", path_str(&there), path_str(&back), "-q"])
+                .status
+                .success()
+        );
+        assert_eq!(tuples_of(&back, d), expected, "{name} and back");
+        assert_eq!(nedges(&there), reference, "a run on {name}");
+    }
+}
+
+#[test]
+fn format_flags_override_extensions() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let odd = d.join("graph.data");
+    let o = graph500(&[
+        "generate",
+        "-s",
+        "6",
+        "--out",
+        path_str(&odd),
+        "--format",
+        "mtx",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::read_to_string(&odd)
+            .unwrap()
+            .starts_with("%%MatrixMarket")
+    );
+    // By its extension it would be read as binary, and fail.
+    assert_bad_input(
+        &graph500(&["run", "-q", "-i", path_str(&odd)]),
+        &["graph.data", "not a graph500 binary"],
+    );
+    let o = graph500(&[
+        "run",
+        "-q",
+        "-i",
+        path_str(&odd),
+        "--format",
+        "mtx",
+        "--keys",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let packed = d.join("packed.bin");
+    let o = graph500(&[
+        "convert",
+        path_str(&odd),
+        path_str(&packed),
+        "--from",
+        "mtx",
+        "--to",
+        "packed48",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::metadata(&packed).unwrap().len(), 12 * 16 * 64);
+    let root_of = |f: &str| {
+        graph500(&[
+            "bfs",
+            "-i",
+            path_str(&packed),
+            "--format",
+            f,
+            "-r",
+            "0",
+            "--parents-out",
+            path_str(&d.join("p")),
+        ])
+    };
+    assert!(root_of("packed48").status.success());
+    assert_bad_input(&root_of("text"), &["packed.bin", "line 1"]);
+}
+
+#[test]
+fn convert_reports_bad_input_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bad = d.join("bad.mtx");
+    std::fs::write(
+        &bad,
+        "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n",
+    )
+    .unwrap();
+    let out = d.join("out.el");
+    assert_bad_input(
+        &graph500(&["convert", path_str(&bad), path_str(&out)]),
+        &["bad.mtx", "announces 2 entries but the file has 1"],
+    );
+    assert!(!out.exists(), "a failed convert wrote its output");
+    assert_bad_input(
+        &graph500(&["convert", path_str(&bad), path_str(&out), "--to", "yaml"]),
+        &["--to", "yaml"],
+    );
+}
+
 #[test]
 fn run_reads_fixture_files() {
     let o = graph500(&["run", "--input", &data("star.el"), "--keys", "3", "-q"]);
