@@ -181,3 +181,58 @@ fn dobfs_is_valid_for_any_switching_parameters() {
         );
     }
 }
+
+#[test]
+fn traces_account_for_every_vertex_and_chain_their_levels() {
+    let edges = Kronecker::new(14, 16, 8).unwrap().generate();
+    let graph = Arc::new(Csr::from_edge_list(&edges));
+    let keys = choose_search_keys(&graph, 3, &mut SeedStreams::new(8).search_keys()).unwrap();
+    for kernel in [
+        Kernel::Par(Backend::Rayon),
+        Kernel::Dobfs(DoParams::DEFAULT),
+    ] {
+        let mut engine = kernel.engine(Arc::clone(&graph));
+        engine.set_tracing(true);
+        for &key in &keys {
+            engine.reset();
+            let stats = engine.search(key);
+            let steps = engine.steps();
+            assert_eq!(
+                steps[0].frontier, 1,
+                "{kernel}: the first frontier is the root"
+            );
+            assert_eq!(
+                steps.last().unwrap().discovered,
+                0,
+                "{kernel}: the last step finds nothing"
+            );
+            let discovered: u64 = steps.iter().map(|s| s.discovered).sum();
+            assert_eq!(discovered + 1, stats.reached, "{kernel}");
+            for pair in steps.windows(2) {
+                assert_eq!(
+                    pair[1].frontier, pair[0].discovered,
+                    "{kernel}: levels chain"
+                );
+            }
+            for s in steps {
+                let examined = s.edges_examined.expect("counted while tracing");
+                assert!(examined <= graph.num_arcs() as u64 && s.seconds >= 0.0);
+            }
+            let bottom_up = steps
+                .iter()
+                .filter(|s| s.direction == kernels::Direction::BottomUp)
+                .count();
+            match kernel {
+                Kernel::Dobfs(_) => {
+                    assert!(bottom_up > 0, "dobfs never went bottom-up at scale 14")
+                }
+                _ => assert_eq!(bottom_up, 0),
+            }
+        }
+    }
+    // Kernels that record nothing say so with an empty trace.
+    let mut seq = Kernel::Seq.engine(Arc::clone(&graph));
+    seq.reset();
+    seq.search(keys[0]);
+    assert!(seq.steps().is_empty());
+}

@@ -27,7 +27,10 @@
 //! [`ParBfs`]: crate::ParBfs
 
 use crate::frontier::claim_neighbors;
-use crate::{Bfs, Bitmap, Csr, Frontier, LocalBuffer, Parents, SearchKey, SearchStats, Vertex};
+use crate::{
+    Bfs, Bitmap, Csr, Direction, Frontier, LocalBuffer, Parents, SearchKey, SearchStats, Step,
+    StepLog, Vertex,
+};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
@@ -39,31 +42,6 @@ const WORD_BITS: usize = Bitmap::WORD_BITS;
 const TOP_DOWN_GRAIN: usize = 64;
 /// Bitmap words (64 vertices each) per work item of a bottom-up step.
 const BOTTOM_UP_GRAIN: usize = 16;
-
-/// Which way a step went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// Frontier vertices scanned their neighbours.
-    TopDown,
-    /// Unreached vertices looked for a frontier neighbour.
-    BottomUp,
-}
-
-/// One step (level) of the last search.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Step {
-    /// The direction taken.
-    pub direction: Direction,
-    /// Vertices in the frontier the step started from.
-    pub frontier: u64,
-    /// Vertices the step discovered.
-    pub discovered: u64,
-    /// Seconds the step took.
-    pub seconds: f64,
-}
-
-/// The most steps a search records; deeper searches keep their first ones.
-const MAX_TRACED_STEPS: usize = 256;
 
 /// The switching parameters of [`DoBfs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -110,7 +88,9 @@ pub struct DoBfs {
     visited: Bitmap,
     /// `visited`'s state before a search: the degree-0 vertices and padding.
     unreachable: Bitmap,
-    steps: Vec<Step>,
+    log: StepLog,
+    /// Count the entries bottom-up steps read ([`Bfs::set_tracing`]).
+    tracing: bool,
 }
 
 impl DoBfs {
@@ -125,31 +105,15 @@ impl DoBfs {
             next: Bitmap::new(n),
             visited: Bitmap::new(n),
             unreachable: degree_zero_bitmap(&graph),
-            steps: Vec::with_capacity(MAX_TRACED_STEPS),
+            log: StepLog::default(),
+            tracing: false,
             graph,
         }
     }
 
-    /// The steps of the last search, in order (at most 256 are kept).
-    pub fn steps(&self) -> &[Step] {
-        &self.steps
-    }
-
-    /// Records a step without ever growing the vector (no allocation).
-    fn record(&mut self, direction: Direction, frontier: u64, discovered: u64, start: Instant) {
-        if self.steps.len() < self.steps.capacity() {
-            let seconds = start.elapsed().as_secs_f64();
-            self.steps.push(Step {
-                direction,
-                frontier,
-                discovered,
-                seconds,
-            });
-        }
-    }
-
-    /// Claims the neighbours of the queue's window; returns their degree sum.
-    fn top_down_step(&self) -> u64 {
+    /// Claims the neighbours of the queue's window; returns the degree sum
+    /// of the claimed vertices and, when `COUNT`, the adjacency entries read.
+    fn top_down_step<const COUNT: bool>(&self) -> (u64, u64) {
         let (graph, parents, queue, visited) =
             (&*self.graph, &self.parents, &self.queue, &self.visited);
         queue
@@ -159,20 +123,22 @@ impl DoBfs {
                 || LocalBuffer::new(queue),
                 |next, chunk| {
                     let mut scout = 0;
-                    claim_neighbors(graph, parents, chunk, |v| {
+                    let examined = claim_neighbors::<COUNT>(graph, parents, chunk, |v| {
                         next.push(v);
                         visited.set_atomic(v as usize);
                         scout += graph.degree(v);
                     });
-                    scout
+                    (scout, examined)
                 },
             )
-            .sum()
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 
     /// Finds a frontier parent for every unreached vertex that has one;
-    /// writes them to `next` and `visited`, returns how many.
-    fn bottom_up_step(&self) -> u64 {
+    /// writes them to `next` and `visited`; returns how many, and, when
+    /// `COUNT`, the adjacency entries read (else 0: counting in this loop
+    /// costs about 10% of a search).
+    fn bottom_up_step<const COUNT: bool>(&self) -> (u64, u64) {
         let (graph, parents, front, next, visited) = (
             &*self.graph,
             &self.parents,
@@ -192,7 +158,7 @@ impl DoBfs {
                 } else {
                     !seen
                 };
-                let mut found = 0u64;
+                let (mut found, mut examined) = (0u64, 0u64);
                 while todo != 0 {
                     let bit = todo.trailing_zeros();
                     todo &= todo - 1;
@@ -200,7 +166,17 @@ impl DoBfs {
                     if scan_every_vertex && parents.is_reached(u) {
                         continue;
                     }
-                    if let Some(&v) = graph.neighbors(u).iter().find(|&&v| front.get(v as usize)) {
+                    let neighbors = graph.neighbors(u);
+                    if COUNT {
+                        match neighbors.iter().position(|&v| front.get(v as usize)) {
+                            Some(i) => {
+                                parents.set(u, neighbors[i]);
+                                found |= 1 << bit;
+                                examined += i as u64 + 1;
+                            }
+                            None => examined += neighbors.len() as u64,
+                        }
+                    } else if let Some(&v) = neighbors.iter().find(|&&v| front.get(v as usize)) {
                         parents.set(u, v);
                         found |= 1 << bit;
                     }
@@ -209,9 +185,9 @@ impl DoBfs {
                 if found != 0 {
                     visited.store_word(w, seen | found);
                 }
-                u64::from(found.count_ones())
+                (u64::from(found.count_ones()), examined)
             })
-            .sum()
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
     }
 
     /// Sets the bits of the queue's window in `front` (after clearing it).
@@ -283,7 +259,7 @@ impl Bfs for DoBfs {
         self.parents.reset();
         self.queue.reset();
         self.visited.copy_from(&self.unreachable);
-        self.steps.clear();
+        self.log.clear();
     }
 
     fn search(&mut self, root: SearchKey) -> SearchStats {
@@ -304,9 +280,16 @@ impl Bfs for DoBfs {
                 loop {
                     let previous = awake;
                     let start = Instant::now();
-                    awake = self.bottom_up_step();
+                    let examined;
+                    (awake, examined) = if self.tracing {
+                        self.bottom_up_step::<true>()
+                    } else {
+                        self.bottom_up_step::<false>()
+                    };
                     std::mem::swap(&mut self.front, &mut self.next);
-                    self.record(Direction::BottomUp, previous, awake, start);
+                    let examined = self.tracing.then_some(examined);
+                    self.log
+                        .record(Direction::BottomUp, previous, awake, examined, start);
                     if awake == 0 {
                         break;
                     }
@@ -322,10 +305,21 @@ impl Bfs for DoBfs {
                 edges_to_check = edges_to_check.saturating_sub(scout);
                 let start = Instant::now();
                 let frontier = self.queue.current().len() as u64;
-                scout = self.top_down_step();
+                let examined;
+                (scout, examined) = if self.tracing {
+                    self.top_down_step::<true>()
+                } else {
+                    self.top_down_step::<false>()
+                };
                 self.queue.advance();
                 let discovered = self.queue.current().len() as u64;
-                self.record(Direction::TopDown, frontier, discovered, start);
+                self.log.record(
+                    Direction::TopDown,
+                    frontier,
+                    discovered,
+                    self.tracing.then_some(examined),
+                    start,
+                );
                 if !self.queue.is_empty() {
                     reached += self.queue.current().len() as u64;
                     depth += 1;
@@ -337,5 +331,13 @@ impl Bfs for DoBfs {
 
     fn parents(&self) -> &Parents {
         &self.parents
+    }
+
+    fn steps(&self) -> &[Step] {
+        self.log.steps()
+    }
+
+    fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
     }
 }

@@ -14,9 +14,12 @@
 //! allocated during a search (local buffers live on worker stacks).
 
 use crate::frontier::claim_neighbors;
-use crate::{Bfs, Csr, Frontier, LocalBuffer, Parents, SearchKey, SearchStats};
+use crate::{
+    Bfs, Csr, Direction, Frontier, LocalBuffer, Parents, SearchKey, SearchStats, Step, StepLog,
+};
 use rayon::prelude::*;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Frontier vertices per parallel work item. Small, because degrees are
 /// heavily skewed; rayon's stealing balances the rest.
@@ -27,6 +30,9 @@ pub struct ParBfs {
     graph: Arc<Csr>,
     parents: Parents,
     frontier: Frontier,
+    log: StepLog,
+    /// Count the entries each level reads ([`Bfs::set_tracing`]).
+    tracing: bool,
 }
 
 impl ParBfs {
@@ -37,16 +43,23 @@ impl ParBfs {
             graph,
             parents: Parents::new(n),
             frontier: Frontier::new(n),
+            log: StepLog::default(),
+            tracing: false,
         }
     }
 
-    /// Claims the unreached neighbours of the current window into the next.
-    fn step(&self) {
+    /// Claims the unreached neighbours of the current window into the next;
+    /// returns, when `COUNT`, the adjacency entries read.
+    fn step<const COUNT: bool>(&self) -> u64 {
         let (graph, parents, frontier) = (&*self.graph, &self.parents, &self.frontier);
-        frontier.current().par_chunks(FRONTIER_GRAIN).for_each_init(
-            || LocalBuffer::new(frontier),
-            |next, chunk| claim_neighbors(graph, parents, chunk, |v| next.push(v)),
-        );
+        frontier
+            .current()
+            .par_chunks(FRONTIER_GRAIN)
+            .map_init(
+                || LocalBuffer::new(frontier),
+                |next, chunk| claim_neighbors::<COUNT>(graph, parents, chunk, |v| next.push(v)),
+            )
+            .sum()
     }
 }
 
@@ -54,6 +67,7 @@ impl Bfs for ParBfs {
     fn reset(&mut self) {
         self.parents.reset();
         self.frontier.reset();
+        self.log.clear();
     }
 
     fn search(&mut self, root: SearchKey) -> SearchStats {
@@ -63,9 +77,18 @@ impl Bfs for ParBfs {
         self.frontier.advance();
         let mut depth = 0;
         loop {
-            self.step();
+            let (start, frontier) = (Instant::now(), self.frontier.current().len() as u64);
+            let examined = if self.tracing {
+                self.step::<true>()
+            } else {
+                self.step::<false>()
+            };
             self.frontier.advance();
-            if self.frontier.is_empty() {
+            let discovered = self.frontier.current().len() as u64;
+            let examined = self.tracing.then_some(examined);
+            self.log
+                .record(Direction::TopDown, frontier, discovered, examined, start);
+            if discovered == 0 {
                 break;
             }
             depth += 1;
@@ -78,5 +101,13 @@ impl Bfs for ParBfs {
 
     fn parents(&self) -> &Parents {
         &self.parents
+    }
+
+    fn steps(&self) -> &[Step] {
+        self.log.steps()
+    }
+
+    fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
     }
 }

@@ -31,8 +31,9 @@ mod frontier;
 mod keys;
 pub mod par;
 mod parents;
+mod trace;
 
-pub use bfs_do::{Direction, DoBfs, DoParams, Step};
+pub use bfs_do::{DoBfs, DoParams};
 pub use bfs_par::ParBfs;
 pub use bfs_pipes::{PipesBfs, Sharing};
 pub use bfs_seq::SeqBfs;
@@ -47,6 +48,7 @@ pub use frontier::{Frontier, LocalBuffer};
 pub use generator::Vertex;
 pub use keys::{SearchKey, choose_search_keys};
 pub use parents::{NO_PARENT, Parents};
+pub use trace::{Direction, MAX_STEPS, Step, StepLog};
 
 use std::sync::Arc;
 
@@ -73,6 +75,16 @@ pub trait Bfs: Send {
     fn search(&mut self, root: SearchKey) -> SearchStats;
     /// The parent array of the last search.
     fn parents(&self) -> &Parents;
+
+    /// The levels of the last search, for kernels that record them (`dobfs`
+    /// and `par` on rayon); empty otherwise.
+    fn steps(&self) -> &[Step] {
+        &[]
+    }
+
+    /// Asks for complete traces, at some cost in speed (`dobfs` then counts
+    /// the entries its bottom-up steps read). Off by default.
+    fn set_tracing(&mut self, _on: bool) {}
 }
 
 /// What runs the workers of a parallel kernel.
