@@ -103,6 +103,14 @@ pub(crate) struct RunArgs {
     /// list's checksum as JSON.
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
+    /// Also write one CSV row per search (root, times, nedge, TEPS, depth,
+    /// reached).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) csv: Option<PathBuf>,
+    /// Record every level of every search (direction, frontier, vertices
+    /// found, entries read, time) in the JSON; costs some speed.
+    #[arg(long, requires = "json")]
+    pub(crate) trace: bool,
 }
 
 /// Options of `generate`.

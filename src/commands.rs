@@ -14,8 +14,8 @@ use validate::Validator;
 
 /// `graph500 run`: the benchmark, the statistics block, optionally JSON.
 pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::Result<ExitCode> {
-    if let Some(json) = &args.json {
-        ensure_folder_exists(json)?;
+    for path in args.json.iter().chain(&args.csv) {
+        ensure_folder_exists(path)?;
     }
     let k = &args.kronecker;
     let source = match &args.input {
@@ -44,6 +44,7 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
         kernel: cli::kernel_of(args.kernel, args.backend, &args.tuning)?,
         validate: !args.no_validate,
         force,
+        trace: args.trace,
     };
     let measured = match run::run(&plan, progress)? {
         Outcome::Valid(measured) => measured,
@@ -98,6 +99,10 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
             peak_memory_bytes: crate::system::peak_resident_bytes(),
         };
         report::write_json(path, &report)?;
+        progress.say(&format!("wrote {}", path.display()));
+    }
+    if let Some(path) = &args.csv {
+        report::write_csv(path, &measured.searches)?;
         progress.say(&format!("wrote {}", path.display()));
     }
     Ok(ExitCode::SUCCESS)

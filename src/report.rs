@@ -1,6 +1,7 @@
 //! Reports: the official statistics block on stdout, and JSON.
 
 use crate::run::{Measured, SearchRecord};
+use std::io::Write as _;
 use validate::stats::{Summary, TepsSummary};
 
 /// The numbers the statistics block reports, computed once.
@@ -191,6 +192,36 @@ pub(crate) fn write_json(
     generator::format::write_atomic(path, |out| {
         serde_json::to_writer_pretty(&mut *out, value)?;
         std::io::Write::write_all(out, b"\n")
+    })?;
+    Ok(())
+}
+
+/// The columns of `--csv`, in order.
+pub(crate) const CSV_HEADER: &str =
+    "search,root,time,reset_time,nedge,teps,validate_time,depth,reached";
+
+/// Writes one CSV row per search, atomically. Times are seconds; an empty
+/// `validate_time` means not validated.
+pub(crate) fn write_csv(path: &std::path::Path, searches: &[SearchRecord]) -> anyhow::Result<()> {
+    generator::format::write_atomic(path, |out| {
+        writeln!(out, "{CSV_HEADER}")?;
+        for (i, r) in searches.iter().enumerate() {
+            let validate = r.validate_time.map_or(String::new(), |t| t.to_string());
+            writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{}",
+                i + 1,
+                r.root,
+                r.time,
+                r.reset_time,
+                r.nedge,
+                r.teps,
+                validate,
+                r.depth,
+                r.reached
+            )?;
+        }
+        Ok(())
     })?;
     Ok(())
 }

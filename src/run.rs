@@ -64,10 +64,12 @@ pub(crate) struct RunPlan {
     pub(crate) validate: bool,
     /// Run even if the memory estimate exceeds the available memory.
     pub(crate) force: bool,
+    /// Record each search's levels.
+    pub(crate) trace: bool,
 }
 
 /// One search's figures.
-#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub(crate) struct SearchRecord {
     /// The root.
     pub(crate) root: u32,
@@ -87,6 +89,36 @@ pub(crate) struct SearchRecord {
     pub(crate) depth: u32,
     /// Vertices reached, the root included.
     pub(crate) reached: u64,
+    /// The search's levels, with `--trace` (kernels that record them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) trace: Option<Vec<TraceStep>>,
+}
+
+/// One level of a traced search.
+#[derive(Clone, Debug, serde::Serialize)]
+pub(crate) struct TraceStep {
+    /// `top-down` or `bottom-up`.
+    pub(crate) direction: &'static str,
+    /// Vertices in the frontier the level started from.
+    pub(crate) frontier: u64,
+    /// Vertices it discovered.
+    pub(crate) discovered: u64,
+    /// Adjacency entries it read.
+    pub(crate) edges_examined: Option<u64>,
+    /// Seconds it took.
+    pub(crate) seconds: f64,
+}
+
+impl From<&kernels::Step> for TraceStep {
+    fn from(s: &kernels::Step) -> Self {
+        TraceStep {
+            direction: s.direction.name(),
+            frontier: s.frontier,
+            discovered: s.discovered,
+            edges_examined: s.edges_examined,
+            seconds: s.seconds,
+        }
+    }
 }
 
 /// The measurements of a whole valid run.
@@ -174,6 +206,7 @@ fn run_with(
     ));
 
     let mut engine = engine(Arc::clone(&graph));
+    engine.set_tracing(plan.trace);
     let searches = on_pool_worker(|| {
         search_all(
             engine.as_mut(),
@@ -181,6 +214,7 @@ fn run_with(
             &edges,
             &keys,
             plan.validate,
+            plan.trace,
             progress,
         )
     });
@@ -214,6 +248,7 @@ fn search_all(
     edges: &EdgeList,
     keys: &[SearchKey],
     validate: bool,
+    trace: bool,
     progress: &Progress,
 ) -> Result<SearchResults, Interrupted> {
     let mut validator = validate.then(|| Validator::new(edges.num_vertices()));
@@ -250,6 +285,7 @@ fn search_all(
             validate_time,
             depth: stats.depth,
             reached: stats.reached,
+            trace: trace.then(|| engine.steps().iter().map(TraceStep::from).collect()),
         };
         progress.say(&search_line(i, keys.len(), &record));
         searches.push(record);
@@ -316,6 +352,7 @@ mod tests {
             kernel: Kernel::Par(kernels::Backend::Rayon),
             validate,
             force: false,
+            trace: false,
         }
     }
 

@@ -259,6 +259,57 @@ fn sweep_runs_every_scale_on_one_and_all_threads() {
 }
 
 #[test]
+fn csv_rows_match_the_json_and_traces_account_for_each_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, csv) = (dir.path().join("r.json"), dir.path().join("r.csv"));
+    let o = graph500(&[
+        "--scale",
+        "10",
+        "--keys",
+        "5",
+        "-q",
+        "--json",
+        path_str(&json),
+        "--csv",
+        path_str(&csv),
+        "--trace",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = j["searches"].as_array().unwrap();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("search,root,time,reset_time,nedge,teps,validate_time,depth,reached")
+    );
+    let csv_rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(csv_rows.len(), rows.len());
+    for (i, (cells, row)) in csv_rows.iter().zip(rows).enumerate() {
+        assert_eq!(cells[0], (i + 1).to_string());
+        assert_eq!(cells[1], row["root"].to_string());
+        assert_eq!(cells[4], row["nedge"].to_string());
+        assert_eq!(
+            cells[2].parse::<f64>().unwrap(),
+            row["time"].as_f64().unwrap()
+        );
+        // Every discovered vertex is in some level of the trace.
+        let trace = row["trace"].as_array().unwrap();
+        let found: u64 = trace
+            .iter()
+            .map(|s| s["discovered"].as_u64().unwrap())
+            .sum();
+        assert_eq!(found + 1, row["reached"].as_u64().unwrap());
+        assert!(trace.iter().any(|s| s["direction"] == "bottom-up"));
+    }
+    // Without --trace the rows carry no trace; --trace needs --json.
+    let plain = json_run(dir.path(), "plain.json", &[]);
+    assert!(plain["searches"][0].get("trace").is_none());
+    assert_bad_input(&graph500(&["--scale", "8", "--trace"]), &["--json"]);
+}
+
+#[test]
 fn no_validate_prints_minus_one_for_validation() {
     let o = graph500(&["--scale", "8", "--keys", "4", "--no-validate", "-q"]);
     assert!(o.status.success());
