@@ -28,9 +28,14 @@ pub(crate) enum GraphSource {
 }
 
 impl GraphSource {
-    fn load(&self) -> anyhow::Result<EdgeList> {
+    fn load(&self, progress: &Progress) -> anyhow::Result<EdgeList> {
         match self {
-            GraphSource::Kronecker(g) => Ok(g.generate()),
+            GraphSource::Kronecker(g) => {
+                let bar = progress.bar(g.num_blocks() as u64, "generating");
+                let edges = g.generate_reporting(|| bar.inc(1));
+                bar.finish(format!("{} edge tuples", edges.len()));
+                Ok(edges)
+            }
             GraphSource::File(path, format) => Ok(format.read(path)?),
         }
     }
@@ -170,7 +175,7 @@ fn run_with(
     engine: impl FnOnce(Arc<Csr>) -> Box<dyn Bfs>,
 ) -> anyhow::Result<Outcome> {
     progress.say(&plan.source.describe());
-    let (edges, graph_generation) = timed(|| plan.source.load());
+    let (edges, graph_generation) = timed(|| plan.source.load(progress));
     let edges = edges?;
     interrupt::check()?;
     if let GraphSource::File(path, _) = &plan.source {
@@ -189,7 +194,11 @@ fn run_with(
         edges.len(),
         graph_generation
     ));
+    // Timed: the bar is drawn before and after, never during.
+    let bar = progress.bar(1, "kernel 1");
     let (graph, construction_time) = timed(|| Csr::from_edge_list(&edges));
+    bar.inc(1);
+    bar.finish(format!("{construction_time:.3} s"));
     interrupt::check()?;
     let graph = Arc::new(graph);
     let keys = choose_search_keys(
@@ -254,11 +263,15 @@ fn search_all(
     let mut validator = validate.then(|| Validator::new(edges.num_vertices()));
     let mut parents = vec![0i64; if validate { edges.num_vertices() } else { 0 }];
     let mut searches = Vec::with_capacity(keys.len());
+    let search_bar = progress.bar(keys.len() as u64, "searches");
+    let validate_bar = progress.bar(if validate { keys.len() as u64 } else { 0 }, "validations");
     for (i, &key) in keys.iter().enumerate() {
         interrupt::check()?;
         let ((), reset_time) = timed(|| engine.reset());
         let (stats, time) = timed(|| engine.search(key));
         let nedge = graph.nedge(engine.parents());
+        search_bar.inc(1);
+        search_bar.message(format!("{:.3e} TEPS", nedge as f64 / time));
         let validate_time = match validator.as_mut() {
             None => None,
             Some(validator) => {
@@ -273,6 +286,7 @@ fn search_all(
                         error,
                     }));
                 }
+                validate_bar.inc(1);
                 Some(seconds)
             }
         };
@@ -287,9 +301,15 @@ fn search_all(
             reached: stats.reached,
             trace: trace.then(|| engine.steps().iter().map(TraceStep::from).collect()),
         };
-        progress.say(&search_line(i, keys.len(), &record));
+        progress.detail(&search_line(i, keys.len(), &record));
         searches.push(record);
     }
+    search_bar.finish(String::new());
+    validate_bar.finish(if validate {
+        "all valid".into()
+    } else {
+        "off".into()
+    });
     Ok(Ok(searches))
 }
 

@@ -310,6 +310,36 @@ fn csv_rows_match_the_json_and_traces_account_for_each_search() {
 }
 
 #[test]
+fn progress_bars_only_on_a_terminal() {
+    // Piped stderr: plain lines, no terminal control codes.
+    let o = graph500(&["--scale", "8", "--keys", "2"]);
+    let err = stderr(&o);
+    assert!(err.contains("search 2/2"), "{err}");
+    assert!(!err.contains('\x1b'), "escape codes on a pipe: {err:?}");
+    // A terminal (script(1) provides one): bars for each phase.
+    let on_terminal = |extra: &str| {
+        let command = format!(
+            "{} --scale 8 --keys 2 {extra}",
+            env!("CARGO_BIN_EXE_graph500")
+        );
+        Command::new("script")
+            .args(["-q", "-e", "-c", &command, "/dev/null"])
+            .output()
+    };
+    let Ok(o) = on_terminal("") else {
+        return; // no script(1) here: nothing more to test
+    };
+    assert!(o.status.success());
+    let seen = stdout(&o);
+    for bar in ["generating [", "kernel 1 [", "searches [", "validations ["] {
+        assert!(seen.contains(bar), "no {bar:?} bar on a terminal: {seen:?}");
+    }
+    assert!(seen.contains("bfs  harmonic_mean_TEPS:"));
+    let quiet = stdout(&on_terminal("--quiet").unwrap());
+    assert!(!quiet.contains("searches ["), "--quiet drew bars");
+}
+
+#[test]
 fn no_validate_prints_minus_one_for_validation() {
     let o = graph500(&["--scale", "8", "--keys", "4", "--no-validate", "-q"]);
     assert!(o.status.success());

@@ -115,11 +115,21 @@ impl Kronecker {
     /// The whole edge list, generated in parallel on the current rayon pool.
     /// Allocates `8 * M` bytes (zeroed lazily by the allocator).
     pub fn generate(&self) -> EdgeList {
+        self.generate_reporting(|| {})
+    }
+
+    /// [`generate`](Kronecker::generate), calling `block_done` (from any
+    /// worker) after each of the [`num_blocks`](Kronecker::num_blocks)
+    /// blocks: for progress reports.
+    pub fn generate_reporting(&self, block_done: impl Fn() + Sync) -> EdgeList {
         let mut edges: Vec<Edge> = bytemuck::zeroed_vec(self.num_edges());
         edges
             .par_chunks_mut(EDGES_PER_BLOCK)
             .enumerate()
-            .for_each(|(block, out)| self.fill_block(block, out));
+            .for_each(|(block, out)| {
+                self.fill_block(block, out);
+                block_done();
+            });
         EdgeList::from_trusted(self.num_vertices(), edges)
     }
 
