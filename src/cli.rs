@@ -44,6 +44,9 @@ pub(crate) enum Command {
     Validate(ValidateArgs),
     /// Convert an edge list between formats (binary, text, mtx, packed48).
     Convert(ConvertArgs),
+    /// Plot a run's JSON as SVG: TEPS per search with the harmonic mean,
+    /// and, if the run was traced, frontier size per level.
+    Plot(PlotArgs),
     /// What copying versus sharing the graph costs: time, allocations and
     /// bytes copied per search for each strategy of the pipes backend.
     Profile(ProfileArgs),
@@ -125,6 +128,22 @@ pub(crate) struct GenerateArgs {
     /// The format of --out (default: from its extension).
     #[arg(long, value_enum, value_name = "F")]
     pub(crate) format: Option<FormatArg>,
+}
+
+/// Options of `plot`.
+#[derive(Debug, Args)]
+pub(crate) struct PlotArgs {
+    /// The JSON of a run (`graph500 run --json`; with `--trace` for the
+    /// frontier panel).
+    #[arg(value_name = "RESULTS.json")]
+    pub(crate) results: PathBuf,
+    /// Where to write the SVG.
+    #[arg(long, short, value_name = "FILE.svg")]
+    pub(crate) out: PathBuf,
+    /// Searches shown in the frontier panel.
+    #[arg(long, value_name = "K", default_value_t = 4, allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(1..=12))]
+    pub(crate) searches: u32,
 }
 
 /// Options of `convert`.

@@ -12,6 +12,7 @@ mod budget;
 mod cli;
 mod commands;
 mod interrupt;
+mod plot;
 mod profile;
 mod progress;
 mod report;
@@ -77,6 +78,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Bfs(args)) => commands::bfs(args, cli.force, &progress),
         Some(Command::Validate(args)) => commands::validate(args, cli.force, &progress),
         Some(Command::Convert(args)) => commands::convert(args, &progress),
+        Some(Command::Plot(args)) => plot::plot(args, &progress),
         Some(Command::Profile(args)) => profile::profile(args, cli.force, &progress),
         Some(Command::Sweep(args)) => sweep::sweep(args, cli.threads, &progress),
     }

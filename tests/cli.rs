@@ -339,6 +339,96 @@ fn progress_bars_only_on_a_terminal() {
     assert!(!quiet.contains("searches ["), "--quiet drew bars");
 }
 
+/// Parses `svg` as XML from start to end; panics if it is not well formed.
+fn assert_well_formed_xml(svg: &str) {
+    let mut reader = quick_xml::Reader::from_str(svg);
+    reader.config_mut().check_end_names = true;
+    let mut depth = 0i32;
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            quick_xml::events::Event::Start(_) => depth += 1,
+            quick_xml::events::Event::End(_) => depth -= 1,
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(depth, 0, "unbalanced elements");
+}
+
+#[test]
+fn plot_draws_teps_and_traced_frontiers_as_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (traced, plain, svg) = (d.join("t.json"), d.join("p.json"), d.join("out.svg"));
+    assert!(
+        graph500(&[
+            "--scale",
+            "10",
+            "--keys",
+            "6",
+            "-q",
+            "--trace",
+            "--json",
+            path_str(&traced)
+        ])
+        .status
+        .success()
+    );
+    let o = graph500(&["plot", path_str(&traced), "--out", path_str(&svg)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
+    assert_well_formed_xml(&text);
+    assert!(text.contains("harmonic mean") && text.contains("frontier size per level"));
+    // A dot per search (plus the legend's), and markers for the levels.
+    assert!(text.matches("<circle").count() > 6);
+    assert!(text.contains("<polygon"), "no bottom-up triangles");
+
+    assert!(
+        graph500(&[
+            "--scale",
+            "10",
+            "--keys",
+            "6",
+            "-q",
+            "--json",
+            path_str(&plain)
+        ])
+        .status
+        .success()
+    );
+    assert!(
+        graph500(&["plot", path_str(&plain), "--out", path_str(&svg), "-q"])
+            .status
+            .success()
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert_well_formed_xml(&text);
+    assert!(text.contains("harmonic mean") && !text.contains("frontier size per level"));
+
+    let sweep = d.join("sweep.json");
+    std::fs::write(&sweep, r#"{"program": "graph500 sweep", "rows": []}"#).unwrap();
+    assert_bad_input(
+        &graph500(&["plot", path_str(&sweep), "--out", path_str(&svg)]),
+        &["sweep.json", "not the JSON of a graph500 run"],
+    );
+    let notjson = d.join("x.json");
+    std::fs::write(&notjson, "SCALE: 20").unwrap();
+    assert_bad_input(
+        &graph500(&["plot", path_str(&notjson), "--out", path_str(&svg)]),
+        &["x.json", "not JSON"],
+    );
+    assert_bad_input(
+        &graph500(&[
+            "plot",
+            path_str(&d.join("none.json")),
+            "--out",
+            path_str(&svg),
+        ]),
+        &["none.json"],
+    );
+}
+
 #[test]
 fn no_validate_prints_minus_one_for_validation() {
     let o = graph500(&["--scale", "8", "--keys", "4", "--no-validate", "-q"]);
