@@ -1,4 +1,5 @@
-//! Criterion benchmarks of the pipeline at SCALE 16: generation, kernel 1,
+//! Criterion benchmarks of the pipeline at SCALE 16: generation (the
+//! default generator and the reference one), kernel 1,
 //! one search per BFS kernel, one validation, and the floor under any
 //! validation (reading every tuple and two random cells per tuple).
 //!
@@ -11,7 +12,7 @@
 //! scale (default 16).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use generator::{DEFAULT_SEED, Kronecker, SeedStreams};
+use generator::{DEFAULT_SEED, EdgeGenerator, Kronecker, ReferenceKronecker, SeedStreams};
 use kernels::{Backend, Csr, Kernel, choose_search_keys};
 use rayon::prelude::*;
 use std::hint::black_box;
@@ -39,6 +40,8 @@ fn pipeline(c: &mut Criterion) {
     let mut group = c.benchmark_group(format!("scale{scale}"));
     group.throughput(Throughput::Elements(edges.len() as u64));
     group.bench_function("generate", |b| b.iter(|| generator.generate()));
+    let reference = ReferenceKronecker::new(scale, 16).expect("GRAPH500_BENCH_SCALE in 1..=31");
+    group.bench_function("generate_graph500", |b| b.iter(|| reference.generate()));
     group.bench_function("construct", |b| b.iter(|| Csr::from_edge_list(&edges)));
     for kernel in Kernel::ALL {
         let mut engine = kernel.engine(Arc::clone(&graph));

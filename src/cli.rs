@@ -67,9 +67,32 @@ pub(crate) struct KroneckerArgs {
     #[arg(long, short, value_name = "E", allow_negative_numbers = true, default_value_t = generator::DEFAULT_EDGEFACTOR,
           value_parser = clap::value_parser!(u64).range(1..=generator::MAX_EDGEFACTOR))]
     pub(crate) edgefactor: u64,
-    /// Random seed of the graph and of the search keys.
-    #[arg(long, value_name = "X", allow_negative_numbers = true, default_value_t = generator::DEFAULT_SEED)]
-    pub(crate) seed: u64,
+    /// Random seed of the graph and of the search keys [default: 20100615].
+    /// Not with --generator graph500, whose seeds are the reference's.
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    pub(crate) seed: Option<u64>,
+    /// The Kronecker generator: xoshiro (fast, seeded by --seed) or graph500
+    /// (the official reference generator bit for bit, with its user seeds 2
+    /// and 3 and its choice of search keys).
+    #[arg(long, value_enum, value_name = "G", default_value_t = GeneratorArg::Xoshiro)]
+    pub(crate) generator: GeneratorArg,
+}
+
+impl KroneckerArgs {
+    /// `--seed`, or the default.
+    pub(crate) fn seed(&self) -> u64 {
+        self.seed.unwrap_or(generator::DEFAULT_SEED)
+    }
+}
+
+/// The values of `--generator`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum GeneratorArg {
+    /// xoshiro256++ streams per block of edges, any seed.
+    Xoshiro,
+    /// The Graph500 reference code's generator (MRG, user seeds 2 and 3).
+    #[value(alias = "reference")]
+    Graph500,
 }
 
 /// Options of `run`.
@@ -80,7 +103,7 @@ pub(crate) struct RunArgs {
     pub(crate) kronecker: KroneckerArgs,
     /// Read the graph from an edge-list file instead of generating it
     /// (its format from its extension, or --format).
-    #[arg(long, short, value_name = "FILE", conflicts_with_all = ["scale", "edgefactor"])]
+    #[arg(long, short, value_name = "FILE", conflicts_with_all = ["scale", "edgefactor", "generator"])]
     pub(crate) input: Option<PathBuf>,
     /// The format of --input (default: from its extension: .el, .txt, .snap
     /// text; .mtx Matrix Market; .pe48 packed; else binary).

@@ -4,9 +4,9 @@ use crate::budget;
 use crate::cli::{self, BfsArgs, ConvertArgs, GenerateArgs, RunArgs, SearchArgs, ValidateArgs};
 use crate::progress::Progress;
 use crate::report::{self, JsonGraph, JsonOptions, JsonReport, RunStatistics};
-use crate::run::{self, GraphSource, InvalidSearch, Outcome, RunPlan, timed};
+use crate::run::{self, GraphSource, InvalidSearch, KeyRule, Outcome, RunPlan, timed};
 use anyhow::{Context, bail};
-use generator::{Kronecker, format};
+use generator::format;
 use kernels::{Csr, SearchKey};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -18,8 +18,11 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
         ensure_folder_exists(path)?;
     }
     let k = &args.kronecker;
-    let source = match &args.input {
-        Some(path) => GraphSource::File(path.clone(), cli::format_of(path, args.format)),
+    let (source, key_rule) = match &args.input {
+        Some(path) => (
+            GraphSource::File(path.clone(), cli::format_of(path, args.format)),
+            KeyRule::Seeded(k.seed()),
+        ),
         None => {
             let bytes_at = |scale: u32| {
                 let n = 1u64 << scale;
@@ -34,12 +37,13 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
                 scale_hint(k.edgefactor, bytes_at),
                 force,
             )?;
-            GraphSource::Kronecker(generator::Kronecker::new(k.scale, k.edgefactor, k.seed)?)
+            let (generator, key_rule) = run::generated(k)?;
+            (GraphSource::Generated(generator), key_rule)
         }
     };
     let plan = RunPlan {
         source,
-        seed: k.seed,
+        key_rule,
         keys: usize::try_from(args.keys).expect("at most 100000"),
         kernel: cli::kernel_of(args.kernel, args.backend, &args.tuning)?,
         validate: !args.no_validate,
@@ -61,12 +65,12 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
             return Ok(ExitCode::from(1));
         }
     };
-    let scale = match &plan.source {
-        GraphSource::Kronecker(g) => g.scale(),
-        GraphSource::File(..) => report::scale_of(measured.num_vertices),
+    let (scale, generator) = match &plan.source {
+        GraphSource::Generated(g) => (g.scale(), g.name()),
+        GraphSource::File(..) => (report::scale_of(measured.num_vertices), "file"),
     };
     crate::interrupt::check()?;
-    let statistics = RunStatistics::new(&measured, scale);
+    let statistics = RunStatistics::new(&measured, scale, generator);
     print!("{}", statistics.block());
     if let Some(path) = &args.json {
         let report = JsonReport {
@@ -75,7 +79,7 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
             options: JsonOptions {
                 scale: args.input.is_none().then_some(k.scale),
                 edgefactor: args.input.is_none().then_some(k.edgefactor),
-                seed: k.seed,
+                seed: plan.key_rule.seed(),
                 input: args.input.as_ref().map(|p| p.display().to_string()),
                 keys: plan.keys,
                 kernel: plan.kernel.name(),
@@ -89,7 +93,7 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
                 } else {
                     "kronecker"
                 },
-                generator: args.input.is_none().then_some("xoshiro256++ R-MAT"),
+                generator: args.input.is_none().then_some(generator),
                 num_vertices: measured.num_vertices,
                 num_edges: measured.num_edges,
                 checksum: format!("{:#018x}", measured.checksum),
@@ -170,7 +174,7 @@ pub(crate) fn generate(
         scale_hint(k.edgefactor, edges_at),
         force,
     )?;
-    let generator = Kronecker::new(k.scale, k.edgefactor, k.seed)?;
+    let (generator, _) = run::generated(k)?;
     let (edges, seconds) = timed(|| generator.generate());
     crate::interrupt::check()?;
     progress.say(&format!(

@@ -19,10 +19,8 @@ use crate::progress::Progress;
 use crate::report::{self, format_g};
 use crate::run::{on_pool_worker, timed};
 use anyhow::bail;
-use generator::{EdgeList, Kronecker, SeedStreams};
-use kernels::{
-    Backend, Bfs, Csr, Kernel, PipesBfs, SearchKey, Sharing, choose_search_keys, count_allocations,
-};
+use generator::EdgeList;
+use kernels::{Backend, Bfs, Csr, Kernel, PipesBfs, SearchKey, Sharing, count_allocations};
 use std::process::ExitCode;
 use std::sync::Arc;
 use validate::Validator;
@@ -98,13 +96,10 @@ pub(crate) fn profile(
         crate::commands::scale_hint(k.edgefactor, bytes_at),
         force,
     )?;
-    let edges = Kronecker::new(k.scale, k.edgefactor, k.seed)?.generate();
+    let (generator, key_rule) = crate::run::generated(k)?;
+    let edges = generator.generate();
     let graph = Arc::new(Csr::from_edge_list(&edges));
-    let keys = choose_search_keys(
-        &graph,
-        args.keys as usize,
-        &mut SeedStreams::new(k.seed).search_keys(),
-    )?;
+    let keys = key_rule.choose(&graph, args.keys as usize)?;
     // Before the pipes rows: see the module documentation.
     let rayon = Kernel::Par(Backend::Rayon);
     let mut subjects = vec![
@@ -126,7 +121,8 @@ pub(crate) fn profile(
             program: "graph500 profile",
             scale: k.scale,
             edgefactor: k.edgefactor,
-            seed: k.seed,
+            generator: generator.name(),
+            seed: key_rule.seed(),
             keys: keys.len(),
             threads: kernels::par::global_size(),
             rows: &rows,
@@ -202,7 +198,8 @@ struct ProfileReport<'a> {
     program: &'static str,
     scale: u32,
     edgefactor: u64,
-    seed: u64,
+    generator: &'static str,
+    seed: Option<u64>,
     keys: usize,
     threads: usize,
     rows: &'a [ProfileRow],

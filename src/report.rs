@@ -7,6 +7,9 @@ use validate::stats::{Summary, TepsSummary};
 /// The numbers the statistics block reports, computed once.
 #[derive(Debug, serde::Serialize)]
 pub(crate) struct RunStatistics {
+    /// Where the graph came from: `xoshiro` or `graph500` (the generators),
+    /// or `file`.
+    pub(crate) generator: &'static str,
     /// `SCALE`: the generator's, or `ceil(log2 N)` for a file.
     pub(crate) scale: u32,
     /// `edgefactor`: `M / N`.
@@ -29,13 +32,14 @@ pub(crate) struct RunStatistics {
 
 impl RunStatistics {
     /// The statistics of a run with at least one search.
-    pub(crate) fn new(m: &Measured, scale: u32) -> Self {
+    pub(crate) fn new(m: &Measured, scale: u32, generator: &'static str) -> Self {
         let column = |f: fn(&SearchRecord) -> f64| m.searches.iter().map(f).collect::<Vec<f64>>();
         let times = column(|r| r.time);
         let nedges = column(|r| r.nedge as f64);
         let validate_times: Option<Vec<f64>> = m.searches.iter().map(|r| r.validate_time).collect();
         let at_least_one = "a run has at least one search";
         RunStatistics {
+            generator,
             scale,
             edgefactor: m.num_edges as f64 / m.num_vertices as f64,
             nbfs: m.searches.len(),
@@ -51,9 +55,12 @@ impl RunStatistics {
     /// The Graph500 statistics block: one `label: value` per line, labels as
     /// the reference code prints them (value column 33), values in C's `%g`
     /// (`%.11g` for nedge). Without validation the `*_validate` values are -1.
+    /// A first line, `generator:`, names where the graph came from (not a
+    /// reference label: parsers that look labels up skip it).
     pub(crate) fn block(&self) -> String {
         let g = |x: f64| format_g(x, 6);
         let mut lines = vec![
+            ("generator".to_string(), self.generator.to_string()),
             ("SCALE".to_string(), self.scale.to_string()),
             ("edgefactor".to_string(), g(self.edgefactor)),
             ("NBFS".to_string(), self.nbfs.to_string()),
@@ -152,8 +159,9 @@ pub(crate) struct JsonOptions {
     pub(crate) scale: Option<u32>,
     /// `--edgefactor` (generated graphs only).
     pub(crate) edgefactor: Option<u64>,
-    /// `--seed`.
-    pub(crate) seed: u64,
+    /// The seed of the graph and keys (`null` for the reference generator,
+    /// whose seeds are fixed).
+    pub(crate) seed: Option<u64>,
     /// `--input` (file graphs only).
     pub(crate) input: Option<String>,
     /// `--keys`.

@@ -8,12 +8,15 @@
 //! form and computing nedge from the graph are outside every timed region.
 
 use crate::budget;
+use crate::cli::{GeneratorArg, KroneckerArgs};
 use crate::interrupt::{self, Interrupted};
 use crate::progress::Progress;
 use anyhow::Context;
 use generator::format::EdgeFormat;
-use generator::{EdgeList, Kronecker, SeedStreams};
-use kernels::{Bfs, Csr, Kernel, SearchKey, choose_search_keys};
+use generator::{
+    EdgeGenerator, EdgeList, Kronecker, ReferenceKronecker, RootCandidates, SeedStreams,
+};
+use kernels::{Bfs, Csr, Kernel, SearchKey, choose_reference_search_keys, choose_search_keys};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -22,17 +25,76 @@ use validate::{Invalid, Validator};
 /// Where the graph comes from.
 pub(crate) enum GraphSource {
     /// Generated.
-    Kronecker(Kronecker),
+    Generated(Box<dyn EdgeGenerator + Send>),
     /// Read from an edge-list file in a format.
     File(PathBuf, EdgeFormat),
+}
+
+/// How a run picks its search keys.
+pub(crate) enum KeyRule {
+    /// Drawn from a seed's search-key stream ([`choose_search_keys`]).
+    Seeded(u64),
+    /// The reference code's rule over its candidates
+    /// ([`choose_reference_search_keys`]).
+    Reference(RootCandidates),
+}
+
+impl KeyRule {
+    /// `count` keys of `graph`.
+    pub(crate) fn choose(
+        &self,
+        graph: &Csr,
+        count: usize,
+    ) -> Result<Vec<SearchKey>, kernels::Error> {
+        match self {
+            KeyRule::Seeded(seed) => {
+                choose_search_keys(graph, count, &mut SeedStreams::new(*seed).search_keys())
+            }
+            KeyRule::Reference(candidates) => {
+                choose_reference_search_keys(graph, count, candidates.clone())
+            }
+        }
+    }
+
+    /// The seed of [`KeyRule::Seeded`].
+    pub(crate) fn seed(&self) -> Option<u64> {
+        match self {
+            KeyRule::Seeded(seed) => Some(*seed),
+            KeyRule::Reference(_) => None,
+        }
+    }
+}
+
+/// The generator that `k` names and the key rule that goes with it: the
+/// seed's for xoshiro, the reference's for graph500 (which refuses --seed:
+/// its seeds are fixed).
+pub(crate) fn generated(
+    k: &KroneckerArgs,
+) -> anyhow::Result<(Box<dyn EdgeGenerator + Send>, KeyRule)> {
+    Ok(match k.generator {
+        GeneratorArg::Xoshiro => (
+            Box::new(Kronecker::new(k.scale, k.edgefactor, k.seed())?),
+            KeyRule::Seeded(k.seed()),
+        ),
+        GeneratorArg::Graph500 => {
+            if let Some(seed) = k.seed {
+                anyhow::bail!(
+                    "--seed {seed}: --generator graph500 always uses the reference's user seeds 2 and 3"
+                );
+            }
+            let g = ReferenceKronecker::new(k.scale, k.edgefactor)?;
+            let candidates = g.root_candidates();
+            (Box::new(g), KeyRule::Reference(candidates))
+        }
+    })
 }
 
 impl GraphSource {
     fn load(&self, progress: &Progress) -> anyhow::Result<EdgeList> {
         match self {
-            GraphSource::Kronecker(g) => {
+            GraphSource::Generated(g) => {
                 let bar = progress.bar(g.num_blocks() as u64, "generating");
-                let edges = g.generate_reporting(|| bar.inc(1));
+                let edges = g.generate_reporting(&|| bar.inc(1));
                 bar.finish(format!("{} edge tuples", edges.len()));
                 Ok(edges)
             }
@@ -42,11 +104,11 @@ impl GraphSource {
 
     fn describe(&self) -> String {
         match self {
-            GraphSource::Kronecker(g) => format!(
-                "generating a Kronecker graph: SCALE {}, edgefactor {}, seed {}",
+            GraphSource::Generated(g) => format!(
+                "generating a Kronecker graph: SCALE {}, edgefactor {}, {}",
                 g.scale(),
                 g.edgefactor(),
-                g.seed()
+                g.label()
             ),
             GraphSource::File(path, format) => {
                 format!("reading {} ({})", path.display(), format.name())
@@ -59,8 +121,8 @@ impl GraphSource {
 pub(crate) struct RunPlan {
     /// The graph.
     pub(crate) source: GraphSource,
-    /// The seed of the search keys.
-    pub(crate) seed: u64,
+    /// How to choose the search keys.
+    pub(crate) key_rule: KeyRule,
     /// How many searches.
     pub(crate) keys: usize,
     /// Which BFS kernel.
@@ -201,12 +263,10 @@ fn run_with(
     bar.finish(format!("{construction_time:.3} s"));
     interrupt::check()?;
     let graph = Arc::new(graph);
-    let keys = choose_search_keys(
-        &graph,
-        plan.keys,
-        &mut SeedStreams::new(plan.seed).search_keys(),
-    )
-    .context("choosing search keys")?;
+    let keys = plan
+        .key_rule
+        .choose(&graph, plan.keys)
+        .context("choosing search keys")?;
     progress.say(&format!(
         "construction_time {construction_time:.3} s; {} searches with kernel {} on {} threads",
         keys.len(),
@@ -366,8 +426,8 @@ mod tests {
 
     fn plan(validate: bool) -> RunPlan {
         RunPlan {
-            source: GraphSource::Kronecker(Kronecker::new(8, 16, 1).unwrap()),
-            seed: 1,
+            source: GraphSource::Generated(Box::new(Kronecker::new(8, 16, 1).unwrap())),
+            key_rule: KeyRule::Seeded(1),
             keys: 4,
             kernel: Kernel::Par(kernels::Backend::Rayon),
             validate,

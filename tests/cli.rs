@@ -83,10 +83,23 @@ const LABELS: [&str; 34] = [
     "bfs  stddev_validate",
 ];
 
-/// The statistics block as (label, value) pairs, checking label order.
+/// The generator the block's first line names.
+fn generator_of(text: &str) -> &str {
+    let first = text.lines().next().expect("a block");
+    let name = first.strip_prefix("generator:").expect("generator: first");
+    name.trim()
+}
+
+/// The statistics block as (label, value) pairs, checking label order
+/// (after the `generator:` line).
 fn block(text: &str) -> Vec<(String, f64)> {
+    assert!(
+        ["xoshiro", "graph500", "file"].contains(&generator_of(text)),
+        "{text}"
+    );
     let pairs: Vec<(String, f64)> = text
         .lines()
+        .skip(1)
         .map(|l| {
             let (label, value) = l
                 .split_once(':')
@@ -119,6 +132,7 @@ fn run_prints_the_official_block() {
         stderr(&o)
     );
     let b = block(&stdout(&o));
+    assert_eq!(generator_of(&stdout(&o)), "xoshiro");
     assert_eq!(value(&b, "SCALE"), 10.0);
     assert_eq!(value(&b, "edgefactor"), 16.0);
     assert_eq!(value(&b, "NBFS"), 8.0);
@@ -947,6 +961,68 @@ fn bad_arguments_are_one_line_errors() {
         &["--root"],
     );
     assert_bad_input(&graph500(&["sweep", "--from", "0"]), &["--from"]);
+    assert_bad_input(
+        &graph500(&["--generator", "graph500", "--seed", "5"]),
+        &["--seed", "graph500"],
+    );
+    assert_bad_input(
+        &graph500(&["--generator", "graph500", "--input", "x.el"]),
+        &["--generator", "--input"],
+    );
+    assert_bad_input(&graph500(&["--generator", "gsl"]), &["--generator", "gsl"]);
+}
+
+#[test]
+fn generator_graph500_gives_the_reference_graph_and_keys() {
+    use generator::{EdgeGenerator, ReferenceKronecker};
+    let dir = tempfile::tempdir().unwrap();
+    // `generate` writes exactly the library's reference edges, in order.
+    let el = dir.path().join("reference.el");
+    let o = graph500(&[
+        "generate",
+        "--generator",
+        "graph500",
+        "--scale",
+        "9",
+        "-q",
+        "--out",
+        path_str(&el),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let theirs: Vec<(u32, u32)> = ReferenceKronecker::new(9, 16)
+        .unwrap()
+        .generate()
+        .edges()
+        .iter()
+        .map(|e| (e.u, e.v))
+        .collect();
+    assert_eq!(tuples_of(&el, dir.path()), theirs);
+
+    // `run` searches the reference graph from the reference's keys.
+    let j = json_run(dir.path(), "g.json", &["--generator", "graph500"]);
+    let reference = ReferenceKronecker::new(11, 16).unwrap();
+    let edges = reference.generate();
+    let graph = kernels::Csr::from_edge_list(&edges);
+    let keys =
+        kernels::choose_reference_search_keys(&graph, 6, reference.root_candidates()).unwrap();
+    let roots: Vec<u64> = j["searches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["root"].as_u64().unwrap())
+        .collect();
+    let expected: Vec<u64> = keys.iter().map(|k| k.vertex().into()).collect();
+    assert_eq!(roots, expected);
+    assert_eq!(
+        j["graph"]["checksum"],
+        format!("{:#018x}", edges.checksum())
+    );
+    assert_eq!(j["graph"]["generator"], "graph500");
+    assert_eq!(j["statistics"]["generator"], "graph500");
+    assert!(j["options"]["seed"].is_null());
+    let default = json_run(dir.path(), "x.json", &[]);
+    assert_eq!(default["graph"]["generator"], "xoshiro");
+    assert_ne!(default["graph"]["checksum"], j["graph"]["checksum"]);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! 16; kernels agree with each other and with themselves across thread
 //! counts.
 
-use generator::{Kronecker, SeedStreams};
+use generator::{EdgeGenerator, Kronecker, SeedStreams};
 use kernels::{
     Backend, Bfs, Csr, DoParams, Kernel, PipesBfs, SearchKey, SearchStats, Sharing,
     choose_search_keys,

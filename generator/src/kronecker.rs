@@ -17,8 +17,7 @@
 //! output vector.
 
 use crate::random::{SeedStreams, Stream};
-use crate::{Edge, EdgeList, Error, Scrambler};
-use rayon::prelude::*;
+use crate::{EDGES_PER_BLOCK, Edge, EdgeGenerator, Error, Scrambler};
 
 /// The largest supported scale: `2^31` vertices keeps every id below
 /// `u32::MAX` (far beyond what fits in memory today anyway).
@@ -29,8 +28,6 @@ pub const DEFAULT_EDGEFACTOR: u64 = 16;
 pub const MAX_EDGEFACTOR: u64 = 1 << 16;
 /// The seed used when none is given, so that two runs match.
 pub const DEFAULT_SEED: u64 = 20_100_615;
-/// Edges drawn from one random stream. Fixed: changing it changes graphs.
-pub const EDGES_PER_BLOCK: usize = 1 << 14;
 
 /// A 16-bit draw below `T_A` picks quadrant A, below `T_AB` B, below `T_ABC`
 /// C, otherwise D (rounded `p * 2^16` of the cumulative probabilities).
@@ -56,20 +53,7 @@ impl Kronecker {
     /// Fails if `scale` is not in `1..=MAX_SCALE` or `edgefactor` not in
     /// `1..=MAX_EDGEFACTOR`.
     pub fn new(scale: u32, edgefactor: u64, seed: u64) -> Result<Self, Error> {
-        if !(1..=MAX_SCALE).contains(&scale) {
-            return Err(Error::Parameter {
-                name: "scale",
-                value: scale.into(),
-                range: format!("1..={MAX_SCALE}"),
-            });
-        }
-        if !(1..=MAX_EDGEFACTOR).contains(&edgefactor) {
-            return Err(Error::Parameter {
-                name: "edgefactor",
-                value: edgefactor,
-                range: format!("1..={MAX_EDGEFACTOR}"),
-            });
-        }
+        check_size(scale, edgefactor)?;
         let streams = SeedStreams::new(seed);
         let num_edges = edgefactor << scale;
         let num_blocks = num_edges.div_ceil(EDGES_PER_BLOCK as u64);
@@ -82,68 +66,9 @@ impl Kronecker {
         })
     }
 
-    /// `log2` of the vertex count.
-    pub fn scale(&self) -> u32 {
-        self.scale
-    }
-
-    /// Edge tuples per vertex.
-    pub fn edgefactor(&self) -> u64 {
-        self.edgefactor
-    }
-
     /// The seed.
     pub fn seed(&self) -> u64 {
         self.seed
-    }
-
-    /// `N = 2^scale`.
-    pub fn num_vertices(&self) -> usize {
-        1 << self.scale
-    }
-
-    /// `M = edgefactor * N`.
-    pub fn num_edges(&self) -> usize {
-        usize::try_from(self.edgefactor << self.scale).expect("fits memory")
-    }
-
-    /// The number of blocks of [`EDGES_PER_BLOCK`] edges (the last may be short).
-    pub fn num_blocks(&self) -> usize {
-        self.blocks.len()
-    }
-
-    /// The whole edge list, generated in parallel on the current rayon pool.
-    /// Allocates `8 * M` bytes (zeroed lazily by the allocator).
-    pub fn generate(&self) -> EdgeList {
-        self.generate_reporting(|| {})
-    }
-
-    /// [`generate`](Kronecker::generate), calling `block_done` (from any
-    /// worker) after each of the [`num_blocks`](Kronecker::num_blocks)
-    /// blocks: for progress reports.
-    pub fn generate_reporting(&self, block_done: impl Fn() + Sync) -> EdgeList {
-        let mut edges: Vec<Edge> = bytemuck::zeroed_vec(self.num_edges());
-        edges
-            .par_chunks_mut(EDGES_PER_BLOCK)
-            .enumerate()
-            .for_each(|(block, out)| {
-                self.fill_block(block, out);
-                block_done();
-            });
-        EdgeList::from_trusted(self.num_vertices(), edges)
-    }
-
-    /// Writes the edges of block `block` into `out`, whose length must be the
-    /// block's length (`EDGES_PER_BLOCK`, or less for the last block).
-    pub fn fill_block(&self, block: usize, out: &mut [Edge]) {
-        let mut stream = self.blocks[block].clone();
-        for edge in out {
-            let (u, v) = self.draw_unscrambled(&mut stream);
-            // Scrambled labels are below 2^scale <= 2^31: they fit a Vertex.
-            #[allow(clippy::cast_possible_truncation)]
-            let scrambled = |x| self.scrambler.apply(x) as u32;
-            *edge = Edge::new(scrambled(u), scrambled(v));
-        }
     }
 
     /// One R-MAT edge before relabelling: `scale` quadrant picks.
@@ -165,6 +90,55 @@ impl Kronecker {
         }
         (u, v)
     }
+}
+
+impl EdgeGenerator for Kronecker {
+    fn scale(&self) -> u32 {
+        self.scale
+    }
+
+    fn edgefactor(&self) -> u64 {
+        self.edgefactor
+    }
+
+    fn name(&self) -> &'static str {
+        "xoshiro"
+    }
+
+    fn label(&self) -> String {
+        format!("xoshiro generator, seed {}", self.seed)
+    }
+
+    fn fill_block(&self, block: usize, out: &mut [Edge]) {
+        let mut stream = self.blocks[block].clone();
+        for edge in out {
+            let (u, v) = self.draw_unscrambled(&mut stream);
+            // Scrambled labels are below 2^scale <= 2^31: they fit a Vertex.
+            #[allow(clippy::cast_possible_truncation)]
+            let scrambled = |x| self.scrambler.apply(x) as u32;
+            *edge = Edge::new(scrambled(u), scrambled(v));
+        }
+    }
+}
+
+/// Fails unless `scale` is in `1..=MAX_SCALE` and `edgefactor` in
+/// `1..=MAX_EDGEFACTOR`: the sizes every generator supports.
+pub(crate) fn check_size(scale: u32, edgefactor: u64) -> Result<(), Error> {
+    if !(1..=MAX_SCALE).contains(&scale) {
+        return Err(Error::Parameter {
+            name: "scale",
+            value: scale.into(),
+            range: format!("1..={MAX_SCALE}"),
+        });
+    }
+    if !(1..=MAX_EDGEFACTOR).contains(&edgefactor) {
+        return Err(Error::Parameter {
+            name: "edgefactor",
+            value: edgefactor,
+            range: format!("1..={MAX_EDGEFACTOR}"),
+        });
+    }
+    Ok(())
 }
 
 /// The `(row, column)` bits of the quadrant a 16-bit draw picks:

@@ -7,6 +7,9 @@
 //! - Every block of [`EDGES_PER_BLOCK`] edges draws from its own xoshiro256++
 //!   stream, reached from the seed by jump-ahead ([`SeedStreams`]), so the
 //!   edge list is bit-identical for any number of threads.
+//! - [`ReferenceKronecker`] is the official reference generator bit for bit
+//!   (L'Ecuyer's MRG with skip-ahead, [`Mrg`]), with its search-key
+//!   candidates. Both generators implement [`EdgeGenerator`].
 //! - [`EdgeList`] holds the tuples, either owned or memory-mapped straight
 //!   from a binary file; its [`EdgeList::checksum`] identifies a graph.
 //! - [`format`] reads and writes edge lists (binary and text) and parent
@@ -17,21 +20,25 @@
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
+mod blocks;
 mod edge_list;
 mod error;
 pub mod format;
 pub mod hint;
 mod kronecker;
+mod mrg;
 pub mod parallel;
 mod random;
+mod reference;
 mod scramble;
 
+pub use blocks::{EDGES_PER_BLOCK, EdgeGenerator};
 pub use edge_list::{Edge, EdgeList};
 pub use error::Error;
-pub use kronecker::{
-    DEFAULT_EDGEFACTOR, DEFAULT_SEED, EDGES_PER_BLOCK, Kronecker, MAX_EDGEFACTOR, MAX_SCALE,
-};
+pub use kronecker::{DEFAULT_EDGEFACTOR, DEFAULT_SEED, Kronecker, MAX_EDGEFACTOR, MAX_SCALE};
+pub use mrg::{Mrg, Transition};
 pub use random::{SeedStreams, Stream, uniform_below};
+pub use reference::{REFERENCE_USER_SEEDS, ReferenceKronecker, RootCandidates};
 pub use scramble::Scrambler;
 
 /// A vertex id. Ids run from 0 to `num_vertices - 1`.

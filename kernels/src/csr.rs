@@ -225,7 +225,8 @@ mod tests {
 
     #[test]
     fn build_matches_a_sequential_adjacency_on_a_generated_graph() {
-        let edges = generator::Kronecker::new(11, 8, 3).unwrap().generate();
+        let edges =
+            generator::EdgeGenerator::generate(&generator::Kronecker::new(11, 8, 3).unwrap());
         let g = Csr::from_edge_list(&edges);
         let mut expected = vec![Vec::new(); edges.num_vertices()];
         for e in edges.edges().iter().filter(|e| !e.is_self_loop()) {

@@ -23,4 +23,18 @@ pub enum Error {
         /// The graph's vertex count.
         num_vertices: usize,
     },
+    /// The reference's key rule ran out of checked candidates and then
+    /// accepted a vertex with no edge but self-loops, whose search would
+    /// count no edge (the reference would report zero TEPS for it).
+    #[error(
+        "search key {index}: after trying {tried} candidates the reference's rule accepts vertex {vertex} unchecked, but it has no edge that is not a self-loop; ask for fewer keys"
+    )]
+    ReferenceKeysExhausted {
+        /// Which key (from 0).
+        index: usize,
+        /// Candidates tried with checks (`N`).
+        tried: u64,
+        /// The vertex accepted unchecked.
+        vertex: u64,
+    },
 }

@@ -6,6 +6,10 @@
 //! a partial Fisher-Yates shuffle of the eligible list, so the same seed and
 //! graph give the same keys for any thread count, and asking for every
 //! eligible vertex terminates.
+//!
+//! [`choose_reference_search_keys`] instead follows the Graph500 reference
+//! code's rule over its candidate stream, so that a graph of its generator
+//! gets its keys too.
 
 use crate::{Csr, Error, Vertex};
 use generator::Stream;
@@ -62,6 +66,41 @@ pub fn choose_search_keys(
     Ok(eligible[..count].iter().map(|&v| SearchKey(v)).collect())
 }
 
+/// The reference code's keys: it walks `candidates` (for its own graphs,
+/// [`generator::ReferenceKronecker::root_candidates`]) and keeps a candidate
+/// unless it is already a key or has no edge but self-loops. Its guard:
+/// candidates from number `N` on (counting from 0, over all keys) are kept
+/// unchecked. Such a duplicate is kept as the reference keeps it; such an
+/// isolated vertex is an error rather than a search of nothing.
+/// O(count^2 + candidates tried).
+pub fn choose_reference_search_keys(
+    graph: &Csr,
+    count: usize,
+    candidates: impl IntoIterator<Item = u64>,
+) -> Result<Vec<SearchKey>, Error> {
+    let n = graph.num_vertices() as u64;
+    let mut candidates = candidates.into_iter().enumerate();
+    let mut keys: Vec<SearchKey> = Vec::with_capacity(count);
+    while keys.len() < count {
+        let (tried, root) = candidates.next().expect("the candidate stream is endless");
+        let key = SearchKey::new(root, graph)?;
+        let isolated = graph.degree(key.vertex()) == 0;
+        if tried as u64 >= n {
+            if isolated {
+                return Err(Error::ReferenceKeysExhausted {
+                    index: keys.len(),
+                    tried: n,
+                    vertex: root,
+                });
+            }
+            keys.push(key);
+        } else if !isolated && !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    Ok(keys)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +144,35 @@ mod tests {
         let keys = choose_search_keys(&g, 64, &mut SeedStreams::new(9).search_keys()).unwrap();
         let low = keys.iter().filter(|k| k.vertex() < 500).count();
         assert!((16..=48).contains(&low), "{low} of 64 keys below 500");
+    }
+
+    #[test]
+    fn reference_rule_skips_duplicates_and_isolated_vertices() {
+        let g = star_with_loops();
+        // 4 has only a self-loop, 5 nothing; 1 repeats.
+        let keys = choose_reference_search_keys(&g, 3, [1, 4, 1, 5, 0, 2, 3]).unwrap();
+        let vertices: Vec<u32> = keys.iter().map(|k| k.vertex()).collect();
+        assert_eq!(vertices, [1, 0, 2]);
+    }
+
+    #[test]
+    fn reference_guard_keeps_candidates_from_n_on_unchecked() {
+        let g = star_with_loops(); // N = 6: candidates 0..=5 are checked.
+        let mut candidates = vec![4, 4, 4, 4, 4, 0];
+        // The guard keeps the duplicate 0 as the reference does...
+        candidates.push(0);
+        let keys = choose_reference_search_keys(&g, 2, candidates.clone()).unwrap();
+        assert_eq!(keys.iter().map(|k| k.vertex()).collect::<Vec<_>>(), [0, 0]);
+        // ...but refuses a vertex without edges.
+        candidates[6] = 5;
+        assert_eq!(
+            choose_reference_search_keys(&g, 2, candidates),
+            Err(Error::ReferenceKeysExhausted {
+                index: 1,
+                tried: 6,
+                vertex: 5
+            })
+        );
     }
 
     #[test]

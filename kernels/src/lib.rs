@@ -15,7 +15,8 @@
 //! - [`par`]: one-shot pipes, futures on a persistent pool, `map`.
 //! - [`CountingAllocator`] and [`count_allocations`]: allocation figures for
 //!   tests and `graph500 profile`.
-//! - [`choose_search_keys`] draws the benchmark's roots from a seed stream.
+//! - [`choose_search_keys`] draws the benchmark's roots from a seed stream;
+//!   [`choose_reference_search_keys`] picks them by the reference code's rule.
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
@@ -46,7 +47,7 @@ pub use csr::Csr;
 pub use error::Error;
 pub use frontier::{Frontier, LocalBuffer};
 pub use generator::Vertex;
-pub use keys::{SearchKey, choose_search_keys};
+pub use keys::{SearchKey, choose_reference_search_keys, choose_search_keys};
 pub use parents::{NO_PARENT, Parents};
 pub use trace::{Direction, MAX_STEPS, Step, StepLog};
 

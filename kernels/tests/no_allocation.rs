@@ -3,7 +3,7 @@
 //! no other test thread allocates meanwhile). The pipes backend allocates a
 //! job and a pipe per task by design; `graph500 profile` reports how much.
 
-use generator::{Kronecker, SeedStreams};
+use generator::{EdgeGenerator, Kronecker, SeedStreams};
 use kernels::{
     Backend, CountingAllocator, Csr, DoParams, Kernel, choose_search_keys, count_allocations,
     is_counting_installed,
