@@ -210,8 +210,7 @@ fn profile_rows_show_copying_costs_more_than_sharing() {
             "no {row} row in\n{table}"
         );
     }
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let j: serde_json::Value = read_json(&json);
     let rows = j["rows"].as_array().unwrap();
     let row = |name: &str| rows.iter().find(|r| r["strategy"] == name).unwrap();
     let figure = |name: &str, field: &str| row(name)[field].as_f64().unwrap();
@@ -254,8 +253,7 @@ fn sweep_runs_every_scale_on_one_and_all_threads() {
         4,
         "{table}"
     );
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let j: serde_json::Value = read_json(&json);
     let rows = j["rows"].as_array().unwrap();
     let configs: Vec<(u64, u64)> = rows
         .iter()
@@ -289,8 +287,7 @@ fn csv_rows_match_the_json_and_traces_account_for_each_search() {
         "--trace",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let j: serde_json::Value = read_json(&json);
     let rows = j["searches"].as_array().unwrap();
     let text = std::fs::read_to_string(&csv).unwrap();
     let mut lines = text.lines();
@@ -455,6 +452,11 @@ fn no_validate_prints_minus_one_for_validation() {
     }
 }
 
+/// A JSON file that graph500 wrote.
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
 fn json_run(dir: &Path, name: &str, extra: &[&str]) -> serde_json::Value {
     let json = dir.join(name);
     let mut args = vec![
@@ -469,7 +471,7 @@ fn json_run(dir: &Path, name: &str, extra: &[&str]) -> serde_json::Value {
     args.extend_from_slice(extra);
     let o = graph500(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+    read_json(&json)
 }
 
 #[test]
@@ -812,8 +814,7 @@ fn every_format_round_trips_through_convert_and_runs() {
             path_str(&json),
         ]);
         assert!(o.status.success(), "{}: {}", graph.display(), stderr(&o));
-        let j: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let j: serde_json::Value = read_json(&json);
         j["searches"]
             .as_array()
             .unwrap()

@@ -66,11 +66,6 @@ impl Kronecker {
         })
     }
 
-    /// The seed.
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
     /// One R-MAT edge before relabelling: `scale` quadrant picks.
     #[inline]
     fn draw_unscrambled(&self, stream: &mut Stream) -> (u64, u64) {

@@ -49,7 +49,6 @@ const SCRAMBLE_ODD: [u64; 2] = [0x4519_8402_1149_3211, 0x3050_8521_02C8_43A5];
 pub struct ReferenceKronecker {
     scale: u32,
     edgefactor: u64,
-    user_seeds: (u64, u64),
     seed: Mrg,
     keys: [u64; 2],
     /// Skips one edge: `STEP^(2^64)`.
@@ -65,18 +64,8 @@ impl ReferenceKronecker {
     /// edges with its user seeds 2 and 3. Fails on the sizes
     /// [`Kronecker::new`](crate::Kronecker::new) rejects.
     pub fn new(scale: u32, edgefactor: u64) -> Result<Self, Error> {
-        let (seed1, seed2) = REFERENCE_USER_SEEDS;
-        Self::with_user_seeds(scale, edgefactor, seed1, seed2)
-    }
-
-    /// The same generator with other user seeds.
-    pub fn with_user_seeds(
-        scale: u32,
-        edgefactor: u64,
-        seed1: u64,
-        seed2: u64,
-    ) -> Result<Self, Error> {
         check_size(scale, edgefactor)?;
+        let (seed1, seed2) = REFERENCE_USER_SEEDS;
         let seed = Mrg::from_user_seeds(seed1, seed2);
         let mut key_stream = seed.skipped(&Transition::skip(50, 7, 0));
         let mut key = || key_stream.next_u31() * 0xFFFF_FFFF + key_stream.next_u31();
@@ -84,7 +73,6 @@ impl ReferenceKronecker {
         Ok(ReferenceKronecker {
             scale,
             edgefactor,
-            user_seeds: (seed1, seed2),
             seed,
             keys: [key(), key()],
             next_lanes: next_edge.pow(LANES as u64),
@@ -164,7 +152,7 @@ impl EdgeGenerator for ReferenceKronecker {
     }
 
     fn label(&self) -> String {
-        let (seed1, seed2) = self.user_seeds;
+        let (seed1, seed2) = REFERENCE_USER_SEEDS;
         format!("graph500 reference generator, user seeds {seed1} and {seed2}")
     }
 
