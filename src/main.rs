@@ -1,29 +1,19 @@
-//! `graph500`: the command-line front end. It parses options, calls the
-//! library crates (`generator`, `kernels`, `validate`) and prints; it holds
-//! no algorithm.
+//! `graph500`: the command line. It parses options into a
+//! [`harness::Plan`] (or a subcommand's arguments), calls the libraries and
+//! prints; it holds no algorithm.
 //!
 //! Exit status: 0 success, 1 a search failed validation, 2 bad input (a
-//! one-line message on stderr names what and where).
+//! one-line message on stderr names what and where), 130 interrupted.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)] // the one place that prints
 #![allow(clippy::exit)] // the second Ctrl-C exits at once (interrupt.rs)
 
-mod budget;
 mod cli;
-mod commands;
-mod interrupt;
-mod plot;
-mod profile;
-mod progress;
-mod report;
-mod run;
-mod sweep;
-mod system;
 
 use anyhow::Context;
 use clap::Parser;
-use cli::{Cli, Command};
-use progress::Progress;
+use cli::args::{Cli, Command};
+use cli::progress::Progress;
 use std::process::ExitCode;
 
 /// Counts allocations inside `graph500 profile`; elsewhere a relaxed load
@@ -35,7 +25,7 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
-            eprintln!("graph500: {}", cli::one_line(&e));
+            eprintln!("graph500: {}", cli::args::one_line(&e));
             return ExitCode::from(2);
         }
         Err(e) => {
@@ -44,14 +34,14 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
-    if let Err(e) = interrupt::install() {
+    if let Err(e) = cli::interrupt::install() {
         eprintln!("graph500: error: cannot handle Ctrl-C: {e}");
         return ExitCode::from(2);
     }
     match dispatch(cli) {
         Ok(code) => code,
-        Err(e) if e.is::<interrupt::Interrupted>() => {
-            eprintln!("graph500: {e}");
+        Err(e) if is_interruption(&e) => {
+            eprintln!("graph500: {}", cli::interrupt::Interrupted);
             ExitCode::from(130)
         }
         Err(e) => {
@@ -59,6 +49,12 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// True for a stop asked for by Ctrl-C, however it was reported.
+fn is_interruption(e: &anyhow::Error) -> bool {
+    e.is::<cli::interrupt::Interrupted>()
+        || matches!(e.downcast_ref(), Some(harness::Error::Stopped))
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -71,15 +67,19 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             .map_err(|size| anyhow::anyhow!("the pipes pool already runs {size} threads"))?;
     }
     let progress = Progress::new(cli.quiet);
+    let commands = cli::commands::Commands {
+        force: cli.force,
+        progress: &progress,
+    };
     match &cli.command {
-        None => commands::run(&cli.run, cli.force, &progress),
-        Some(Command::Run(args)) => commands::run(args, cli.force, &progress),
-        Some(Command::Generate(args)) => commands::generate(args, cli.force, &progress),
-        Some(Command::Bfs(args)) => commands::bfs(args, cli.force, &progress),
-        Some(Command::Validate(args)) => commands::validate(args, cli.force, &progress),
-        Some(Command::Convert(args)) => commands::convert(args, &progress),
-        Some(Command::Plot(args)) => plot::plot(args, &progress),
-        Some(Command::Profile(args)) => profile::profile(args, cli.force, &progress),
-        Some(Command::Sweep(args)) => sweep::sweep(args, cli.threads, &progress),
+        None => commands.run(&cli.run),
+        Some(Command::Run(args)) => commands.run(args),
+        Some(Command::Generate(args)) => commands.generate(args),
+        Some(Command::Bfs(args)) => commands.bfs(args),
+        Some(Command::Validate(args)) => commands.validate(args),
+        Some(Command::Convert(args)) => commands.convert(args),
+        Some(Command::Plot(args)) => cli::plot::plot(args, &progress),
+        Some(Command::Profile(args)) => cli::profile::profile(args, cli.force, &progress),
+        Some(Command::Sweep(args)) => cli::sweep::sweep(args, cli.threads, &progress),
     }
 }

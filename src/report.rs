@@ -1,314 +1,319 @@
-//! Reports: the official statistics block on stdout, and JSON.
+//! The report schema: what `graph500 run --json`, `sweep --json` and
+//! `profile --json` write, and what `sweep` and `plot` read back, typed, with
+//! serde. One [`Document`] enum tells the three apart by their `program`
+//! field.
+//!
+//! A run's JSON records every option that changes a result or a time
+//! ([`RunOptions`]), the graph's identity (size and checksum), the
+//! statistics of the official block, one [`SearchRecord`] per search and the
+//! memory figures. Non-finite numbers (the NaN spread of a single search)
+//! are written as `null` and read back as NaN.
 
-use crate::run::{Measured, SearchRecord};
-use std::io::Write as _;
-use validate::stats::{Summary, TepsSummary};
+use crate::block::Statistics;
+use serde::{Deserialize, Serialize};
 
-/// The numbers the statistics block reports, computed once.
-#[derive(Debug, serde::Serialize)]
-pub(crate) struct RunStatistics {
-    /// Where the graph came from: `xoshiro` or `graph500` (the generators),
-    /// or `file`.
-    pub(crate) generator: &'static str,
-    /// `SCALE`: the generator's, or `ceil(log2 N)` for a file.
-    pub(crate) scale: u32,
-    /// `edgefactor`: `M / N`.
-    pub(crate) edgefactor: f64,
-    /// Searches.
-    pub(crate) nbfs: usize,
-    /// Seconds to generate (or read) the graph.
-    pub(crate) graph_generation: f64,
-    /// Seconds in kernel 1.
-    pub(crate) construction_time: f64,
-    /// Search times.
-    pub(crate) time: Summary,
-    /// nedge per search.
-    pub(crate) nedge: Summary,
-    /// TEPS.
-    pub(crate) teps: TepsSummary,
-    /// Validation times; `None` without validation.
-    pub(crate) validate: Option<Summary>,
+/// Any JSON this program writes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "program")]
+pub enum Document {
+    /// `graph500 run --json`.
+    #[serde(rename = "graph500")]
+    Run(Box<RunReport>),
+    /// `graph500 sweep --json`.
+    #[serde(rename = "graph500 sweep")]
+    Sweep(SweepReport),
+    /// `graph500 profile --json`.
+    #[serde(rename = "graph500 profile")]
+    Profile(ProfileReport),
 }
 
-impl RunStatistics {
-    /// The statistics of a run with at least one search.
-    pub(crate) fn new(m: &Measured, scale: u32, generator: &'static str) -> Self {
-        let column = |f: fn(&SearchRecord) -> f64| m.searches.iter().map(f).collect::<Vec<f64>>();
-        let times = column(|r| r.time);
-        let nedges = column(|r| r.nedge as f64);
-        let validate_times: Option<Vec<f64>> = m.searches.iter().map(|r| r.validate_time).collect();
-        let at_least_one = "a run has at least one search";
-        RunStatistics {
-            generator,
-            scale,
-            edgefactor: m.num_edges as f64 / m.num_vertices as f64,
-            nbfs: m.searches.len(),
-            graph_generation: m.graph_generation,
-            construction_time: m.construction_time,
-            time: Summary::of(&times).expect(at_least_one),
-            nedge: Summary::of(&nedges).expect(at_least_one),
-            teps: TepsSummary::of(&times, &nedges).expect(at_least_one),
-            validate: validate_times.as_deref().and_then(Summary::of),
-        }
+impl Document {
+    /// Reads a document from JSON text.
+    pub fn from_json(text: &str) -> Result<Document, serde_json::Error> {
+        serde_json::from_str(text)
     }
 
-    /// The Graph500 statistics block: one `label: value` per line, labels as
-    /// the reference code prints them (value column 33), values in C's `%g`
-    /// (`%.11g` for nedge). Without validation the `*_validate` values are -1.
-    /// A first line, `generator:`, names where the graph came from (not a
-    /// reference label: parsers that look labels up skip it).
-    pub(crate) fn block(&self) -> String {
-        let g = |x: f64| format_g(x, 6);
-        let mut lines = vec![
-            ("generator".to_string(), self.generator.to_string()),
-            ("SCALE".to_string(), self.scale.to_string()),
-            ("edgefactor".to_string(), g(self.edgefactor)),
-            ("NBFS".to_string(), self.nbfs.to_string()),
-            ("graph_generation".to_string(), g(self.graph_generation)),
-            ("num_mpi_processes".to_string(), "1".to_string()),
-            ("construction_time".to_string(), g(self.construction_time)),
-        ];
-        lines.extend(summary_lines("bfs  ", "time", Some(&self.time), g));
-        lines.extend(summary_lines("", "nedge", Some(&self.nedge), |x| {
-            format_g(x, 11)
-        }));
-        let t = &self.teps;
-        lines.extend(
-            [
-                ("min", t.min),
-                ("firstquartile", t.first_quartile),
-                ("median", t.median),
-                ("thirdquartile", t.third_quartile),
-                ("max", t.max),
-                ("harmonic_mean", t.harmonic_mean),
-                ("harmonic_stddev", t.harmonic_stddev),
-            ]
-            .map(|(name, x)| (format!("bfs  {name}_TEPS"), g(x))),
-        );
-        lines.extend(summary_lines(
-            "bfs  ",
-            "validate",
-            self.validate.as_ref(),
-            g,
-        ));
-        lines
-            .iter()
-            .map(|(label, value)| format!("{:<32}{value}\n", format!("{label}:")))
-            .collect()
+    /// The document as pretty JSON, with a final newline.
+    pub fn to_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("reports serialize");
+        text.push('\n');
+        text
     }
 }
 
-/// The seven lines of a [`Summary`], `{prefix}{statistic}_{what}`; every
-/// value -1 when there is no summary.
-fn summary_lines(
-    prefix: &str,
-    what: &str,
-    summary: Option<&Summary>,
-    format: impl Fn(f64) -> String,
-) -> Vec<(String, String)> {
-    let values = summary.map_or([-1.0; 7], |s| {
-        [
-            s.min,
-            s.first_quartile,
-            s.median,
-            s.third_quartile,
-            s.max,
-            s.mean,
-            s.stddev,
-        ]
-    });
-    [
-        "min",
-        "firstquartile",
-        "median",
-        "thirdquartile",
-        "max",
-        "mean",
-        "stddev",
-    ]
-    .iter()
-    .zip(values)
-    .map(|(name, x)| (format!("{prefix}{name}_{what}"), format(x)))
-    .collect()
-}
-
-/// The JSON report of a valid run.
-#[derive(serde::Serialize)]
-pub(crate) struct JsonReport<'a> {
-    /// `graph500`.
-    pub(crate) program: &'static str,
-    /// This build's version.
-    pub(crate) version: &'static str,
+/// The JSON of a valid run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// The version of the program that ran it.
+    pub version: String,
+    /// The machine: CPU model, cores, memory.
+    pub machine: String,
     /// The options the run used.
-    pub(crate) options: JsonOptions,
+    pub options: RunOptions,
     /// What the graph was.
-    pub(crate) graph: JsonGraph,
-    /// The statistics block's figures.
-    pub(crate) statistics: &'a RunStatistics,
+    pub graph: GraphReport,
+    /// The figures of the official block.
+    pub statistics: Statistics,
     /// One row per search, in key order.
-    pub(crate) searches: &'a [SearchRecord],
+    pub searches: Vec<SearchRecord>,
+    /// The estimated peak memory, in bytes (what `--force` overrides).
+    pub memory_estimate_bytes: u64,
     /// The process's peak resident memory in bytes, from the OS, at the end
     /// of the run (`null` where the OS does not tell).
-    pub(crate) peak_memory_bytes: Option<u64>,
+    pub peak_memory_bytes: Option<u64>,
 }
 
-/// The options of a run, as used.
-#[derive(serde::Serialize)]
-pub(crate) struct JsonOptions {
+/// Every option of a run that changes a result or a time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// `xoshiro`, `graph500` or `file`.
+    pub generator: String,
     /// `--scale` (generated graphs only).
-    pub(crate) scale: Option<u32>,
+    pub scale: Option<u32>,
     /// `--edgefactor` (generated graphs only).
-    pub(crate) edgefactor: Option<u64>,
+    pub edgefactor: Option<u64>,
     /// The seed of the graph and keys (`null` for the reference generator,
     /// whose seeds are fixed).
-    pub(crate) seed: Option<u64>,
+    pub seed: Option<u64>,
     /// `--input` (file graphs only).
-    pub(crate) input: Option<String>,
+    pub input: Option<String>,
+    /// The format of `--input`.
+    pub format: Option<String>,
     /// `--keys`.
-    pub(crate) keys: usize,
+    pub keys: usize,
     /// `--kernel`.
-    pub(crate) kernel: &'static str,
+    pub kernel: String,
     /// `--backend` of a parallel kernel.
-    pub(crate) backend: Option<&'static str>,
+    pub backend: Option<String>,
+    /// `--alpha` of `dobfs`.
+    pub alpha: Option<u64>,
+    /// `--beta` of `dobfs`.
+    pub beta: Option<u64>,
+    /// `--dobfs-scan-all` of `dobfs`.
+    pub scan_all: Option<bool>,
     /// Worker threads.
-    pub(crate) threads: usize,
+    pub threads: usize,
     /// False with `--no-validate`.
-    pub(crate) validate: bool,
+    pub validate: bool,
+    /// `--trace`: levels recorded, at some cost in speed.
+    pub trace: bool,
 }
 
 /// The graph of a run.
-#[derive(serde::Serialize)]
-pub(crate) struct JsonGraph {
-    /// `kronecker` or `file`.
-    pub(crate) source: &'static str,
-    /// The generator, for generated graphs.
-    pub(crate) generator: Option<&'static str>,
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GraphReport {
     /// `N`.
-    pub(crate) num_vertices: usize,
+    pub num_vertices: usize,
     /// `M`.
-    pub(crate) num_edges: usize,
+    pub num_edges: usize,
     /// [`generator::EdgeList::checksum`], as `0x` and 16 hex digits.
-    pub(crate) checksum: String,
+    pub checksum: String,
 }
 
-/// Writes `value` as pretty JSON to `path`, atomically (a temporary file
-/// renamed into place).
-pub(crate) fn write_json(
-    path: &std::path::Path,
-    value: &impl serde::Serialize,
-) -> anyhow::Result<()> {
-    generator::format::write_atomic(path, |out| {
-        serde_json::to_writer_pretty(&mut *out, value)?;
-        std::io::Write::write_all(out, b"\n")
-    })?;
-    Ok(())
+/// One search's figures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchRecord {
+    /// The root.
+    pub root: u32,
+    /// Seconds in the kernel.
+    pub time: f64,
+    /// Seconds of the untimed reset before the search (clearing the parent
+    /// array and the engine's queues): reported so that comparisons with
+    /// codes that time their initialisation can add it.
+    pub reset_time: f64,
+    /// Edges of the searched component (the reference rule).
+    pub nedge: u64,
+    /// `nedge / time`.
+    pub teps: f64,
+    /// Seconds validating, if validated.
+    pub validate_time: Option<f64>,
+    /// Deepest BFS level.
+    pub depth: u32,
+    /// Vertices reached, the root included.
+    pub reached: u64,
+    /// The search's levels, with `--trace` (kernels that record them; an
+    /// empty list for kernels that do not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Vec<TraceStep>>,
+}
+
+/// One level of a traced search.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceStep {
+    /// `top-down` or `bottom-up`.
+    pub direction: String,
+    /// Vertices in the frontier the level started from.
+    pub frontier: u64,
+    /// Vertices it discovered.
+    pub discovered: u64,
+    /// Adjacency entries it read, where counted.
+    pub edges_examined: Option<u64>,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+impl TraceStep {
+    /// True for a bottom-up step.
+    pub fn is_bottom_up(&self) -> bool {
+        self.direction == kernels::Direction::BottomUp.name()
+    }
+}
+
+impl From<&kernels::Step> for TraceStep {
+    fn from(s: &kernels::Step) -> Self {
+        TraceStep {
+            direction: s.direction.name().to_string(),
+            frontier: s.frontier,
+            discovered: s.discovered,
+            edges_examined: s.edges_examined,
+            seconds: s.seconds,
+        }
+    }
+}
+
+/// The JSON of `graph500 sweep`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepReport {
+    /// The machine: CPU model, cores, memory.
+    pub machine: String,
+    /// The kernel of every run.
+    pub kernel: String,
+    /// Searches per run.
+    pub keys: u32,
+    /// One row per (scale, threads), scales ascending, 1 thread first.
+    pub rows: Vec<SweepRow>,
+}
+
+/// One run of a sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepRow {
+    /// SCALE.
+    pub scale: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Harmonic-mean TEPS.
+    pub harmonic_mean_teps: f64,
+    /// Mean search time, seconds.
+    pub mean_time: f64,
+    /// Kernel 1, seconds.
+    pub construction_time: f64,
+    /// Mean validation time, seconds.
+    pub mean_validate: Option<f64>,
+    /// Peak resident memory, bytes.
+    pub peak_memory_bytes: Option<u64>,
+    /// Peak memory over the edge tuples of the graph.
+    pub peak_bytes_per_edge: Option<f64>,
+}
+
+impl SweepRow {
+    /// The row of a run's report.
+    pub fn of(run: &RunReport) -> SweepRow {
+        let s = &run.statistics;
+        let peak = run.peak_memory_bytes;
+        SweepRow {
+            scale: s.scale,
+            threads: run.options.threads,
+            harmonic_mean_teps: s.bfs.teps.harmonic_mean,
+            mean_time: s.bfs.time.mean,
+            construction_time: s.construction_time,
+            mean_validate: s.bfs.validate.map(|v| v.mean),
+            peak_memory_bytes: peak,
+            peak_bytes_per_edge: peak.map(|p| p as f64 / run.graph.num_edges as f64),
+        }
+    }
+}
+
+/// The JSON of `graph500 profile`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProfileReport {
+    /// SCALE.
+    pub scale: u32,
+    /// Edge tuples per vertex.
+    pub edgefactor: u64,
+    /// The generator.
+    pub generator: String,
+    /// Its seed (`null` for graph500).
+    pub seed: Option<u64>,
+    /// Searches per row.
+    pub keys: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// One row per engine.
+    pub rows: Vec<ProfileRow>,
+}
+
+/// One engine of the profile.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProfileRow {
+    /// Which engine.
+    pub strategy: String,
+    /// Mean seconds per search.
+    pub mean_time: f64,
+    /// Mean time of the sequential kernel over this row's.
+    pub speedup: f64,
+    /// Mean bytes allocated per search.
+    pub bytes_allocated: f64,
+    /// Mean allocations per search.
+    pub allocations: f64,
+    /// Mean bytes copied by value per search (graph clones, returned
+    /// discoveries); 0 for engines that share and write in place.
+    pub bytes_copied: f64,
+}
+
+/// Serde for an `f64` that may be NaN or infinite: written as `null`, read
+/// back from `null` as NaN.
+pub(crate) mod nan_as_null {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if x.is_finite() {
+            s.serialize_f64(*x)
+        } else {
+            s.serialize_none()
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
 }
 
 /// The columns of `--csv`, in order.
-pub(crate) const CSV_HEADER: &str =
-    "search,root,time,reset_time,nedge,teps,validate_time,depth,reached";
+pub const CSV_HEADER: &str = "search,root,time,reset_time,nedge,teps,validate_time,depth,reached";
 
-/// Writes one CSV row per search, atomically. Times are seconds; an empty
-/// `validate_time` means not validated.
-pub(crate) fn write_csv(path: &std::path::Path, searches: &[SearchRecord]) -> anyhow::Result<()> {
-    generator::format::write_atomic(path, |out| {
-        writeln!(out, "{CSV_HEADER}")?;
-        for (i, r) in searches.iter().enumerate() {
-            let validate = r.validate_time.map_or(String::new(), |t| t.to_string());
-            writeln!(
-                out,
-                "{},{},{},{},{},{},{},{},{}",
-                i + 1,
-                r.root,
-                r.time,
-                r.reset_time,
-                r.nedge,
-                r.teps,
-                validate,
-                r.depth,
-                r.reached
-            )?;
-        }
-        Ok(())
-    })?;
-    Ok(())
+/// One CSV row per search, with [`CSV_HEADER`] first. Times are seconds; an
+/// empty `validate_time` means not validated.
+pub fn csv(searches: &[SearchRecord]) -> String {
+    let mut out = format!("{CSV_HEADER}\n");
+    for (i, r) in searches.iter().enumerate() {
+        let validate = r.validate_time.map_or(String::new(), |t| t.to_string());
+        out += &format!(
+            "{},{},{},{},{},{},{},{},{}\n",
+            i + 1,
+            r.root,
+            r.time,
+            r.reset_time,
+            r.nedge,
+            r.teps,
+            validate,
+            r.depth,
+            r.reached
+        );
+    }
+    out
 }
 
 /// `SCALE` of a graph read from a file: `ceil(log2 N)`.
-pub(crate) fn scale_of(num_vertices: usize) -> u32 {
+pub fn scale_of(num_vertices: usize) -> u32 {
     match num_vertices {
         0 | 1 => 0,
         n => usize::BITS - (n - 1).leading_zeros(),
     }
 }
 
-/// `x` as C's `printf("%.{precision}g", x)` prints it: `precision`
-/// significant digits, fixed notation when the decimal exponent is in
-/// `-4..precision`, scientific otherwise, trailing zeros removed.
-pub(crate) fn format_g(x: f64, precision: usize) -> String {
-    let p = precision.max(1);
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0" } else { "0" }.into();
-    }
-    // Rounding to p digits first decides the exponent (9.9999995 -> 1e+01).
-    let scientific = format!("{:.*e}", p - 1, x);
-    let (mantissa, exponent) = scientific.split_once('e').expect("{:e} has an exponent");
-    let exponent: i64 = exponent.parse().expect("an integer exponent");
-    let p = i64::try_from(p).expect("a small precision");
-    if (-4..p).contains(&exponent) {
-        let decimals = usize::try_from(p - 1 - exponent).expect("non-negative");
-        trim_fraction(&format!("{x:.decimals$}")).to_string()
-    } else {
-        let sign = if exponent < 0 { '-' } else { '+' };
-        format!("{}e{sign}{:02}", trim_fraction(mantissa), exponent.abs())
-    }
-}
-
-/// Drops trailing zeros after a decimal point, and the point if bare.
-fn trim_fraction(s: &str) -> &str {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        s
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn format_g_matches_c_printf() {
-        // Expected strings are what C's printf("%g") / ("%.11g") prints.
-        let cases: [(f64, usize, &str); 16] = [
-            (0.0, 6, "0"),
-            (2.0, 6, "2"),
-            (0.5, 6, "0.5"),
-            (100.0, 6, "100"),
-            (123_456.0, 6, "123456"),
-            (1_234_567.0, 6, "1.23457e+06"),
-            (999_999.5, 6, "1e+06"),
-            (0.000_123_4, 6, "0.0001234"),
-            (0.000_012_34, 6, "1.234e-05"),
-            (1.5e8, 6, "1.5e+08"),
-            (1.234_567_89, 6, "1.23457"),
-            (-2.5e-7, 6, "-2.5e-07"),
-            (1e100, 6, "1e+100"),
-            (16_777_216.0, 11, "16777216"),
-            (16_000_000_000.0, 11, "16000000000"),
-            (1_234_567.125, 11, "1234567.125"),
-        ];
-        for (x, p, want) in cases {
-            assert_eq!(format_g(x, p), want, "%.{p}g of {x}");
-        }
-        assert_eq!(format_g(f64::NAN, 6), "nan");
-    }
 
     #[test]
     fn scale_of_rounds_up() {

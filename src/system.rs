@@ -2,7 +2,7 @@
 //! (Linux `/proc`; `None` elsewhere).
 
 /// The peak resident set of this process so far, in bytes (`VmHWM`).
-pub(crate) fn peak_resident_bytes() -> Option<u64> {
+pub fn peak_resident_bytes() -> Option<u64> {
     kib_field(
         &std::fs::read_to_string("/proc/self/status").ok()?,
         "VmHWM:",
@@ -11,7 +11,7 @@ pub(crate) fn peak_resident_bytes() -> Option<u64> {
 
 /// Memory available to a new allocation without swapping, in bytes
 /// (`MemAvailable`).
-pub(crate) fn available_memory_bytes() -> Option<u64> {
+pub fn available_memory_bytes() -> Option<u64> {
     kib_field(
         &std::fs::read_to_string("/proc/meminfo").ok()?,
         "MemAvailable:",
@@ -19,19 +19,19 @@ pub(crate) fn available_memory_bytes() -> Option<u64> {
 }
 
 /// Physical memory, in bytes (`MemTotal`).
-pub(crate) fn total_memory_bytes() -> Option<u64> {
+pub fn total_memory_bytes() -> Option<u64> {
     kib_field(&std::fs::read_to_string("/proc/meminfo").ok()?, "MemTotal:")
 }
 
 /// The CPU's model name.
-pub(crate) fn cpu_model() -> Option<String> {
+pub fn cpu_model() -> Option<String> {
     let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("model name"))?;
     Some(line.split_once(':')?.1.trim().to_string())
 }
 
 /// One line naming the machine: CPU, cores, memory.
-pub(crate) fn describe_machine() -> String {
+pub fn describe_machine() -> String {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let memory = total_memory_bytes().map_or(String::new(), |b| {
         format!(", {:.0} GiB", b as f64 / f64::from(1u32 << 30))

@@ -98,6 +98,12 @@ impl EdgeList {
         Ok(list)
     }
 
+    /// Bytes of an owned list of `num_edges` tuples (a mapped list costs
+    /// the same in mapped file pages once read): 8 per tuple.
+    pub fn bytes_for(num_edges: u64) -> u64 {
+        num_edges * size_of::<Edge>() as u64
+    }
+
     /// The number of vertices, `N`.
     pub fn num_vertices(&self) -> usize {
         self.num_vertices

@@ -73,6 +73,15 @@ impl Csr {
         }
     }
 
+    /// Peak bytes of building, and then holding, the graph of `num_edges`
+    /// tuples over `num_vertices` vertices: `8 (N + 1)` of offsets and 4 per
+    /// arc, two arcs per tuple (fewer with self-loops, so an upper bound).
+    /// The atomic arrays of construction become the final arrays in place,
+    /// so building needs no more than holding.
+    pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
+        8 * (num_vertices + 1) + 2 * 4 * num_edges
+    }
+
     /// `N`.
     pub fn num_vertices(&self) -> usize {
         self.offsets.len() - 1

@@ -5,7 +5,7 @@
 //!   self-loops dropped, duplicates kept; `u32` vertex ids, `u64` offsets.
 //!   Built in parallel with atomic counters (see `csr.rs`).
 //! - [`Bfs`]: one search engine per run. It holds the graph through an
-//!   [`Arc`](std::sync::Arc) (shared, never copied) and its per-search arrays
+//!   [`Arc`] (shared, never copied) and its per-search arrays
 //!   ([`Parents`], [`Frontier`]), allocated once and reset between searches.
 //! - [`Kernel`] names the engines: [`SeqBfs`], a sequential queue search (the
 //!   baseline), and the level-synchronous parallel search, which claims
@@ -145,8 +145,20 @@ impl Kernel {
         }
     }
 
+    /// Bytes of the per-search arrays of this kernel's engine for a graph of
+    /// `num_vertices` vertices (what [`Kernel::engine`] allocates): the
+    /// parent array and the queue, 4 bytes per vertex each, plus for `dobfs`
+    /// four bitmaps of one bit per vertex.
+    pub fn engine_bytes(self, num_vertices: u64) -> u64 {
+        let parents_and_queue = 8 * num_vertices;
+        match self {
+            Kernel::Seq | Kernel::Par(_) => parents_and_queue,
+            Kernel::Dobfs(_) => parents_and_queue + 4 * num_vertices.div_ceil(64) * 8,
+        }
+    }
+
     /// A search engine of this kind for `graph`; allocates its per-search
-    /// arrays (O(N)) now, once.
+    /// arrays (O(N)) now, once ([`Kernel::engine_bytes`]).
     pub fn engine(self, graph: Arc<Csr>) -> Box<dyn Bfs> {
         match self {
             Kernel::Seq => Box::new(SeqBfs::new(graph)),

@@ -1,5 +1,5 @@
 //! Proof that a parent array is a breadth-first search tree of an edge list,
-//! the nedge of that search, and the statistics of a benchmark run.
+//! and the nedge of that search.
 //!
 //! The validator works from the input edge list and the parent array alone
 //! (the Graph500 `int64` form, `-1` for unreached). It shares no code with
@@ -37,7 +37,6 @@
 mod cells;
 mod edges;
 mod error;
-pub mod stats;
 mod tree;
 
 pub use error::Invalid;
@@ -68,6 +67,16 @@ pub struct Validator {
 }
 
 impl Validator {
+    /// The most working memory a validator for `num_vertices` vertices
+    /// takes: 7 bytes per vertex, plus 8 more once a tree deeper than 253
+    /// levels comes (see `cells.rs`). The parent array it reads is the
+    /// caller's.
+    pub fn bytes_for(num_vertices: u64) -> u64 {
+        let always = size_of::<AtomicU32>() + size_of::<Packed16>() + size_of::<AtomicBool>();
+        let deep = size_of::<Exact64>();
+        (always + deep) as u64 * num_vertices
+    }
+
     /// Working memory for graphs of `num_vertices` vertices (it grows if a
     /// larger graph comes).
     pub fn new(num_vertices: usize) -> Self {

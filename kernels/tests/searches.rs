@@ -1,14 +1,13 @@
 //! Every kernel's parent arrays validated on generated graphs, scales 8 to
-//! 16; kernels agree with each other and with themselves across thread
-//! counts.
+//! 16, through the harness's run loop; kernels agree with each other and
+//! with themselves across thread counts.
 
-use generator::{EdgeGenerator, Kronecker, SeedStreams};
+use generator::{EdgeGenerator, EdgeList, Kronecker, SeedStreams};
+use harness::{BfsChecker, BfsSearcher, Silent, search_all};
 use kernels::{
-    Backend, Bfs, Csr, DoParams, Kernel, PipesBfs, SearchKey, SearchStats, Sharing,
-    choose_search_keys,
+    Backend, Bfs, Csr, DoParams, Kernel, PipesBfs, SearchKey, Sharing, choose_search_keys,
 };
 use std::sync::Arc;
-use validate::Validator;
 
 fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new()
@@ -18,32 +17,38 @@ fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
         .install(f)
 }
 
-/// (stats, nedge) of searches from `keys`, each validated.
-fn searches(
-    kernel: Kernel,
-    scale: u32,
-    keys: usize,
-    seed: u64,
-) -> Vec<(SearchKey, SearchStats, u64)> {
+/// Every search of `engine` from `keys` run by the harness's loop, each
+/// validated (the loop also checks that the kernel's reach and depth are
+/// the validator's); per search (root, nedge, reached, depth).
+fn validated(
+    engine: Box<dyn Bfs>,
+    graph: &Arc<Csr>,
+    edges: &EdgeList,
+    keys: &[SearchKey],
+    trace: bool,
+) -> Vec<harness::report::SearchRecord> {
+    let mut searcher = BfsSearcher::new(engine, Arc::clone(graph));
+    let mut checker = BfsChecker::new(edges);
+    search_all(&mut searcher, Some(&mut checker), keys, trace, &Silent)
+        .unwrap()
+        .unwrap_or_else(|invalid| {
+            panic!(
+                "search {} from root {}: {}",
+                invalid.search, invalid.root, invalid.failure
+            )
+        })
+}
+
+/// (root, nedge, reached, depth) of validated searches of `kernel` from
+/// `keys` keys of a generated graph.
+fn searches(kernel: Kernel, scale: u32, keys: usize, seed: u64) -> Vec<(u32, u64, u64, u32)> {
     let edges = Kronecker::new(scale, 16, seed).unwrap().generate();
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let keys = choose_search_keys(&graph, keys, &mut SeedStreams::new(seed).search_keys()).unwrap();
-    let mut engine = kernel.engine(Arc::clone(&graph));
-    let mut validator = Validator::new(edges.num_vertices());
-    keys.into_iter()
-        .map(|key| {
-            engine.reset();
-            let stats = engine.search(key);
-            let nedge = graph.nedge(engine.parents());
-            let parents = engine.parents().to_i64();
-            let tree = validator
-                .validate(&edges, key.vertex().into(), &parents, Some(nedge))
-                .unwrap_or_else(|e| {
-                    panic!("{} at scale {scale}, root {key:?}: {e}", kernel.name())
-                });
-            assert_eq!((tree.reached, tree.depth), (stats.reached, stats.depth));
-            (key, stats, nedge)
-        })
+    let engine = kernel.engine(Arc::clone(&graph));
+    validated(engine, &graph, &edges, &keys, false)
+        .iter()
+        .map(|r| (r.root, r.nedge, r.reached, r.depth))
         .collect()
 }
 
@@ -59,7 +64,7 @@ fn every_kernel_is_valid_on_generated_graphs_from_scale_8_to_16() {
             assert_eq!(seq, other, "{kernel} at scale {scale}");
         }
         assert!(
-            seq.iter().any(|(_, s, _)| s.depth >= 3),
+            seq.iter().any(|s| s.3 >= 3),
             "scale {scale}: too shallow to test much"
         );
     }
@@ -86,21 +91,17 @@ fn an_engine_is_reusable_across_graph_sized_searches_without_leftovers() {
         .find(|&v| graph.degree(v) == 0)
         .expect("R-MAT leaves isolated vertices");
     let busy = (0..n).max_by_key(|&v| graph.degree(v)).unwrap();
+    let keys = [busy, isolated].map(|v| SearchKey::new(v.into(), &graph).unwrap());
     for kernel in Kernel::ALL {
-        let mut engine = kernel.engine(Arc::clone(&graph));
-        engine.reset();
-        assert!(
-            engine
-                .search(SearchKey::new(busy.into(), &graph).unwrap())
-                .reached
-                > 100
+        let records = validated(
+            kernel.engine(Arc::clone(&graph)),
+            &graph,
+            &edges,
+            &keys,
+            false,
         );
-        engine.reset();
-        let stats = engine.search(SearchKey::new(isolated.into(), &graph).unwrap());
-        assert_eq!((stats.reached, stats.depth), (1, 0), "{kernel}");
-        let parents = engine.parents().to_i64();
-        assert_eq!(parents.iter().filter(|&&p| p != -1).count(), 1);
-        assert_eq!(parents[isolated as usize], i64::from(isolated));
+        assert!(records[0].reached > 100, "{kernel}");
+        assert_eq!((records[1].reached, records[1].depth), (1, 0), "{kernel}");
     }
 }
 
@@ -111,22 +112,14 @@ fn every_sharing_strategy_of_the_pipes_backend_is_valid() {
     let edges = Kronecker::new(12, 16, 21).unwrap().generate();
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let keys = choose_search_keys(&graph, 4, &mut SeedStreams::new(21).search_keys()).unwrap();
-    let mut validator = Validator::new(edges.num_vertices());
     for sharing in Sharing::ALL {
+        let engine = Box::new(PipesBfs::new(Arc::clone(&graph), sharing));
+        validated(engine, &graph, &edges, &keys, false);
+        // What each strategy moves by value, per search.
         let mut engine = PipesBfs::new(Arc::clone(&graph), sharing);
         for &key in &keys {
             engine.reset();
-            let stats = engine.search(key);
-            let nedge = graph.nedge(engine.parents());
-            let tree = validator
-                .validate(
-                    &edges,
-                    key.vertex().into(),
-                    &engine.parents().to_i64(),
-                    Some(nedge),
-                )
-                .unwrap_or_else(|e| panic!("{}: {e}", sharing.name()));
-            assert_eq!((tree.reached, tree.depth), (stats.reached, stats.depth));
+            engine.search(key);
             let copies_graph = sharing == Sharing::Copy;
             let returns_by_value = sharing != Sharing::ArcInPlace;
             assert_eq!(
@@ -193,10 +186,8 @@ fn traces_account_for_every_vertex_and_chain_their_levels() {
     ] {
         let mut engine = kernel.engine(Arc::clone(&graph));
         engine.set_tracing(true);
-        for &key in &keys {
-            engine.reset();
-            let stats = engine.search(key);
-            let steps = engine.steps();
+        for record in validated(engine, &graph, &edges, &keys, true) {
+            let steps = record.trace.expect("traced");
             assert_eq!(
                 steps[0].frontier, 1,
                 "{kernel}: the first frontier is the root"
@@ -207,21 +198,18 @@ fn traces_account_for_every_vertex_and_chain_their_levels() {
                 "{kernel}: the last step finds nothing"
             );
             let discovered: u64 = steps.iter().map(|s| s.discovered).sum();
-            assert_eq!(discovered + 1, stats.reached, "{kernel}");
+            assert_eq!(discovered + 1, record.reached, "{kernel}");
             for pair in steps.windows(2) {
                 assert_eq!(
                     pair[1].frontier, pair[0].discovered,
                     "{kernel}: levels chain"
                 );
             }
-            for s in steps {
+            for s in &steps {
                 let examined = s.edges_examined.expect("counted while tracing");
                 assert!(examined <= graph.num_arcs() as u64 && s.seconds >= 0.0);
             }
-            let bottom_up = steps
-                .iter()
-                .filter(|s| s.direction == kernels::Direction::BottomUp)
-                .count();
+            let bottom_up = steps.iter().filter(|s| s.is_bottom_up()).count();
             match kernel {
                 Kernel::Dobfs(_) => {
                     assert!(bottom_up > 0, "dobfs never went bottom-up at scale 14")
@@ -231,8 +219,12 @@ fn traces_account_for_every_vertex_and_chain_their_levels() {
         }
     }
     // Kernels that record nothing say so with an empty trace.
-    let mut seq = Kernel::Seq.engine(Arc::clone(&graph));
-    seq.reset();
-    seq.search(keys[0]);
-    assert!(seq.steps().is_empty());
+    let seq = validated(
+        Kernel::Seq.engine(Arc::clone(&graph)),
+        &graph,
+        &edges,
+        &keys,
+        true,
+    );
+    assert!(seq[0].trace.as_ref().is_some_and(Vec::is_empty));
 }

@@ -1,17 +1,26 @@
 //! The statistics of a benchmark run, by the formulas of the Graph500
-//! reference code (`../shared/GRAPH500.md`).
+//! reference code (`get_statistics` in its `main.c`), so that the official
+//! block prints the same digits the reference would for the same times.
 //!
-//! For a series `x` of `n` values sorted ascending (integer division):
-//! `Q1 = (x[(n-1)/4] + x[n/4]) / 2`, `median = (x[(n-1)/2] + x[n/2]) / 2`,
-//! `Q3 = (x[3(n-1)/4] + x[3n/4]) / 2`; the standard deviation divides by
-//! `n - 1`. TEPS figures are computed on `s = time / nedge` (seconds per
-//! edge): the harmonic mean is `1 / mean(s)`, the harmonic standard
-//! deviation `stddev(s) / (mean(s)^2 * sqrt(n - 1))`, and the TEPS quartiles
-//! are reciprocals of the quartiles of `s` (so min TEPS is `1 / max(s)`).
-//! With one value, the standard deviations are NaN (0/0), as in C.
+//! For a series `x` of `n` values: the mean sums `x` in the given order (as
+//! the reference does, so that rounding matches); the standard deviation
+//! divides by `n - 1`. Order statistics of `x` sorted ascending (integer
+//! division): `Q1 = (x[(n-1)/4] + x[n/4]) / 2`,
+//! `median = (x[(n-1)/2] + x[n/2]) / 2`, and `Q3` is `Q1` mirrored,
+//! `(x[n-1-(n-1)/4] + x[n-1-n/4]) / 2`. (For `n` a multiple of 4, such as
+//! the official 64, that equals `(x[3(n-1)/4] + x[3n/4]) / 2`; for other
+//! `n` the reference's mirrored form is what it prints.)
+//!
+//! TEPS figures are computed on `s = time / nedge` (seconds per edge): the
+//! harmonic mean is `1 / mean(s)`, the harmonic standard deviation
+//! `stddev(s) / (mean(s)^2 * sqrt(n - 1))`, and the TEPS quartiles are
+//! reciprocals of the quartiles of `s` (so min TEPS is `1 / max(s)`). With
+//! one value the standard deviations are `0 / 0`, computed at run time as C
+//! computes it, so the NaN carries the machine's sign (negative on x86, which
+//! glibc prints as `-nan`).
 
 /// Order statistics, mean and sample standard deviation of a series.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Smallest value.
     pub min: f64,
@@ -25,7 +34,9 @@ pub struct Summary {
     pub max: f64,
     /// Arithmetic mean.
     pub mean: f64,
-    /// Sample standard deviation (divides by `n - 1`).
+    /// Sample standard deviation (divides by `n - 1`); NaN (JSON `null`)
+    /// for one value.
+    #[serde(with = "crate::report::nan_as_null")]
     pub stddev: f64,
 }
 
@@ -36,25 +47,27 @@ impl Summary {
         if n == 0 {
             return None;
         }
+        let mean = values.iter().sum::<f64>() / n as f64;
+        let squares: f64 = values.iter().map(|v| (v - mean) * (v - mean)).sum();
+        // At run time, like C: 0 / 0 for one value gives the FPU's NaN.
+        let variance = std::hint::black_box(squares) / std::hint::black_box(n as f64 - 1.0);
         let mut x = values.to_vec();
         x.sort_by(f64::total_cmp);
-        let pair = |i: usize, j: usize| (x[i] + x[j]) / 2.0;
-        let mean = x.iter().sum::<f64>() / n as f64;
-        let squares: f64 = x.iter().map(|v| (v - mean) * (v - mean)).sum();
+        let pair = |i: usize, j: usize| (x[i] + x[j]) * 0.5;
         Some(Summary {
             min: x[0],
             first_quartile: pair((n - 1) / 4, n / 4),
             median: pair((n - 1) / 2, n / 2),
-            third_quartile: pair(3 * (n - 1) / 4, 3 * n / 4),
+            third_quartile: pair(n - 1 - (n - 1) / 4, n - 1 - n / 4),
             max: x[n - 1],
             mean,
-            stddev: (squares / (n as f64 - 1.0)).sqrt(),
+            stddev: variance.sqrt(),
         })
     }
 }
 
 /// TEPS statistics of a series of searches.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TepsSummary {
     /// Lowest TEPS.
     pub min: f64,
@@ -68,7 +81,9 @@ pub struct TepsSummary {
     pub max: f64,
     /// Harmonic mean of TEPS: `1 / mean(time / nedge)`.
     pub harmonic_mean: f64,
-    /// Harmonic standard deviation, as the reference code defines it.
+    /// Harmonic standard deviation, as the reference code defines it; NaN
+    /// (JSON `null`) for one search.
+    #[serde(with = "crate::report::nan_as_null")]
     pub harmonic_stddev: f64,
 }
 
@@ -88,7 +103,7 @@ impl TepsSummary {
             third_quartile: 1.0 / s.first_quartile,
             max: 1.0 / s.min,
             harmonic_mean: 1.0 / s.mean,
-            harmonic_stddev: s.stddev / (s.mean * s.mean * (n - 1.0).sqrt()),
+            harmonic_stddev: s.stddev / (s.mean * s.mean * std::hint::black_box(n - 1.0).sqrt()),
         })
     }
 }
@@ -114,11 +129,12 @@ mod tests {
     #[test]
     fn summary_of_an_even_series_averages_the_middle_pairs() {
         // n = 6, sorted 10..60: Q1 = (x[1] + x[1]) / 2 = 20,
-        // median = (x[2] + x[3]) / 2 = 35, Q3 = (x[3] + x[4]) / 2 = 45.
+        // median = (x[2] + x[3]) / 2 = 35, Q3 = (x[5-1] + x[5-1]) / 2 = 50
+        // (the reference mirrors Q1's indices).
         let s = Summary::of(&[60.0, 50.0, 40.0, 30.0, 20.0, 10.0]).unwrap();
         assert_eq!(
             (s.first_quartile, s.median, s.third_quartile),
-            (20.0, 35.0, 45.0)
+            (20.0, 35.0, 50.0)
         );
         assert_eq!(Summary::of(&[]), None);
     }
@@ -139,12 +155,38 @@ mod tests {
         ));
         assert!((t.harmonic_stddev - 1.983_90).abs() < 1e-5);
         // n = 3: Q1(s) = (x[0] + x[0]) / 2 = 0.1, median(s) = 0.2,
-        // Q3(s) = (x[1] + x[2]) / 2 = 0.3; TEPS quartiles are reciprocals,
-        // with the order reversed.
+        // Q3(s) = (x[2-0] + x[2-0]) / 2 = 0.4 (mirrored indices); TEPS
+        // quartiles are reciprocals, with the order reversed.
         assert!(close(t.max, 10.0) && close(t.min, 2.5));
         assert!(close(t.median, 5.0));
-        assert!(close(t.first_quartile, 1.0 / 0.3));
+        assert!(close(t.first_quartile, 2.5));
         assert!(close(t.third_quartile, 10.0));
+    }
+
+    #[test]
+    fn quartiles_mirror_for_every_length_and_match_the_spec_form_at_multiples_of_4() {
+        for n in 1..=70usize {
+            let x: Vec<f64> = (0..n).map(|i| i as f64).collect();
+            let s = Summary::of(&x).unwrap();
+            // Mirrored: the distance of Q3 from the max is Q1's from the min.
+            assert_eq!(
+                s.max - s.third_quartile,
+                s.first_quartile - s.min,
+                "n = {n}"
+            );
+            if n % 4 == 0 {
+                let spec = (x[3 * (n - 1) / 4] + x[3 * n / 4]) / 2.0;
+                assert_eq!(s.third_quartile, spec, "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_mean_sums_in_input_order_as_c_does() {
+        // Summed in this order the rounding differs from the sorted order.
+        let x = [1e16, 1.0, -1e16, 1.0];
+        let in_order = ((1e16 + 1.0) + -1e16 + 1.0) / 4.0;
+        assert_eq!(Summary::of(&x).unwrap().mean, in_order);
     }
 
     #[test]

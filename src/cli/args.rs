@@ -1,6 +1,9 @@
-//! The command line: `graph500 [run] ...`, `generate`, `bfs`, `validate`.
+//! The command line: `graph500 [run] ...` and its subcommands, as clap
+//! parses them, and their translation into the harness's types ([`Plan`]):
+//! nothing below this module sees a clap type.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use harness::{GeneratorKind, GeneratorSpec, GraphSource, Plan};
 use std::path::PathBuf;
 
 /// The Graph500 breadth-first-search benchmark.
@@ -79,9 +82,17 @@ pub(crate) struct KroneckerArgs {
 }
 
 impl KroneckerArgs {
-    /// `--seed`, or the default.
-    pub(crate) fn seed(&self) -> u64 {
-        self.seed.unwrap_or(generator::DEFAULT_SEED)
+    /// The graph these options name.
+    pub(crate) fn spec(&self) -> GeneratorSpec {
+        GeneratorSpec {
+            kind: match self.generator {
+                GeneratorArg::Xoshiro => GeneratorKind::Xoshiro,
+                GeneratorArg::Graph500 => GeneratorKind::Graph500,
+            },
+            scale: self.scale,
+            edgefactor: self.edgefactor,
+            seed: self.seed,
+        }
     }
 }
 
@@ -137,6 +148,28 @@ pub(crate) struct RunArgs {
     /// found, entries read, time) in the JSON; costs some speed.
     #[arg(long, requires = "json")]
     pub(crate) trace: bool,
+}
+
+impl RunArgs {
+    /// The plan these options describe.
+    pub(crate) fn plan(&self, force: bool) -> anyhow::Result<Plan> {
+        let source = match &self.input {
+            Some(path) => GraphSource::File {
+                path: path.clone(),
+                format: format_of(path, self.format),
+                seed: self.kronecker.seed.unwrap_or(generator::DEFAULT_SEED),
+            },
+            None => GraphSource::Generated(self.kronecker.spec()),
+        };
+        Ok(Plan {
+            keys: usize::try_from(self.keys)?,
+            kernel: kernel_of(self.kernel, self.backend, &self.tuning)?,
+            validate: !self.no_validate,
+            trace: self.trace,
+            force,
+            ..Plan::new(source)
+        })
+    }
 }
 
 /// Options of `generate`.

@@ -5,10 +5,11 @@
 //! frontier size of each level for the first few searches, on a log scale,
 //! each step marked by its direction (circle top-down, triangle bottom-up).
 
-use crate::cli::PlotArgs;
-use crate::progress::Progress;
-use crate::report::format_g;
-use anyhow::Context;
+use crate::cli::args::PlotArgs;
+use crate::cli::progress::Progress;
+use anyhow::{Context, bail};
+use harness::block::format_g;
+use harness::report::{Document, RunReport};
 use plotters::prelude::*;
 use std::process::ExitCode;
 
@@ -26,8 +27,17 @@ pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitC
         .with_context(|| args.results.display().to_string())?;
     let json: serde_json::Value = serde_json::from_str(&text)
         .with_context(|| format!("{}: not JSON", args.results.display()))?;
+    let document = serde_json::from_value::<Document>(json).with_context(|| {
+        format!(
+            "{}: not the JSON of a graph500 run, sweep or profile",
+            args.results.display()
+        )
+    })?;
+    let Document::Run(json) = document else {
+        bail!("{}: not the JSON of a graph500 run", args.results.display());
+    };
     let (searches, harmonic_mean) = searches_of(&json)
-        .with_context(|| format!("{}: not the JSON of a graph500 run", args.results.display()))?;
+        .with_context(|| format!("{}: a run without searches", args.results.display()))?;
     let traced: Vec<&Search> = searches
         .iter()
         .filter(|s| s.levels.is_some())
@@ -49,9 +59,7 @@ pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitC
         }
         root.present().map_err(draw_error)?;
     }
-    generator::format::write_atomic(&args.out, |out| {
-        std::io::Write::write_all(out, svg.as_bytes())
-    })?;
+    crate::cli::commands::write_text(&args.out, &svg)?;
     progress.say(&format!("wrote {}", args.out.display()));
     Ok(ExitCode::SUCCESS)
 }
@@ -61,41 +69,32 @@ fn draw_error<E: std::fmt::Debug>(e: E) -> anyhow::Error {
 }
 
 /// The searches of a run's JSON and its harmonic-mean TEPS.
-fn searches_of(json: &serde_json::Value) -> Option<(Vec<Search>, f64)> {
-    let harmonic_mean = json.pointer("/statistics/teps/harmonic_mean")?.as_f64()?;
-    let searches: Option<Vec<Search>> = json["searches"]
-        .as_array()?
+fn searches_of(json: &RunReport) -> Option<(Vec<Search>, f64)> {
+    let searches: Vec<Search> = json
+        .searches
         .iter()
-        .map(|s| {
-            let levels = match s.get("trace") {
-                None => None,
-                Some(trace) => Some(
-                    trace
-                        .as_array()?
-                        .iter()
-                        .map(|l| Some((l["frontier"].as_u64()?, l["direction"] == "bottom-up")))
-                        .collect::<Option<Vec<_>>>()?,
-                ),
-            };
-            Some(Search {
-                teps: s["teps"].as_f64()?,
-                levels,
-                root: s["root"].as_u64()?,
-            })
+        .map(|s| Search {
+            teps: s.teps,
+            levels: s.trace.as_ref().map(|trace| {
+                trace
+                    .iter()
+                    .map(|l| (l.frontier, l.is_bottom_up()))
+                    .collect()
+            }),
+            root: s.root.into(),
         })
         .collect();
-    let searches = searches?;
     if searches.is_empty() {
         return None;
     }
-    Some((searches, harmonic_mean))
+    Some((searches, json.statistics.bfs.teps.harmonic_mean))
 }
 
 fn teps_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     searches: &[Search],
     harmonic_mean: f64,
-    json: &serde_json::Value,
+    json: &RunReport,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let n = searches.len();
     let top = searches
@@ -105,13 +104,7 @@ fn teps_panel<DB: DrawingBackend>(
         * 1.1;
     let title = format!(
         "TEPS per search: SCALE {}, kernel {}, {} threads",
-        json.pointer("/statistics/scale")
-            .map_or("?".into(), ToString::to_string),
-        json.pointer("/options/kernel")
-            .and_then(|k| k.as_str())
-            .unwrap_or("?"),
-        json.pointer("/options/threads")
-            .map_or("?".into(), ToString::to_string),
+        json.statistics.scale, json.options.kernel, json.options.threads,
     );
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 20))

@@ -4,34 +4,13 @@
 //! collects TEPS, construction time, validation time and peak memory into a
 //! Markdown table (stdout) and, with `--json`, a JSON file.
 
-use crate::cli::SweepArgs;
-use crate::progress::Progress;
-use crate::report;
+use crate::cli::args::SweepArgs;
+use crate::cli::commands::{ensure_folder_exists, write_text};
+use crate::cli::progress::Progress;
 use anyhow::{Context, bail};
+use harness::block::format_g;
+use harness::report::{Document, SweepReport, SweepRow};
 use std::process::{Command, ExitCode};
-
-/// One configuration's figures.
-#[derive(Debug, serde::Serialize)]
-pub(crate) struct SweepRow {
-    scale: u32,
-    threads: usize,
-    harmonic_mean_teps: f64,
-    mean_time: f64,
-    construction_time: f64,
-    mean_validate: Option<f64>,
-    peak_memory_bytes: Option<u64>,
-    /// Peak memory over the edge tuples of the graph.
-    peak_bytes_per_edge: Option<f64>,
-}
-
-#[derive(serde::Serialize)]
-struct SweepReport<'a> {
-    program: &'static str,
-    machine: String,
-    kernel: &'static str,
-    keys: u32,
-    rows: &'a [SweepRow],
-}
 
 /// Runs the sweep.
 pub(crate) fn sweep(
@@ -41,6 +20,9 @@ pub(crate) fn sweep(
 ) -> anyhow::Result<ExitCode> {
     if args.from > args.to {
         bail!("--from {} is above --to {}", args.from, args.to);
+    }
+    if let Some(path) = &args.json {
+        ensure_folder_exists(path)?;
     }
     let all = threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
@@ -53,7 +35,7 @@ pub(crate) fn sweep(
     let mut rows = Vec::new();
     for scale in args.from..=args.to {
         for &t in &thread_counts {
-            crate::interrupt::check()?;
+            crate::cli::interrupt::check()?;
             progress.say(&format!("SCALE {scale} on {t} thread(s)"));
             let json = folder.path().join(format!("s{scale}-t{t}.json"));
             let output = Command::new(&program)
@@ -83,45 +65,23 @@ pub(crate) fn sweep(
                 );
             }
             let text = std::fs::read_to_string(&json).context("reading a run's JSON")?;
-            rows.push(row_of(scale, t, &serde_json::from_str(&text)?)?);
+            match Document::from_json(&text).context("reading a run's JSON")? {
+                Document::Run(run) => rows.push(SweepRow::of(&run)),
+                _ => bail!("the run at SCALE {scale} wrote another kind of JSON"),
+            }
         }
     }
     print!("{}", table(&rows));
     if let Some(path) = &args.json {
-        report::write_json(
-            path,
-            &SweepReport {
-                program: "graph500 sweep",
-                machine: crate::system::describe_machine(),
-                kernel: args.kernel.name(),
-                keys: args.keys,
-                rows: &rows,
-            },
-        )?;
+        let report = SweepReport {
+            machine: harness::system::describe_machine(),
+            kernel: args.kernel.name().to_string(),
+            keys: args.keys,
+            rows,
+        };
+        write_text(path, &Document::Sweep(report).to_json())?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn row_of(scale: u32, threads: usize, run: &serde_json::Value) -> anyhow::Result<SweepRow> {
-    let number = |pointer: &str| {
-        run.pointer(pointer)
-            .and_then(serde_json::Value::as_f64)
-            .with_context(|| format!("a run's JSON lacks {pointer}"))
-    };
-    let edges = number("/graph/num_edges")?;
-    let peak = run["peak_memory_bytes"].as_u64();
-    Ok(SweepRow {
-        scale,
-        threads,
-        harmonic_mean_teps: number("/statistics/teps/harmonic_mean")?,
-        mean_time: number("/statistics/time/mean")?,
-        construction_time: number("/statistics/construction_time")?,
-        mean_validate: run
-            .pointer("/statistics/validate/mean")
-            .and_then(serde_json::Value::as_f64),
-        peak_memory_bytes: peak,
-        peak_bytes_per_edge: peak.map(|p| p as f64 / edges),
-    })
 }
 
 fn table(rows: &[SweepRow]) -> String {
@@ -129,7 +89,7 @@ fn table(rows: &[SweepRow]) -> String {
         "| SCALE | threads | harmonic-mean TEPS | mean BFS (s) | construction (s) | mean validation (s) | peak memory (MiB) | bytes per edge |\n\
          | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
-    let g = |x: f64| report::format_g(x, 4);
+    let g = |x: f64| format_g(x, 4);
     for r in rows {
         let validate = r.mean_validate.map_or("-".to_string(), g);
         let peak = r.peak_memory_bytes.map_or("-".to_string(), |b| {

@@ -1,11 +1,12 @@
 //! Every kernel on every fixture graph of `data/`, against the hand-derived
-//! answers of `data/answers.txt`, and every result validated.
+//! answers of `data/answers.txt`, every search run and validated by the
+//! harness's run loop.
 
 use generator::format::read_edge_list;
+use harness::{BfsChecker, BfsSearcher, Silent, search_all};
 use kernels::{Csr, Kernel, SearchKey};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use validate::{TreeSummary, Validator};
 
 struct Answer {
     file: String,
@@ -17,7 +18,7 @@ struct Answer {
 
 fn data(file: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
+        .join("../data")
         .join(file)
 }
 
@@ -49,21 +50,21 @@ fn every_kernel_matches_the_known_answers_and_validates() {
         let root = SearchKey::new(a.root, &graph).unwrap();
         for kernel in Kernel::ALL {
             let what = format!("{} from {} with {kernel}", a.file, a.root);
-            let mut engine = kernel.engine(Arc::clone(&graph));
-            engine.reset();
-            let stats = engine.search(root);
-            assert_eq!((stats.reached, stats.depth), (a.reached, a.depth), "{what}");
-            let nedge = graph.nedge(engine.parents());
-            assert_eq!(nedge, a.nedge, "{what}");
-            let tree = Validator::new(edges.num_vertices())
-                .validate(&edges, a.root, &engine.parents().to_i64(), Some(nedge))
-                .unwrap_or_else(|e| panic!("{what}: {e}"));
-            let expected = TreeSummary {
-                nedge: a.nedge,
-                reached: a.reached,
-                depth: a.depth,
-            };
-            assert_eq!(tree, expected, "{what}");
+            let mut searcher =
+                BfsSearcher::new(kernel.engine(Arc::clone(&graph)), Arc::clone(&graph));
+            let mut checker = BfsChecker::new(&edges);
+            // The loop validates each tree, checks the kernel's nedge against
+            // the validator's count and its reach and depth against the
+            // validator's.
+            let records = search_all(&mut searcher, Some(&mut checker), &[root], false, &Silent)
+                .unwrap()
+                .unwrap_or_else(|e| panic!("{what}: {}", e.failure));
+            let r = &records[0];
+            assert_eq!(
+                (r.reached, r.depth, r.nedge),
+                (a.reached, a.depth, a.nedge),
+                "{what}"
+            );
         }
     }
 }

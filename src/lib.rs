@@ -1,0 +1,146 @@
+//! `harness`: what a Graph500 run is, independent of any command line.
+//!
+//! - [`Plan`]: what to run, decided once: the graph's source
+//!   ([`GraphSource`]: a generator or a file), the number of search keys,
+//!   the kernel, validation and tracing.
+//! - [`run()`]: the one run loop. It loads the graph, runs kernel 1, chooses
+//!   the keys, then [`search_all`]: per key a reset, a timed search, its
+//!   nedge and a timed validation. [`search_all`] is generic over the
+//!   kernel ([`Searcher`]) and its independent check ([`Checker`]), so every
+//!   command and test that runs searches runs them through it.
+//! - [`Observer`]: how a caller watches a run (progress bars, logs) and stops
+//!   it between steps (Ctrl-C); the harness itself never prints.
+//! - [`stats`] and [`block`]: the reference code's statistics and its
+//!   official output block, byte for byte, with C's `%g`.
+//! - [`report`]: the one JSON schema of runs, sweeps and profiles, written
+//!   and read back typed.
+//! - [`budget`] and [`system`]: a command's peak memory, summed from what
+//!   each library says its part needs, against what the OS has.
+//!
+//! The command line (`src/main.rs`, `src/cli/`) turns options into a
+//! [`Plan`], runs it and prints; nothing here knows about clap.
+
+#![cfg_attr(test, allow(clippy::cast_possible_truncation))]
+
+pub mod block;
+pub mod budget;
+mod error;
+mod observe;
+mod plan;
+pub mod report;
+mod run;
+pub mod stats;
+pub mod system;
+
+pub use error::Error;
+pub use observe::{Event, Observer, Silent};
+pub use plan::{GeneratorKind, GeneratorSpec, GraphSource, KeyRule, Plan};
+pub use run::{
+    BfsChecker, BfsSearcher, Checker, Failure, InvalidSearch, Measured, Outcome, Searcher,
+    Searches, on_pool_worker, run, run_with, search_all, timed,
+};
+
+use block::{KernelStatistics, Statistics};
+use report::{GraphReport, RunOptions, RunReport};
+use stats::Summary;
+
+impl Plan {
+    /// The statistics of the official block for `measured`, a run of this
+    /// plan with at least one search.
+    pub fn statistics(&self, measured: &Measured) -> Statistics {
+        let column = |f: fn(&report::SearchRecord) -> f64| -> Vec<f64> {
+            measured.searches.iter().map(f).collect()
+        };
+        let (times, nedges) = (column(|r| r.time), column(|r| r.nedge as f64));
+        let validate_times: Option<Vec<f64>> =
+            measured.searches.iter().map(|r| r.validate_time).collect();
+        let (scale, edgefactor) = match &self.source {
+            GraphSource::Generated(g) => (g.scale, g.edgefactor),
+            GraphSource::File { .. } => {
+                let (m, n) = (measured.num_edges as u64, measured.num_vertices as u64);
+                (
+                    report::scale_of(measured.num_vertices),
+                    (m + n / 2) / n.max(1),
+                )
+            }
+        };
+        let at_least_one = "a run has at least one search";
+        Statistics {
+            scale,
+            edgefactor,
+            nbfs: measured.searches.len(),
+            graph_generation: measured.graph_generation,
+            num_mpi_processes: 1,
+            construction_time: measured.construction_time,
+            nedge: Summary::of(&nedges).expect(at_least_one),
+            bfs: KernelStatistics::of(&times, &nedges, validate_times.as_deref())
+                .expect(at_least_one),
+        }
+    }
+
+    /// The options of this plan as a report records them; `threads` is the
+    /// worker count the run had.
+    pub fn options(&self, threads: usize) -> RunOptions {
+        let (generated, file) = match &self.source {
+            GraphSource::Generated(g) => (Some(g), None),
+            GraphSource::File { path, format, seed } => (None, Some((path, format, *seed))),
+        };
+        let dobfs = match self.kernel {
+            kernels::Kernel::Dobfs(p) => Some(p),
+            _ => None,
+        };
+        RunOptions {
+            generator: self.source.generator_name().to_string(),
+            scale: generated.map(|g| g.scale),
+            edgefactor: generated.map(|g| g.edgefactor),
+            seed: generated.map_or(file.map(|f| f.2), GeneratorSpec::seed),
+            input: file.map(|f| f.0.display().to_string()),
+            format: file.map(|f| f.1.name().to_string()),
+            keys: self.keys,
+            kernel: self.kernel.name().to_string(),
+            backend: self.kernel.backend().map(|b| b.name().to_string()),
+            alpha: dobfs.map(|p| p.alpha),
+            beta: dobfs.map(|p| p.beta),
+            scan_all: dobfs.map(|p| p.scan_every_vertex),
+            threads,
+            validate: self.validate,
+            trace: self.trace,
+        }
+    }
+
+    /// The JSON report of `measured`, a valid run of this plan on `threads`
+    /// workers; the peak memory is this process's so far.
+    pub fn report(&self, measured: &Measured, threads: usize) -> RunReport {
+        RunReport {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            machine: system::describe_machine(),
+            options: self.options(threads),
+            graph: GraphReport {
+                num_vertices: measured.num_vertices,
+                num_edges: measured.num_edges,
+                checksum: format!("{:#018x}", measured.checksum),
+            },
+            statistics: self.statistics(measured),
+            searches: measured.searches.clone(),
+            memory_estimate_bytes: measured.memory_estimate,
+            peak_memory_bytes: system::peak_resident_bytes(),
+        }
+    }
+
+    /// Lines of ours after the official block: where the graph came from
+    /// (and its seed), for runs the reference could not have made. A run on
+    /// the reference generator adds nothing, so its stdout differs from the
+    /// reference's only in measured times and TEPS.
+    pub fn block_lines(&self) -> Vec<(&'static str, String)> {
+        match &self.source {
+            GraphSource::Generated(g) => match g.seed() {
+                Some(seed) => vec![
+                    ("generator", g.kind.name().to_string()),
+                    ("seed", seed.to_string()),
+                ],
+                None => Vec::new(),
+            },
+            GraphSource::File { .. } => vec![("generator", "file".to_string())],
+        }
+    }
+}

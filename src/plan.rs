@@ -1,0 +1,211 @@
+//! `Plan`: what a run does, decided once (by the command line or a test)
+//! before anything runs: where the graph comes from, how the search keys
+//! are chosen, which kernel searches, and what is validated and recorded.
+
+use crate::observe::{Event, Observer};
+use crate::{Error, budget};
+use generator::format::EdgeFormat;
+use generator::{
+    EdgeGenerator, EdgeList, Kronecker, ReferenceKronecker, RootCandidates, SeedStreams,
+};
+use kernels::{Csr, Kernel, SearchKey, choose_reference_search_keys, choose_search_keys};
+use std::path::PathBuf;
+
+/// The Kronecker generators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeneratorKind {
+    /// xoshiro256++ streams per block of edges, any seed.
+    Xoshiro,
+    /// The Graph500 reference code's generator, bit for bit (its user seeds
+    /// 2 and 3, and its search keys).
+    Graph500,
+}
+
+impl GeneratorKind {
+    /// The name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            GeneratorKind::Xoshiro => "xoshiro",
+            GeneratorKind::Graph500 => "graph500",
+        }
+    }
+}
+
+/// A generated graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeneratorSpec {
+    /// Which generator.
+    pub kind: GeneratorKind,
+    /// log2 of the vertex count.
+    pub scale: u32,
+    /// Edge tuples per vertex.
+    pub edgefactor: u64,
+    /// The seed of the graph and keys (xoshiro only; `None` is the default
+    /// seed there, and the only choice for graph500).
+    pub seed: Option<u64>,
+}
+
+impl GeneratorSpec {
+    /// The seed in force (`None` for graph500, whose seeds are fixed).
+    pub fn seed(&self) -> Option<u64> {
+        match self.kind {
+            GeneratorKind::Xoshiro => Some(self.seed.unwrap_or(generator::DEFAULT_SEED)),
+            GeneratorKind::Graph500 => None,
+        }
+    }
+
+    /// `N`.
+    pub fn num_vertices(&self) -> u64 {
+        1u64 << self.scale
+    }
+
+    /// `M`.
+    pub fn num_edges(&self) -> u64 {
+        self.edgefactor << self.scale
+    }
+
+    /// The generator and the key rule that goes with it: the seed's for
+    /// xoshiro, the reference's for graph500 (which refuses a seed).
+    pub fn build(&self) -> Result<(Box<dyn EdgeGenerator + Send>, KeyRule), Error> {
+        Ok(match self.kind {
+            GeneratorKind::Xoshiro => {
+                let seed = self.seed.unwrap_or(generator::DEFAULT_SEED);
+                (
+                    Box::new(Kronecker::new(self.scale, self.edgefactor, seed)?),
+                    KeyRule::Seeded(seed),
+                )
+            }
+            GeneratorKind::Graph500 => {
+                if let Some(seed) = self.seed {
+                    return Err(Error::Refused(format!(
+                        "--seed {seed}: --generator graph500 always uses the reference's user seeds 2 and 3"
+                    )));
+                }
+                let g = ReferenceKronecker::new(self.scale, self.edgefactor)?;
+                let candidates = g.root_candidates();
+                (Box::new(g), KeyRule::Reference(candidates))
+            }
+        })
+    }
+}
+
+/// Where the graph comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GraphSource {
+    /// Generated.
+    Generated(GeneratorSpec),
+    /// Read from an edge-list file; keys drawn from `seed`.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Its format.
+        format: EdgeFormat,
+        /// The seed of the search keys.
+        seed: u64,
+    },
+}
+
+impl GraphSource {
+    /// `generator` in reports: `xoshiro`, `graph500` or `file`.
+    pub fn generator_name(&self) -> &'static str {
+        match self {
+            GraphSource::Generated(g) => g.kind.name(),
+            GraphSource::File { .. } => "file",
+        }
+    }
+
+    /// The edge list and the rule for its keys; reports the progress of a
+    /// generator to `observer`.
+    pub(crate) fn load(&self, observer: &dyn Observer) -> Result<(EdgeList, KeyRule), Error> {
+        match self {
+            GraphSource::Generated(spec) => {
+                let (g, keys) = spec.build()?;
+                let what = format!(
+                    "generating a Kronecker graph: SCALE {}, edgefactor {}, {}",
+                    spec.scale,
+                    spec.edgefactor,
+                    g.label()
+                );
+                observer.event(Event::Loading {
+                    what: &what,
+                    blocks: g.num_blocks() as u64,
+                });
+                Ok((g.generate_reporting(&|| observer.block_generated()), keys))
+            }
+            GraphSource::File { path, format, seed } => {
+                let what = format!("reading {} ({})", path.display(), format.name());
+                observer.event(Event::Loading {
+                    what: &what,
+                    blocks: 0,
+                });
+                Ok((format.read(path)?, KeyRule::Seeded(*seed)))
+            }
+        }
+    }
+}
+
+/// How a run picks its search keys.
+#[derive(Clone, Debug)]
+pub enum KeyRule {
+    /// Drawn from a seed's search-key stream ([`choose_search_keys`]).
+    Seeded(u64),
+    /// The reference code's rule over its candidates
+    /// ([`choose_reference_search_keys`]).
+    Reference(RootCandidates),
+}
+
+impl KeyRule {
+    /// `count` keys of `graph`.
+    pub fn choose(&self, graph: &Csr, count: usize) -> Result<Vec<SearchKey>, Error> {
+        let keys = match self {
+            KeyRule::Seeded(seed) => {
+                choose_search_keys(graph, count, &mut SeedStreams::new(*seed).search_keys())
+            }
+            KeyRule::Reference(candidates) => {
+                choose_reference_search_keys(graph, count, candidates.clone())
+            }
+        };
+        keys.map_err(|cause| Error::Kernel {
+            context: "choosing search keys".into(),
+            cause,
+        })
+    }
+}
+
+/// What a run does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The graph.
+    pub source: GraphSource,
+    /// How many searches (NBFS).
+    pub keys: usize,
+    /// Which BFS kernel, on which backend, with which parameters.
+    pub kernel: Kernel,
+    /// Validate each search.
+    pub validate: bool,
+    /// Record each search's levels.
+    pub trace: bool,
+    /// Run even if the memory estimate exceeds the available memory.
+    pub force: bool,
+}
+
+impl Plan {
+    /// A plan with the defaults of `graph500 run`: 64 validated searches
+    /// with `dobfs`, untraced.
+    pub fn new(source: GraphSource) -> Self {
+        Plan {
+            source,
+            keys: 64,
+            kernel: Kernel::Dobfs(kernels::DoParams::DEFAULT),
+            validate: true,
+            trace: false,
+            force: false,
+        }
+    }
+
+    /// The estimated peak memory of the run on `m` tuples and `n` vertices:
+    /// the sum of what each library says its part needs ([`budget`]).
+    pub fn memory_estimate(&self, m: u64, n: u64) -> u64 {
+        budget::run_bytes(m, n, self.kernel, self.validate)
+    }
+}

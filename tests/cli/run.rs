@@ -1,0 +1,341 @@
+//! `graph500 run` (and no subcommand): the official block, JSON, CSV, traces, progress, determinism, refusals and interruption.
+
+use crate::support::*;
+
+#[test]
+fn run_prints_the_official_block() {
+    let o = graph500(&["--scale", "10", "--keys", "8", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).is_empty(),
+        "--quiet still printed {}",
+        stderr(&o)
+    );
+    let b = block(&stdout(&o));
+    assert_eq!(generator_of(&stdout(&o)).as_deref(), Some("xoshiro"));
+    assert_eq!(our_line(&stdout(&o), "seed").as_deref(), Some("20100615"));
+    assert_eq!(value(&b, "SCALE"), 10.0);
+    assert_eq!(value(&b, "edgefactor"), 16.0);
+    assert_eq!(value(&b, "NBFS"), 8.0);
+    assert_eq!(value(&b, "num_mpi_processes"), 1.0);
+    assert!(value(&b, "bfs  harmonic_mean_TEPS") > 0.0);
+    assert!(value(&b, "bfs  min_TEPS") <= value(&b, "bfs  max_TEPS"));
+    assert!(value(&b, "min_nedge") > 0.0 && value(&b, "max_nedge") <= 16.0 * 1024.0);
+    assert!(value(&b, "bfs  min_validate") > 0.0);
+}
+
+#[test]
+fn run_subcommand_and_progress_on_stderr() {
+    let o = graph500(&["run", "--scale", "8", "--keys", "2", "--kernel", "seq"]);
+    assert!(o.status.success());
+    block(&stdout(&o));
+    assert!(stderr(&o).contains("search 2/2"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_pipes_backend_runs_validated_and_json_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = json_run(
+        dir.path(),
+        "p.json",
+        &["--kernel", "par", "--backend", "pipes", "--threads", "2"],
+    );
+    assert_eq!(j.options.kernel, "par");
+    assert_eq!(j.options.backend.as_deref(), Some("pipes"));
+    let rayon = json_run(
+        dir.path(),
+        "r.json",
+        &["--kernel", "par", "--backend", "rayon"],
+    );
+    assert_eq!(rayon.options.backend.as_deref(), Some("rayon"));
+    let column = |j: &RunReport| -> Vec<u64> { j.searches.iter().map(|r| r.nedge).collect() };
+    assert_eq!(column(&j), column(&rayon));
+    let seq = json_run(dir.path(), "s.json", &["--kernel", "seq"]);
+    assert!(seq.options.backend.is_none());
+    assert_bad_input(
+        &graph500(&["--kernel", "seq", "--backend", "pipes"]),
+        &["--backend"],
+    );
+}
+
+#[test]
+fn csv_rows_match_the_json_and_traces_account_for_each_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, csv) = (dir.path().join("r.json"), dir.path().join("r.csv"));
+    let o = graph500(&[
+        "--scale",
+        "10",
+        "--keys",
+        "5",
+        "-q",
+        "--json",
+        path_str(&json),
+        "--csv",
+        path_str(&csv),
+        "--trace",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = read_run(&json).searches;
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("search,root,time,reset_time,nedge,teps,validate_time,depth,reached")
+    );
+    let csv_rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(csv_rows.len(), rows.len());
+    for (i, (cells, row)) in csv_rows.iter().zip(&rows).enumerate() {
+        assert_eq!(cells[0], (i + 1).to_string());
+        assert_eq!(cells[1], row.root.to_string());
+        assert_eq!(cells[4], row.nedge.to_string());
+        assert_eq!(cells[2].parse::<f64>().unwrap(), row.time);
+        // Every discovered vertex is in some level of the trace.
+        let trace = row.trace.as_ref().unwrap();
+        let found: u64 = trace.iter().map(|s| s.discovered).sum();
+        assert_eq!(found + 1, row.reached);
+        assert!(trace.iter().any(|s| s.is_bottom_up()));
+    }
+    // Without --trace the rows carry no trace; --trace needs --json.
+    let plain = json_run(dir.path(), "plain.json", &[]);
+    assert!(plain.searches[0].trace.is_none());
+    assert!(!plain.options.trace && read_run(&json).options.trace);
+    assert_bad_input(&graph500(&["--scale", "8", "--trace"]), &["--json"]);
+}
+
+#[test]
+fn progress_bars_only_on_a_terminal() {
+    // Piped stderr: plain lines, no terminal control codes.
+    let o = graph500(&["--scale", "8", "--keys", "2"]);
+    let err = stderr(&o);
+    assert!(err.contains("search 2/2"), "{err}");
+    assert!(!err.contains('\x1b'), "escape codes on a pipe: {err:?}");
+    // A terminal (script(1) provides one): bars for each phase.
+    let on_terminal = |extra: &str| {
+        let command = format!(
+            "{} --scale 8 --keys 2 {extra}",
+            env!("CARGO_BIN_EXE_graph500")
+        );
+        Command::new("script")
+            .args(["-q", "-e", "-c", &command, "/dev/null"])
+            .output()
+    };
+    let Ok(o) = on_terminal("") else {
+        return; // no script(1) here: nothing more to test
+    };
+    assert!(o.status.success());
+    let seen = stdout(&o);
+    for bar in ["generating [", "kernel 1 [", "searches [", "validations ["] {
+        assert!(seen.contains(bar), "no {bar:?} bar on a terminal: {seen:?}");
+    }
+    assert!(seen.contains("bfs  harmonic_mean_TEPS:"));
+    let quiet = stdout(&on_terminal("--quiet").unwrap());
+    assert!(!quiet.contains("searches ["), "--quiet drew bars");
+}
+
+#[test]
+fn no_validate_prints_minus_one_for_validation() {
+    let o = graph500(&["--scale", "8", "--keys", "4", "--no-validate", "-q"]);
+    assert!(o.status.success());
+    let b = block(&stdout(&o));
+    // The reference records -1 per unvalidated search: the statistics of
+    // those are -1, with a spread of 0.
+    for (label, v) in &b {
+        if label.ends_with("_validate") {
+            let want = if label.ends_with("stddev_validate") {
+                0.0
+            } else {
+                -1.0
+            };
+            assert_eq!(*v, want, "{label}");
+        }
+    }
+}
+
+#[test]
+fn json_has_a_row_per_search_the_options_and_the_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = json_run(dir.path(), "r.json", &["--kernel", "seq"]);
+    assert_eq!(j.searches.len(), 6);
+    for row in &j.searches {
+        assert!(row.time > 0.0 && row.teps > 0.0 && row.nedge > 0, "{row:?}");
+        assert!(row.validate_time.is_some_and(|t| t > 0.0), "{row:?}");
+        assert!(row.depth > 0 && row.reached > 1, "{row:?}");
+    }
+    assert_eq!(j.options.kernel, "seq");
+    assert_eq!(j.options.scale, Some(11));
+    assert_eq!(j.graph.num_edges, 16 * 2048);
+    assert!(j.graph.checksum.starts_with("0x"));
+    assert!(j.statistics.bfs.teps.harmonic_mean > 0.0);
+    if cfg!(target_os = "linux") {
+        let peak = j.peak_memory_bytes.unwrap();
+        assert!(
+            peak > 1 << 20,
+            "a run's peak memory of {peak} bytes is implausible"
+        );
+    }
+}
+
+#[test]
+fn one_seed_gives_the_same_graph_keys_and_nedges_for_every_kernel_and_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let default = json_run(dir.path(), "default.json", &[]);
+    assert_eq!(default.options.kernel, "dobfs", "the default kernel");
+    let other_seed = json_run(dir.path(), "other.json", &["--seed", "99"]);
+    assert_ne!(default.graph.checksum, other_seed.graph.checksum);
+    let column = |j: &RunReport| -> Vec<(u32, u64, u64, u32)> {
+        j.searches
+            .iter()
+            .map(|r| (r.root, r.nedge, r.reached, r.depth))
+            .collect()
+    };
+    let kernels: [&[&str]; 4] = [
+        &["--kernel", "seq"],
+        &["--kernel", "par"],
+        &["--kernel", "par", "--backend", "pipes"],
+        &["--kernel", "dobfs"],
+    ];
+    for kernel in kernels {
+        for threads in ["1", "2"] {
+            let mut args = kernel.to_vec();
+            args.extend(["--threads", threads]);
+            let run = json_run(dir.path(), "run.json", &args);
+            assert_eq!(run.options.threads.to_string(), threads);
+            assert_eq!(run.graph.checksum, default.graph.checksum, "{args:?}");
+            assert_eq!(column(&run), column(&default), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn run_reads_fixture_files() {
+    let o = graph500(&["run", "--input", &data("star.el"), "--keys", "3", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let b = block(&stdout(&o));
+    assert_eq!(value(&b, "SCALE"), 3.0);
+    assert_eq!(value(&b, "NBFS"), 3.0);
+    assert_eq!(value(&b, "max_nedge"), 6.0);
+}
+
+#[test]
+fn generator_graph500_gives_the_reference_graph_and_keys() {
+    use generator::{EdgeGenerator, ReferenceKronecker};
+    let dir = tempfile::tempdir().unwrap();
+    // `generate` writes exactly the library's reference edges, in order.
+    let el = dir.path().join("reference.el");
+    let o = graph500(&[
+        "generate",
+        "--generator",
+        "graph500",
+        "--scale",
+        "9",
+        "-q",
+        "--out",
+        path_str(&el),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let theirs: Vec<(u32, u32)> = ReferenceKronecker::new(9, 16)
+        .unwrap()
+        .generate()
+        .edges()
+        .iter()
+        .map(|e| (e.u, e.v))
+        .collect();
+    assert_eq!(tuples_of(&el, dir.path()), theirs);
+
+    // `run` searches the reference graph from the reference's keys.
+    let j = json_run(dir.path(), "g.json", &["--generator", "graph500"]);
+    let reference = ReferenceKronecker::new(11, 16).unwrap();
+    let edges = reference.generate();
+    let graph = kernels::Csr::from_edge_list(&edges);
+    let keys =
+        kernels::choose_reference_search_keys(&graph, 6, reference.root_candidates()).unwrap();
+    let roots: Vec<u64> = j.searches.iter().map(|r| r.root.into()).collect();
+    let expected: Vec<u64> = keys.iter().map(|k| k.vertex().into()).collect();
+    assert_eq!(roots, expected);
+    assert_eq!(j.graph.checksum, format!("{:#018x}", edges.checksum()));
+    assert_eq!(j.options.generator, "graph500");
+    assert!(j.options.seed.is_none());
+    let default = json_run(dir.path(), "x.json", &[]);
+    assert_eq!(default.options.generator, "xoshiro");
+    assert_ne!(default.graph.checksum, j.graph.checksum);
+}
+
+#[test]
+fn requests_beyond_the_available_memory_are_refused_with_both_figures() {
+    // SCALE 31 needs hundreds of GiB: no test machine has that much.
+    assert_bad_input(
+        &graph500(&["--scale", "31"]),
+        &[
+            "SCALE 31",
+            "GiB is available",
+            "largest SCALE that fits",
+            "--force",
+        ],
+    );
+    assert_bad_input(
+        &graph500(&["generate", "--scale", "31", "--out", "/tmp/never.g500"]),
+        &["generating SCALE 31", "GiB"],
+    );
+    assert!(!std::path::Path::new("/tmp/never.g500").exists());
+    assert_bad_input(
+        &graph500(&["profile", "--scale", "30"]),
+        &["profiling SCALE 30", "copy row"],
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_run_cleanly_without_results() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    // Thousands of validated searches: far longer than the test waits.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_graph500"))
+        .args(["--scale", "14", "--keys", "3000", "--json", path_str(&json)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let started = lines
+        .by_ref()
+        .map(Result::unwrap)
+        .any(|l| l.contains("search 1/3000"));
+    assert!(started, "the run never reached its searches");
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert_eq!(status.code(), Some(130), "{rest:?}");
+    assert!(rest.iter().any(|l| l.contains("interrupted")), "{rest:?}");
+    assert!(
+        !rest.iter().any(|l| l.contains("search 3000/3000")),
+        "it was not stopped"
+    );
+    assert!(
+        out.is_empty(),
+        "statistics printed after an interrupt: {out}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
+
+#[test]
+fn json_into_a_missing_folder_fails_before_the_run() {
+    let o = graph500(&["--scale", "8", "--json", "/nonexistent-folder/r.json"]);
+    assert_bad_input(&o, &["nonexistent-folder", "does not exist"]);
+    assert!(stdout(&o).is_empty());
+}

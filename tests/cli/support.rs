@@ -1,0 +1,278 @@
+//! What the command-line tests share: running the binary, reading its
+//! output (the official block, the JSON reports), fixture paths and the
+//! assertion that bad input is one line and exit 2.
+
+#![allow(dead_code)] // each test module uses its own subset
+
+pub(crate) use harness::report::{Document, RunReport};
+use std::collections::VecDeque;
+pub(crate) use std::path::{Path, PathBuf};
+pub(crate) use std::process::{Command, Output};
+
+pub(crate) fn graph500(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_graph500"))
+        .args(args)
+        .output()
+        .expect("the graph500 binary runs")
+}
+
+pub(crate) fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+pub(crate) fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+pub(crate) fn data(file: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(file)
+        .display()
+        .to_string()
+}
+
+pub(crate) fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Asserts exit status 2 and a single stderr line containing each of `words`.
+pub(crate) fn assert_bad_input(o: &Output, words: &[&str]) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "not one line: {err:?}");
+    for w in words {
+        assert!(err.contains(w), "{err:?} does not mention {w:?}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// The labels of the statistics block, in order.
+pub(crate) const LABELS: [&str; 34] = [
+    "SCALE",
+    "edgefactor",
+    "NBFS",
+    "graph_generation",
+    "num_mpi_processes",
+    "construction_time",
+    "bfs  min_time",
+    "bfs  firstquartile_time",
+    "bfs  median_time",
+    "bfs  thirdquartile_time",
+    "bfs  max_time",
+    "bfs  mean_time",
+    "bfs  stddev_time",
+    "min_nedge",
+    "firstquartile_nedge",
+    "median_nedge",
+    "thirdquartile_nedge",
+    "max_nedge",
+    "mean_nedge",
+    "stddev_nedge",
+    "bfs  min_TEPS",
+    "bfs  firstquartile_TEPS",
+    "bfs  median_TEPS",
+    "bfs  thirdquartile_TEPS",
+    "bfs  max_TEPS",
+    "bfs  harmonic_mean_TEPS",
+    "bfs  harmonic_stddev_TEPS",
+    "bfs  min_validate",
+    "bfs  firstquartile_validate",
+    "bfs  median_validate",
+    "bfs  thirdquartile_validate",
+    "bfs  max_validate",
+    "bfs  mean_validate",
+    "bfs  stddev_validate",
+];
+
+/// The official block (the first 34 lines of `text`) as (label, value)
+/// pairs, checking the reference's labels, order and layout: every value
+/// starts in column 33, the harmonic mean's `!` sits in column 30.
+pub(crate) fn block(text: &str) -> Vec<(String, f64)> {
+    let lines: Vec<&str> = text.lines().take(LABELS.len()).collect();
+    assert_eq!(lines.len(), LABELS.len(), "a short block: {text}");
+    let pairs: Vec<(String, f64)> = lines
+        .iter()
+        .map(|l| {
+            let (label, rest) = l
+                .split_once(':')
+                .unwrap_or_else(|| panic!("no colon in {l:?}"));
+            assert!(
+                l.len() > 32 && !l[32..].starts_with(' '),
+                "value column of {l:?}"
+            );
+            if label == "bfs  harmonic_mean_TEPS" {
+                assert_eq!(&l[24..32], "     !  ", "{l:?}");
+            } else {
+                assert!(l[label.len() + 1..32].bytes().all(|b| b == b' '), "{l:?}");
+            }
+            let value = rest.trim().trim_start_matches('!').trim();
+            let value = value.parse().unwrap_or_else(|_| panic!("value of {l:?}"));
+            (label.to_string(), value)
+        })
+        .collect();
+    let labels: Vec<&str> = pairs.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(labels, LABELS);
+    pairs
+}
+
+/// The value of `label` in a [`block`].
+pub(crate) fn value(block: &[(String, f64)], label: &str) -> f64 {
+    block.iter().find(|(l, _)| l == label).unwrap().1
+}
+
+/// The value of one of our own lines after the block, if printed.
+pub(crate) fn our_line(text: &str, label: &str) -> Option<String> {
+    text.lines().skip(LABELS.len()).find_map(|l| {
+        let (l, value) = l.split_once(':')?;
+        (l == label).then(|| value.trim().to_string())
+    })
+}
+
+/// The generator our line after the block names (`xoshiro` or `file`;
+/// nothing after a run of the reference generator).
+pub(crate) fn generator_of(text: &str) -> Option<String> {
+    our_line(text, "generator")
+}
+
+/// Parses `svg` as XML from start to end; panics if it is not well formed.
+pub(crate) fn assert_well_formed_xml(svg: &str) {
+    let mut reader = quick_xml::Reader::from_str(svg);
+    reader.config_mut().check_end_names = true;
+    let mut depth = 0i32;
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            quick_xml::events::Event::Start(_) => depth += 1,
+            quick_xml::events::Event::End(_) => depth -= 1,
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(depth, 0, "unbalanced elements");
+}
+
+/// A JSON file that graph500 wrote.
+/// Any JSON the program writes, read typed.
+pub(crate) fn read_json(path: &Path) -> Document {
+    Document::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The JSON of a run.
+pub(crate) fn read_run(path: &Path) -> RunReport {
+    match read_json(path) {
+        Document::Run(run) => *run,
+        other => panic!("not a run's JSON: {other:?}"),
+    }
+}
+
+/// The JSON of `graph500 --scale 11 --keys 6` plus `extra`.
+pub(crate) fn json_run(dir: &Path, name: &str, extra: &[&str]) -> RunReport {
+    let json = dir.join(name);
+    let mut args = vec![
+        "--scale",
+        "11",
+        "--keys",
+        "6",
+        "-q",
+        "--json",
+        path_str(&json),
+    ];
+    args.extend_from_slice(extra);
+    let o = graph500(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    read_run(&json)
+}
+
+/// A BFS written the way another program might: neighbours visited in
+/// descending order and each vertex's parent the *largest* neighbour on the
+/// level above, unlike our kernels' first-come claims.
+pub(crate) fn other_programs_parents(n: usize, edges: &[(u32, u32)], root: usize) -> Vec<i64> {
+    let mut adjacency = vec![Vec::new(); n];
+    for &(u, v) in edges.iter().filter(|(u, v)| u != v) {
+        adjacency[u as usize].push(v as usize);
+        adjacency[v as usize].push(u as usize);
+    }
+    let mut level = vec![usize::MAX; n];
+    level[root] = 0;
+    let mut queue = VecDeque::from([root]);
+    while let Some(u) = queue.pop_front() {
+        adjacency[u].sort_unstable_by(|a, b| b.cmp(a));
+        for &v in &adjacency[u] {
+            if level[v] == usize::MAX {
+                level[v] = level[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    (0..n)
+        .map(|v| match level[v] {
+            usize::MAX => -1,
+            0 => v as i64,
+            l => *adjacency[v]
+                .iter()
+                .filter(|&&w| level[w] == l - 1)
+                .max()
+                .unwrap() as i64,
+        })
+        .collect()
+}
+
+pub(crate) fn write_parents(path: &Path, parents: &[i64]) {
+    let bytes: Vec<u8> = parents.iter().flat_map(|p| p.to_le_bytes()).collect();
+    std::fs::write(path, bytes).unwrap();
+}
+
+pub(crate) fn read_parents(path: &Path) -> Vec<i64> {
+    std::fs::read(path)
+        .unwrap()
+        .chunks(8)
+        .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Generates a text graph and returns (path, N, edges, a root with edges).
+pub(crate) fn text_graph(dir: &Path) -> (PathBuf, usize, Vec<(u32, u32)>, usize) {
+    let el = dir.join("g.el");
+    let o = graph500(&[
+        "generate",
+        "--scale",
+        "9",
+        "--seed",
+        "4",
+        "--out",
+        path_str(&el),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let edges: Vec<(u32, u32)> = std::fs::read_to_string(&el)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (u, v) = l.split_once(' ').unwrap();
+            (u.parse().unwrap(), v.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(edges.len(), 16 * 512);
+    let n = edges
+        .iter()
+        .map(|&(u, v)| u.max(v) as usize + 1)
+        .max()
+        .unwrap();
+    let root = edges.iter().find(|(u, v)| u != v).unwrap().0 as usize;
+    (el, n, edges, root)
+}
+
+/// The tuples of an edge-list file, read by graph500 itself via `convert`
+/// to text.
+pub(crate) fn tuples_of(path: &Path, dir: &Path) -> Vec<(u32, u32)> {
+    let text = dir.join("tuples.el");
+    let o = graph500(&["convert", path_str(path), path_str(&text), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::read_to_string(&text)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (u, v) = l.split_once(' ').unwrap();
+            (u.parse().unwrap(), v.parse().unwrap())
+        })
+        .collect()
+}
