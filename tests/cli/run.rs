@@ -339,3 +339,80 @@ fn json_into_a_missing_folder_fails_before_the_run() {
     assert_bad_input(&o, &["nonexistent-folder", "does not exist"]);
     assert!(stdout(&o).is_empty());
 }
+
+#[test]
+fn with_the_reference_generator_stdout_differs_from_the_reference_only_in_measurements() {
+    for scale in ["10", "12"] {
+        let theirs =
+            std::fs::read_to_string(data(&format!("reference-blocks/scale{scale}.txt"))).unwrap();
+        let o = graph500(&[
+            "--generator",
+            "graph500",
+            "--scale",
+            scale,
+            "--keys",
+            "64",
+            "-q",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let ours = stdout(&o);
+        assert_eq!(ours.lines().count(), theirs.lines().count(), "{ours}");
+        for (mine, reference) in ours.lines().zip(theirs.lines()) {
+            // Labels, padding and the `!` byte for byte.
+            assert_eq!(mine[..32], reference[..32], "SCALE {scale}");
+            let label = reference[..32].trim_end();
+            let measured = [
+                "time",
+                "TEPS",
+                "validate",
+                "graph_generation",
+                "construction_time",
+            ]
+            .iter()
+            .any(|m| label.trim_end_matches([':', ' ', '!']).ends_with(m));
+            if measured {
+                let value: f64 = mine[32..].parse().unwrap_or_else(|_| panic!("{mine}"));
+                assert!(value.is_finite() && value >= 0.0, "{mine}");
+            } else {
+                assert_eq!(mine, reference, "SCALE {scale}");
+            }
+        }
+        block(&ours);
+    }
+}
+
+#[test]
+fn a_single_search_prints_c_nan_spreads_and_its_json_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("one.json");
+    let o = graph500(&[
+        "--scale",
+        "6",
+        "--keys",
+        "1",
+        "-q",
+        "--json",
+        path_str(&json),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // 0 / 0 as C computes it: glibc prints x86's default NaN as -nan.
+    let nan = if cfg!(target_arch = "x86_64") {
+        "-nan"
+    } else {
+        "nan"
+    };
+    for label in [
+        "bfs  stddev_time:",
+        "stddev_nedge:",
+        "bfs  harmonic_stddev_TEPS:",
+    ] {
+        let line = out.lines().find(|l| l.starts_with(label)).unwrap();
+        assert_eq!(line[32..].trim(), nan, "{line}");
+    }
+    // NaN is written as null and read back as NaN.
+    let run = read_run(&json);
+    assert!(run.statistics.bfs.time.stddev.is_nan());
+    assert!(run.statistics.bfs.teps.harmonic_stddev.is_nan());
+    assert!(run.statistics.bfs.time.mean > 0.0);
+}
