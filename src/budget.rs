@@ -10,7 +10,8 @@ use kernels::{Csr, Kernel};
 use validate::Validator;
 
 /// What the program itself takes besides the data: code, libraries, thread
-/// stacks and allocator arenas (measured: about 6 MiB at SCALE 1).
+/// stacks and allocator arenas (measured: about 6 MiB at SCALE 1;
+/// `tests/memory.rs` checks the sums against measured peaks).
 pub const FIXED: u64 = 16 << 20;
 
 /// The `i64` parent array a validator or a parent file reads.
@@ -56,6 +57,14 @@ pub fn profile_bytes(m: u64, n: u64, threads: u64) -> u64 {
         .max()
         .unwrap_or_default();
     widest + 8 * threads * Csr::bytes_for(n, m)
+}
+
+/// Bytes the read of `edges` from `path` had mapped besides the tuples
+/// ([`generator::format::bytes_mapped_while_reading`]); to be added to the
+/// estimate of any command that reads its graph from a file.
+pub fn reading(edges: &EdgeList, path: &std::path::Path) -> u64 {
+    let file_len = std::fs::metadata(path).map_or(0, |m| m.len());
+    generator::format::bytes_mapped_while_reading(edges, file_len)
 }
 
 /// The largest scale at which `bytes_at(scale)` fits in `available`.

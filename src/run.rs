@@ -305,8 +305,9 @@ pub fn run_with(
     let (loaded, graph_generation) = timed(|| plan.source.load(observer));
     let (edges, key_rule) = loaded?;
     let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
-    let memory_estimate = plan.memory_estimate(m, n);
+    let mut memory_estimate = plan.memory_estimate(m, n);
     if let GraphSource::File { path, .. } = &plan.source {
+        memory_estimate += budget::reading(&edges, path);
         let what = format!("a run on {}", path.display());
         budget::check(memory_estimate, &what, None, plan.force)?;
     }

@@ -129,7 +129,7 @@ impl Commands<'_> {
         let edges = args::format_of(input, *format).read(input)?;
         let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
         budget::check(
-            budget::bfs_bytes(m, n, kernel),
+            budget::bfs_bytes(m, n, kernel) + budget::reading(&edges, input),
             &format!("a search of {}", input.display()),
             None,
             self.force,
@@ -162,7 +162,7 @@ impl Commands<'_> {
         let edges = args::format_of(input, *format).read(input)?;
         let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
         budget::check(
-            budget::validate_bytes(m, n),
+            budget::validate_bytes(m, n) + budget::reading(&edges, input),
             &format!("validating a search of {}", input.display()),
             None,
             self.force,

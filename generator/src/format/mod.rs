@@ -94,6 +94,14 @@ impl EdgeFormat {
     }
 }
 
+/// Bytes that reading a file of `file_len` bytes had mapped besides the
+/// tuples it returned: readers map the whole file, so a list copied out of
+/// it (every format but width-4 binary) cost the file's pages too while it
+/// was read; a list used in place (`edges` mapped) cost nothing more.
+pub fn bytes_mapped_while_reading(edges: &EdgeList, file_len: u64) -> u64 {
+    if edges.is_mapped() { 0 } else { file_len }
+}
+
 /// Reads an edge list in the format its name implies.
 pub fn read_edge_list(path: &Path) -> Result<EdgeList, Error> {
     EdgeFormat::for_path(path).read(path)
