@@ -6,7 +6,6 @@ use crate::progress::Progress;
 use crate::report::{self, JsonGraph, JsonOptions, JsonReport, RunStatistics};
 use crate::run::{self, GraphSource, InvalidSearch, KeyRule, Outcome, RunPlan, timed};
 use anyhow::{Context, bail};
-use generator::format;
 use kernels::{Csr, SearchKey};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -14,9 +13,7 @@ use validate::Validator;
 
 /// `graph500 run`: the benchmark, the statistics block, optionally JSON.
 pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::Result<ExitCode> {
-    for path in args.json.iter().chain(&args.csv) {
-        ensure_folder_exists(path)?;
-    }
+    crate::output::check(&args.input, args.json.iter().chain(&args.csv))?;
     let k = &args.kronecker;
     let (source, key_rule) = match &args.input {
         Some(path) => (
@@ -57,11 +54,11 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
             root,
             error,
         }) => {
-            eprintln!(
+            crate::console::err_line(&format!(
                 "graph500: search {} from root {root} failed validation: {error}",
                 search + 1
-            );
-            println!("No results printed for invalid run.");
+            ));
+            crate::console::out_line("No results printed for invalid run.")?;
             return Ok(ExitCode::from(1));
         }
     };
@@ -71,7 +68,7 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
     };
     crate::interrupt::check()?;
     let statistics = RunStatistics::new(&measured, scale, generator);
-    print!("{}", statistics.block());
+    crate::console::out(&statistics.block())?;
     if let Some(path) = &args.json {
         let report = JsonReport {
             program: "graph500",
@@ -112,17 +109,6 @@ pub(crate) fn run(args: &RunArgs, force: bool, progress: &Progress) -> anyhow::R
     Ok(ExitCode::SUCCESS)
 }
 
-/// Fails early, before a long run, if `path` could not be written later.
-fn ensure_folder_exists(path: &std::path::Path) -> anyhow::Result<()> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    match folder {
-        Some(f) if !f.is_dir() => {
-            anyhow::bail!("{}: folder {} does not exist", path.display(), f.display())
-        }
-        _ => Ok(()),
-    }
-}
-
 /// "the largest SCALE that fits at edgefactor E is S", if any does.
 pub(crate) fn scale_hint(edgefactor: u64, bytes_at: impl Fn(u32) -> u64) -> Option<String> {
     let available = crate::system::available_memory_bytes()?;
@@ -136,6 +122,7 @@ pub(crate) fn scale_hint(edgefactor: u64, bytes_at: impl Fn(u32) -> u64) -> Opti
 /// another. The tuples and their order are kept; formats without a vertex
 /// count (text, packed48) imply one (the largest id plus one).
 pub(crate) fn convert(args: &ConvertArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
+    crate::output::check([&args.input], [&args.output])?;
     let (from, to) = (
         cli::format_of(&args.input, args.from),
         cli::format_of(&args.output, args.to),
@@ -143,7 +130,8 @@ pub(crate) fn convert(args: &ConvertArgs, progress: &Progress) -> anyhow::Result
     let (edges, read_seconds) = timed(|| from.read(&args.input));
     let edges = edges?;
     crate::interrupt::check()?;
-    let (written, write_seconds) = timed(|| to.write(&args.output, &edges));
+    let (written, write_seconds) =
+        timed(|| crate::output::write(&args.output, |out| to.write(out, &edges)));
     written?;
     progress.say(&format!(
         "{} ({}, {read_seconds:.3} s) -> {} ({}, {write_seconds:.3} s): {} edge tuples, {} vertices",
@@ -163,6 +151,7 @@ pub(crate) fn generate(
     force: bool,
     progress: &Progress,
 ) -> anyhow::Result<ExitCode> {
+    crate::output::check(crate::output::NO_INPUTS, [&args.out])?;
     let k = &args.kronecker;
     let edges_at = |scale: u32| budget::generate_bytes(k.edgefactor << scale);
     budget::check(
@@ -185,7 +174,8 @@ pub(crate) fn generate(
         edges.checksum()
     ));
     let out_format = cli::format_of(&args.out, args.format);
-    let (written, seconds) = timed(|| out_format.write(&args.out, &edges));
+    let (written, seconds) =
+        timed(|| crate::output::write(&args.out, |out| out_format.write(out, &edges)));
     written?;
     progress.say(&format!("wrote {} in {seconds:.3} s", args.out.display()));
     Ok(ExitCode::SUCCESS)
@@ -198,7 +188,9 @@ pub(crate) fn bfs(args: &BfsArgs, force: bool, progress: &Progress) -> anyhow::R
         root,
         format,
     } = &args.search;
+    crate::output::check([input], [&args.parents_out])?;
     let edges = cli::format_of(input, *format).read(input)?;
+    crate::interrupt::check()?;
     let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
     budget::check(
         budget::bfs_bytes(m, n),
@@ -207,6 +199,7 @@ pub(crate) fn bfs(args: &BfsArgs, force: bool, progress: &Progress) -> anyhow::R
         force,
     )?;
     let graph = Arc::new(Csr::from_edge_list(&edges));
+    crate::interrupt::check()?;
     let key =
         SearchKey::new(*root, &graph).with_context(|| format!("--root for {}", input.display()))?;
     let kernel = cli::kernel_of(args.kernel, args.backend, &args.tuning)?;
@@ -214,7 +207,11 @@ pub(crate) fn bfs(args: &BfsArgs, force: bool, progress: &Progress) -> anyhow::R
     engine.reset();
     let (stats, seconds) = timed(|| engine.search(key));
     let nedge = graph.nedge(engine.parents());
-    format::parents::write(&args.parents_out, &engine.parents().to_i64())?;
+    crate::interrupt::check()?;
+    let parents = engine.parents().to_i64();
+    crate::output::write(&args.parents_out, |out| {
+        validate::parents::write(out, &parents)
+    })?;
     progress.say(&format!(
         "root {root}: {} reached, depth {}, nedge {nedge}, {seconds:.4} s with kernel {kernel}; wrote {}",
         stats.reached,
@@ -244,7 +241,8 @@ pub(crate) fn validate(
         None,
         force,
     )?;
-    let parents = format::parents::read(&args.parents)?;
+    crate::interrupt::check()?;
+    let parents = validate::parents::read(&args.parents)?;
     let n = edges.num_vertices();
     if parents.len() != n {
         bail!(
@@ -260,18 +258,20 @@ pub(crate) fn validate(
             input.display()
         );
     }
+    crate::interrupt::check()?;
     let (verdict, seconds) = timed(|| Validator::new(n).validate(&edges, root, &parents, None));
+    crate::interrupt::check()?;
     match verdict {
         Ok(tree) => {
-            println!(
+            crate::console::out_line(&format!(
                 "valid: root {root}, {} vertices reached, depth {}, nedge {}",
                 tree.reached, tree.depth, tree.nedge
-            );
+            ))?;
             progress.say(&format!("validated in {seconds:.4} s"));
             Ok(ExitCode::SUCCESS)
         }
         Err(invalid) => {
-            println!("invalid: {invalid}");
+            crate::console::out_line(&format!("invalid: {invalid}"))?;
             Ok(ExitCode::from(1))
         }
     }

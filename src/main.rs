@@ -2,16 +2,21 @@
 //! library crates (`generator`, `kernels`, `validate`) and prints; it holds
 //! no algorithm.
 //!
-//! Exit status: 0 success, 1 a search failed validation, 2 bad input (a
-//! one-line message on stderr names what and where).
+//! Exit status: 0 success, 1 a search failed validation, 2 bad input or a
+//! failed write (a one-line message on stderr names what and where), 130
+//! stopped by SIGINT, SIGTERM or SIGHUP. Nothing panics on the way out:
+//! stdout and stderr are written by [`console`], files by [`output`], and
+//! running out of memory is a one-line exit too ([`alloc`]).
 
-#![allow(clippy::print_stdout, clippy::print_stderr)] // the one place that prints
-#![allow(clippy::exit)] // the second Ctrl-C exits at once (interrupt.rs)
+#![allow(clippy::exit)] // a second signal, and running out of memory, exit at once
 
+mod alloc;
 mod budget;
 mod cli;
 mod commands;
+mod console;
 mod interrupt;
+mod output;
 mod plot;
 mod profile;
 mod progress;
@@ -26,39 +31,47 @@ use cli::{Cli, Command};
 use progress::Progress;
 use std::process::ExitCode;
 
-/// Counts allocations inside `graph500 profile`; elsewhere a relaxed load
-/// per allocation on top of the system allocator.
+/// Counts allocations inside `graph500 profile` (elsewhere a relaxed load
+/// per allocation on top of the system allocator); out of memory is a
+/// one-line exit.
 #[global_allocator]
-static ALLOCATOR: kernels::CountingAllocator = kernels::CountingAllocator;
+static ALLOCATOR: alloc::ExitOnOom = alloc::ExitOnOom;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
-            eprintln!("graph500: {}", cli::one_line(&e));
+            console::err_line(&format!("graph500: {}", console::clap_one_line(&e)));
             return ExitCode::from(2);
         }
         Err(e) => {
             // --help and --version.
-            print!("{e}");
-            return ExitCode::SUCCESS;
+            return match console::out(&e.to_string()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(&e),
+            };
         }
     };
     if let Err(e) = interrupt::install() {
-        eprintln!("graph500: error: cannot handle Ctrl-C: {e}");
+        console::err_line(&format!(
+            "graph500: error: cannot handle SIGINT, SIGTERM and SIGHUP: {e}"
+        ));
         return ExitCode::from(2);
     }
     match dispatch(cli) {
         Ok(code) => code,
         Err(e) if e.is::<interrupt::Interrupted>() => {
-            eprintln!("graph500: {e}");
-            ExitCode::from(130)
+            console::err_line(&format!("graph500: {e}"));
+            ExitCode::from(interrupt::EXIT_STATUS)
         }
-        Err(e) => {
-            eprintln!("graph500: error: {e:#}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&e),
     }
+}
+
+/// Reports `e` on one line of stderr; exit status 2.
+fn fail(e: &anyhow::Error) -> ExitCode {
+    console::err_line(&format!("graph500: error: {e:#}"));
+    ExitCode::from(2)
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {

@@ -22,6 +22,7 @@ struct Search {
 
 /// Reads the JSON, draws, writes the SVG (atomically).
 pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
+    crate::output::check([&args.results], [&args.out])?;
     let text = std::fs::read_to_string(&args.results)
         .with_context(|| args.results.display().to_string())?;
     let json: serde_json::Value = serde_json::from_str(&text)
@@ -49,9 +50,7 @@ pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitC
         }
         root.present().map_err(draw_error)?;
     }
-    generator::format::write_atomic(&args.out, |out| {
-        std::io::Write::write_all(out, svg.as_bytes())
-    })?;
+    crate::output::write(&args.out, |out| out.write_all(svg.as_bytes()))?;
     progress.say(&format!("wrote {}", args.out.display()));
     Ok(ExitCode::SUCCESS)
 }

@@ -81,6 +81,7 @@ pub(crate) fn profile(
     if !kernels::is_counting_installed() {
         bail!("the counting allocator is not this program's global allocator");
     }
+    crate::output::check(crate::output::NO_INPUTS, &args.json)?;
     let k = &args.kronecker;
     let threads = kernels::par::global_size() as u64;
     let bytes_at = |scale: u32| {
@@ -111,11 +112,11 @@ pub(crate) fn profile(
     let rows = match on_pool_worker(|| measure(&mut subjects, &graph, &edges, &keys, progress)) {
         Ok(rows) => rows,
         Err(invalid) => {
-            println!("{invalid}");
+            crate::console::out_line(&invalid)?;
             return Ok(ExitCode::from(1));
         }
     };
-    print!("{}", table(&rows, k.scale, keys.len()));
+    crate::console::out(&table(&rows, k.scale, keys.len()))?;
     if let Some(path) = &args.json {
         let report = ProfileReport {
             program: "graph500 profile",

@@ -1,7 +1,6 @@
 //! Reports: the official statistics block on stdout, and JSON.
 
 use crate::run::{Measured, SearchRecord};
-use std::io::Write as _;
 use validate::stats::{Summary, TepsSummary};
 
 /// The numbers the statistics block reports, computed once.
@@ -197,7 +196,7 @@ pub(crate) fn write_json(
     path: &std::path::Path,
     value: &impl serde::Serialize,
 ) -> anyhow::Result<()> {
-    generator::format::write_atomic(path, |out| {
+    crate::output::write(path, |out| {
         serde_json::to_writer_pretty(&mut *out, value)?;
         std::io::Write::write_all(out, b"\n")
     })?;
@@ -211,7 +210,7 @@ pub(crate) const CSV_HEADER: &str =
 /// Writes one CSV row per search, atomically. Times are seconds; an empty
 /// `validate_time` means not validated.
 pub(crate) fn write_csv(path: &std::path::Path, searches: &[SearchRecord]) -> anyhow::Result<()> {
-    generator::format::write_atomic(path, |out| {
+    crate::output::write(path, |out| {
         writeln!(out, "{CSV_HEADER}")?;
         for (i, r) in searches.iter().enumerate() {
             let validate = r.validate_time.map_or(String::new(), |t| t.to_string());

@@ -39,6 +39,7 @@ pub(crate) fn sweep(
     threads: Option<u16>,
     progress: &Progress,
 ) -> anyhow::Result<ExitCode> {
+    crate::output::check(crate::output::NO_INPUTS, &args.json)?;
     if args.from > args.to {
         bail!("--from {} is above --to {}", args.from, args.to);
     }
@@ -86,7 +87,7 @@ pub(crate) fn sweep(
             rows.push(row_of(scale, t, &serde_json::from_str(&text)?)?);
         }
     }
-    print!("{}", table(&rows));
+    crate::console::out(&table(&rows))?;
     if let Some(path) = &args.json {
         report::write_json(
             path,
