@@ -74,8 +74,31 @@ fn fail(e: &anyhow::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Threads per core that `--threads` accepts. Beyond the cores, each
+/// worker only adds waiting: every idle rayon worker that wakes scans every
+/// other worker's queue (and crossbeam's epoch list, one entry per thread),
+/// so a parallel step costs about the square of the thread count. Measured
+/// on 2 cores (README): up to 64 per core a run costs what it costs on 2
+/// threads; at 256 per core, SCALE 16 runs 17 times slower, and 4096
+/// threads turn a SCALE 10 run into minutes.
+const THREADS_PER_CORE: usize = 64;
+
+/// Fails, naming the limit, if `threads` is above [`THREADS_PER_CORE`]
+/// times the cores this process may use.
+fn check_threads(threads: usize) -> anyhow::Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let limit = THREADS_PER_CORE * cores;
+    if threads > limit {
+        anyhow::bail!(
+            "--threads {threads} is above {limit}, the most this machine runs usefully ({THREADS_PER_CORE} per core, {cores} cores); more threads only wait on each other"
+        );
+    }
+    Ok(())
+}
+
 fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     if let Some(threads) = cli.threads {
+        check_threads(threads.into())?;
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads.into())
             .build_global()

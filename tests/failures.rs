@@ -540,6 +540,39 @@ fn running_out_of_memory_is_a_one_line_exit() {
     }
 }
 
+// ---- 7. --threads -------------------------------------------------------------
+
+#[test]
+fn threads_above_64_per_core_are_refused_naming_the_limit() {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let limit = 64 * cores;
+    let over = (limit + 1).to_string();
+    let o = graph500(&["--threads", &over, "--scale", "6", "--keys", "2"]);
+    if limit < 4096 {
+        assert_error(
+            &o,
+            &[
+                &format!("--threads {over} is above {limit}"),
+                &format!("64 per core, {cores} cores"),
+            ],
+        );
+    } else {
+        // 64 cores or more: the option's own range (1..=4096) is the limit.
+        assert_error(&o, &["--threads", "1..=4096"]);
+    }
+    let o = graph500(&[
+        "--threads",
+        &limit.min(4096).to_string(),
+        "--quiet",
+        "--scale",
+        "8",
+        "--keys",
+        "4",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("bfs  harmonic_mean_TEPS"));
+}
+
 // ---- 8. clap's suggestions --------------------------------------------------
 
 #[test]
