@@ -409,7 +409,11 @@ fn a_closed_stderr_is_ignored() {
 
 #[test]
 fn sigterm_during_a_write_leaves_no_file_and_no_temporary() {
-    for signals in [&["TERM"][..], &["HUP"], &["TERM", "TERM"]] {
+    // The last: the process stopped, two different signals made pending
+    // (two of one kind would merge into one), then continued, so both reach
+    // it mid-write; the second exits at once and must remove the temporary.
+    let two = ["STOP", "TERM", "HUP", "CONT"];
+    for signals in [&["TERM"][..], &["HUP"], &two] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("g.el");
         // Text at SCALE 18: seconds of writing in a debug build.
