@@ -2,11 +2,14 @@
 //! [`harness::Plan`] (or a subcommand's arguments), calls the libraries and
 //! prints; it holds no algorithm.
 //!
-//! Exit status: 0 success, 1 a search failed validation, 2 bad input (a
-//! one-line message on stderr names what and where), 130 interrupted.
+//! Exit status: 0 success, 1 a search failed validation, 2 bad input or a
+//! failed write (a one-line message on stderr names what and where), 130
+//! stopped by SIGINT, SIGTERM or SIGHUP. Nothing panics on the way out:
+//! stdout and stderr are written by [`cli::console`], files by
+//! [`cli::output`], and running out of memory is a one-line exit too
+//! ([`cli::alloc`]).
 
-#![allow(clippy::print_stdout, clippy::print_stderr)] // the one place that prints
-#![allow(clippy::exit)] // the second Ctrl-C exits at once (interrupt.rs)
+#![allow(clippy::exit)] // a second signal, and running out of memory, exit at once
 
 mod cli;
 
@@ -14,51 +17,83 @@ use anyhow::Context;
 use clap::Parser;
 use cli::args::{Cli, Command};
 use cli::progress::Progress;
+use cli::{console, interrupt};
 use std::process::ExitCode;
 
-/// Counts allocations inside `graph500 profile`; elsewhere a relaxed load
-/// per allocation on top of the system allocator.
+/// Counts allocations inside `graph500 profile` (elsewhere a relaxed load
+/// per allocation on top of the system allocator); out of memory is a
+/// one-line exit.
 #[global_allocator]
-static ALLOCATOR: kernels::CountingAllocator = kernels::CountingAllocator;
+static ALLOCATOR: cli::alloc::ExitOnOom = cli::alloc::ExitOnOom;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
-            eprintln!("graph500: {}", cli::args::one_line(&e));
+            console::err_line(&format!("graph500: {}", console::clap_one_line(&e)));
             return ExitCode::from(2);
         }
         Err(e) => {
             // --help and --version.
-            print!("{e}");
-            return ExitCode::SUCCESS;
+            return match console::out(&e.to_string()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(&e),
+            };
         }
     };
-    if let Err(e) = cli::interrupt::install() {
-        eprintln!("graph500: error: cannot handle Ctrl-C: {e}");
+    if let Err(e) = interrupt::install() {
+        console::err_line(&format!(
+            "graph500: error: cannot handle SIGINT, SIGTERM and SIGHUP: {e}"
+        ));
         return ExitCode::from(2);
     }
     match dispatch(cli) {
         Ok(code) => code,
         Err(e) if is_interruption(&e) => {
-            eprintln!("graph500: {}", cli::interrupt::Interrupted);
-            ExitCode::from(130)
+            console::err_line(&format!("graph500: {}", interrupt::Interrupted));
+            ExitCode::from(interrupt::EXIT_STATUS)
         }
-        Err(e) => {
-            eprintln!("graph500: error: {e:#}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&e),
     }
 }
 
-/// True for a stop asked for by Ctrl-C, however it was reported.
+/// True for a stop asked for by a signal, however it was reported: by the
+/// binary's own checks, or by the harness's run loop through its observer.
 fn is_interruption(e: &anyhow::Error) -> bool {
-    e.is::<cli::interrupt::Interrupted>()
-        || matches!(e.downcast_ref(), Some(harness::Error::Stopped))
+    e.is::<interrupt::Interrupted>() || matches!(e.downcast_ref(), Some(harness::Error::Stopped))
+}
+
+/// Reports `e` on one line of stderr; exit status 2.
+fn fail(e: &anyhow::Error) -> ExitCode {
+    console::err_line(&format!("graph500: error: {e:#}"));
+    ExitCode::from(2)
+}
+
+/// Threads per core that `--threads` accepts. Beyond the cores, each
+/// worker only adds waiting: every idle rayon worker that wakes scans every
+/// other worker's queue (and crossbeam's epoch list, one entry per thread),
+/// so a parallel step costs about the square of the thread count. Measured
+/// on 2 cores (README): up to 64 per core a run costs what it costs on 2
+/// threads; at 256 per core, SCALE 16 runs 17 times slower, and 4096
+/// threads turn a SCALE 10 run into minutes.
+const THREADS_PER_CORE: usize = 64;
+
+/// Fails, naming the limit, if `threads` is above [`THREADS_PER_CORE`]
+/// times the cores this process may use.
+fn check_threads(threads: usize) -> anyhow::Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let limit = THREADS_PER_CORE * cores;
+    if threads > limit {
+        anyhow::bail!(
+            "--threads {threads} is above {limit}, the most this machine runs usefully ({THREADS_PER_CORE} per core, {cores} cores); more threads only wait on each other"
+        );
+    }
+    Ok(())
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     if let Some(threads) = cli.threads {
+        check_threads(threads.into())?;
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads.into())
             .build_global()

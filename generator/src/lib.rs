@@ -12,8 +12,8 @@
 //!   candidates. Both generators implement [`EdgeGenerator`].
 //! - [`EdgeList`] holds the tuples, either owned or memory-mapped straight
 //!   from a binary file; its [`EdgeList::checksum`] identifies a graph.
-//! - [`format`](mod@format) reads and writes edge lists (binary and text) and parent
-//!   arrays; every write goes to a temporary file renamed into place.
+//! - [`format`](mod@format) reads edge lists from files (binary, text, Matrix Market,
+//!   packed 48-bit) and encodes them onto any `std::io::Write`.
 //!
 //! Vertex ids are [`Vertex`] (`u32`); a graph holds at most
 //! [`MAX_VERTICES`] vertices so that `u32::MAX` stays free as a sentinel.

@@ -4,8 +4,8 @@
 
 #![allow(clippy::cast_possible_truncation)] // small test files, 64-bit hosts
 
-use generator::format::{binary, parents, read_edge_list};
-use generator::{Edge, MAX_VERTICES};
+use generator::format::{EdgeFormat, binary, read_edge_list};
+use generator::{Edge, EdgeList, MAX_VERTICES};
 use proptest::prelude::*;
 use std::path::PathBuf;
 
@@ -310,12 +310,28 @@ proptest! {
     }
 
     #[test]
-    fn parents_reader_on_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..100)) {
-        let (_dir, path) = file("p", &bytes);
-        let expected: Option<Vec<i64>> = (bytes.len() % 8 == 0).then(|| {
-            bytes.chunks(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect()
-        });
-        prop_assert_eq!(parents::read(&path).ok(), expected);
+    fn every_writer_round_trips_through_its_reader(raw in prop::collection::vec((0u32..50, 0u32..50), 1..40), extra in 0u64..5) {
+        // Binary and Matrix Market keep N; text and packed48 imply the
+        // largest id plus one.
+        let max = raw.iter().map(|&(u, v)| u.max(v)).max().unwrap();
+        let n = u64::from(max) + 1 + extra;
+        let edges = EdgeList::new(n, raw.iter().map(|&(u, v)| Edge::new(u, v)).collect()).unwrap();
+        for format in EdgeFormat::ALL {
+            let mut bytes = Vec::new();
+            format.write(&mut bytes, &edges).unwrap();
+            let name = format!("g.{}", match format {
+                EdgeFormat::Binary => "g500",
+                EdgeFormat::Text => "el",
+                EdgeFormat::MatrixMarket => "mtx",
+                EdgeFormat::Packed48 => "pe48",
+            });
+            let (_dir, path) = file(&name, &bytes);
+            let back = read_edge_list(&path).unwrap();
+            prop_assert_eq!(back.edges(), edges.edges(), "{}", format.name());
+            let implied = matches!(format, EdgeFormat::Text | EdgeFormat::Packed48);
+            let expected_n = if implied { u64::from(max) + 1 } else { n };
+            prop_assert_eq!(back.num_vertices() as u64, expected_n, "{}", format.name());
+        }
     }
 }
 
@@ -351,4 +367,43 @@ fn edges_of_a_valid_binary_file_come_back_exactly() {
     assert!(list.is_mapped(), "width-4 files are used in place");
     let expected: Vec<Edge> = tuples.iter().map(|&(u, v)| Edge::new(u, v)).collect();
     assert_eq!(list.edges(), &expected[..]);
+}
+
+#[test]
+fn writers_stop_at_the_first_error_of_their_sink() {
+    /// Accepts `left` bytes, then fails every write (counted).
+    struct Full {
+        left: usize,
+        writes: usize,
+    }
+    impl std::io::Write for Full {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.left == 0 {
+                self.writes += 1;
+                return Err(std::io::Error::other("sink full"));
+            }
+            let n = buf.len().min(self.left);
+            self.left -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let edges = EdgeList::new(
+        1000,
+        (0..400_000u32)
+            .map(|i| Edge::new(i % 1000, (i * 7) % 1000))
+            .collect(),
+    )
+    .unwrap();
+    for format in EdgeFormat::ALL {
+        let mut sink = Full {
+            left: 4096,
+            writes: 0,
+        };
+        let err = format.write(&mut sink, &edges).unwrap_err();
+        assert_eq!(err.to_string(), "sink full", "{}", format.name());
+        assert_eq!(sink.writes, 1, "{}: writes after the error", format.name());
+    }
 }

@@ -409,14 +409,3 @@ pub(crate) fn kernel_of(
         }),
     })
 }
-
-/// clap's error text on one line: its message lines up to the usage block.
-pub(crate) fn one_line(error: &clap::Error) -> String {
-    let text = error.to_string();
-    let message: Vec<&str> = text
-        .lines()
-        .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
-        .map(str::trim)
-        .collect();
-    message.join(" ")
-}

@@ -5,8 +5,8 @@ use crate::cli::args::{
     self, BfsArgs, ConvertArgs, GenerateArgs, RunArgs, SearchArgs, ValidateArgs,
 };
 use crate::cli::progress::Progress;
+use crate::cli::{console, interrupt, output};
 use anyhow::{Context, bail};
-use generator::format;
 use harness::block::INVALID_RUN;
 use harness::report::{self, Document};
 use harness::{InvalidSearch, Outcome, budget, timed};
@@ -27,9 +27,7 @@ impl Commands<'_> {
     /// `graph500 run`: the benchmark, the statistics block, optionally JSON
     /// and CSV.
     pub(crate) fn run(&self, args: &RunArgs) -> anyhow::Result<ExitCode> {
-        for path in args.json.iter().chain(&args.csv) {
-            ensure_folder_exists(path)?;
-        }
+        output::check(&args.input, args.json.iter().chain(&args.csv))?;
         let plan = args.plan(self.force)?;
         let measured = match harness::run(&plan, self.progress)? {
             Outcome::Valid(measured) => measured,
@@ -38,18 +36,18 @@ impl Commands<'_> {
                 root,
                 failure,
             }) => {
-                eprintln!(
+                console::err_line(&format!(
                     "graph500: search {} from root {root} failed validation: {failure}",
                     search + 1
-                );
-                print!("{INVALID_RUN}");
+                ));
+                console::out(INVALID_RUN)?;
                 return Ok(ExitCode::from(1));
             }
         };
-        crate::cli::interrupt::check()?;
+        interrupt::check()?;
         let threads = rayon::current_num_threads();
         let statistics = plan.statistics(&measured);
-        print!("{}", statistics.block(&plan.block_lines()));
+        console::out(&statistics.block(&plan.block_lines()))?;
         if let Some(path) = &args.json {
             let document = Document::Run(Box::new(plan.report(&measured, threads)));
             write_text(path, &document.to_json())?;
@@ -66,14 +64,16 @@ impl Commands<'_> {
     /// another. The tuples and their order are kept; formats without a
     /// vertex count (text, packed48) imply one (the largest id plus one).
     pub(crate) fn convert(&self, args: &ConvertArgs) -> anyhow::Result<ExitCode> {
+        output::check([&args.input], [&args.output])?;
         let (from, to) = (
             args::format_of(&args.input, args.from),
             args::format_of(&args.output, args.to),
         );
         let (edges, read_seconds) = timed(|| from.read(&args.input));
         let edges = edges?;
-        crate::cli::interrupt::check()?;
-        let (written, write_seconds) = timed(|| to.write(&args.output, &edges));
+        interrupt::check()?;
+        let (written, write_seconds) =
+            timed(|| output::write(&args.output, |out| to.write(out, &edges)));
         written?;
         self.progress.say(&format!(
             "{} ({}, {read_seconds:.3} s) -> {} ({}, {write_seconds:.3} s): {} edge tuples, {} vertices",
@@ -89,6 +89,7 @@ impl Commands<'_> {
 
     /// `graph500 generate`: writes a Kronecker edge list.
     pub(crate) fn generate(&self, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
+        output::check(output::NO_INPUTS, [&args.out])?;
         let spec = args.kronecker.spec();
         let edges_at = |scale: u32| budget::generate_bytes(spec.edgefactor << scale);
         budget::check(
@@ -102,7 +103,7 @@ impl Commands<'_> {
         )?;
         let (generator, _) = spec.build()?;
         let (edges, seconds) = timed(|| generator.generate());
-        crate::cli::interrupt::check()?;
+        interrupt::check()?;
         self.progress.say(&format!(
             "generated {} edge tuples over {} vertices in {seconds:.3} s ({:.3e} edges/s); checksum {:#018x}",
             edges.len(),
@@ -111,7 +112,8 @@ impl Commands<'_> {
             edges.checksum()
         ));
         let out_format = args::format_of(&args.out, args.format);
-        let (written, seconds) = timed(|| out_format.write(&args.out, &edges));
+        let (written, seconds) =
+            timed(|| output::write(&args.out, |out| out_format.write(out, &edges)));
         written?;
         self.progress
             .say(&format!("wrote {} in {seconds:.3} s", args.out.display()));
@@ -125,8 +127,10 @@ impl Commands<'_> {
             root,
             format,
         } = &args.search;
+        output::check([input], [&args.parents_out])?;
         let kernel = args::kernel_of(args.kernel, args.backend, &args.tuning)?;
         let edges = args::format_of(input, *format).read(input)?;
+        interrupt::check()?;
         let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
         budget::check(
             budget::bfs_bytes(m, n, kernel) + budget::reading(&edges, input),
@@ -135,13 +139,18 @@ impl Commands<'_> {
             self.force,
         )?;
         let graph = Arc::new(Csr::from_edge_list(&edges));
+        interrupt::check()?;
         let key = SearchKey::new(*root, &graph)
             .with_context(|| format!("--root for {}", input.display()))?;
         let mut engine = kernel.engine(Arc::clone(&graph));
         engine.reset();
         let (stats, seconds) = timed(|| engine.search(key));
         let nedge = graph.nedge(engine.parents());
-        format::parents::write(&args.parents_out, &engine.parents().to_i64())?;
+        interrupt::check()?;
+        let parents = engine.parents().to_i64();
+        output::write(&args.parents_out, |out| {
+            validate::parents::write(out, &parents)
+        })?;
         self.progress.say(&format!(
             "root {root}: {} reached, depth {}, nedge {nedge}, {seconds:.4} s with kernel {kernel}; wrote {}",
             stats.reached,
@@ -167,7 +176,8 @@ impl Commands<'_> {
             None,
             self.force,
         )?;
-        let parents = format::parents::read(&args.parents)?;
+        interrupt::check()?;
+        let parents = validate::parents::read(&args.parents)?;
         let n = edges.num_vertices();
         if parents.len() != n {
             bail!(
@@ -183,37 +193,27 @@ impl Commands<'_> {
                 input.display()
             );
         }
+        interrupt::check()?;
         let (verdict, seconds) = timed(|| Validator::new(n).validate(&edges, root, &parents, None));
+        interrupt::check()?;
         match verdict {
             Ok(tree) => {
-                println!(
+                console::out_line(&format!(
                     "valid: root {root}, {} vertices reached, depth {}, nedge {}",
                     tree.reached, tree.depth, tree.nedge
-                );
+                ))?;
                 self.progress.say(&format!("validated in {seconds:.4} s"));
                 Ok(ExitCode::SUCCESS)
             }
             Err(invalid) => {
-                println!("invalid: {invalid}");
+                console::out_line(&format!("invalid: {invalid}"))?;
                 Ok(ExitCode::from(1))
             }
         }
     }
 }
 
-/// Fails early, before a long run, if `path` could not be written later.
-pub(crate) fn ensure_folder_exists(path: &std::path::Path) -> anyhow::Result<()> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    match folder {
-        Some(f) if !f.is_dir() => {
-            anyhow::bail!("{}: folder {} does not exist", path.display(), f.display())
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Writes `text` to `path`, atomically.
+/// Writes `text` to `path`, whole or not at all ([`output::write`]).
 pub(crate) fn write_text(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
-    format::write_atomic(path, |out| std::io::Write::write_all(out, text.as_bytes()))?;
-    Ok(())
+    output::write(path, |out| out.write_all(text.as_bytes()))
 }

@@ -23,6 +23,7 @@ struct Search {
 
 /// Reads the JSON, draws, writes the SVG (atomically).
 pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
+    crate::cli::output::check([&args.results], [&args.out])?;
     let text = std::fs::read_to_string(&args.results)
         .with_context(|| args.results.display().to_string())?;
     let json: serde_json::Value = serde_json::from_str(&text)

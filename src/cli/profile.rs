@@ -107,9 +107,7 @@ pub(crate) fn profile(
     if !kernels::is_counting_installed() {
         bail!("the counting allocator is not this program's global allocator");
     }
-    if let Some(path) = &args.json {
-        crate::cli::commands::ensure_folder_exists(path)?;
-    }
+    crate::cli::output::check(crate::cli::output::NO_INPUTS, &args.json)?;
     let spec = args.kronecker.spec();
     let threads = kernels::par::global_size() as u64;
     let bytes_at =
@@ -155,10 +153,10 @@ pub(crate) fn profile(
         let records = match searches {
             Ok(records) => records,
             Err(invalid) => {
-                println!(
+                crate::cli::console::out_line(&format!(
                     "{} produced an invalid tree from root {}: {}",
                     subject.name, invalid.root, invalid.failure
-                );
+                ))?;
                 return Ok(ExitCode::from(1));
             }
         };
@@ -177,7 +175,7 @@ pub(crate) fn profile(
             bytes_copied: mean(&|c| c.1 as f64),
         });
     }
-    print!("{}", table(&rows, spec.scale, keys.len()));
+    crate::cli::console::out(&table(&rows, spec.scale, keys.len()))?;
     if let Some(path) = &args.json {
         let report = ProfileReport {
             scale: spec.scale,

@@ -49,7 +49,7 @@ impl Progress {
     pub(crate) fn say(&self, line: &str) {
         match &self.mode {
             Mode::Quiet => {}
-            Mode::Lines => eprintln!("graph500: {line}"),
+            Mode::Lines => crate::cli::console::err_line(&format!("graph500: {line}")),
             Mode::Bars(bars) => {
                 let _ = bars.println(format!("graph500: {line}"));
             }
@@ -60,7 +60,7 @@ impl Progress {
     /// (one per search would bury the bars).
     fn detail(&self, line: &str) {
         if let Mode::Lines = self.mode {
-            eprintln!("graph500: {line}");
+            crate::cli::console::err_line(&format!("graph500: {line}"));
         }
     }
 

@@ -5,7 +5,7 @@
 //! Markdown table (stdout) and, with `--json`, a JSON file.
 
 use crate::cli::args::SweepArgs;
-use crate::cli::commands::{ensure_folder_exists, write_text};
+use crate::cli::commands::write_text;
 use crate::cli::progress::Progress;
 use anyhow::{Context, bail};
 use harness::block::format_g;
@@ -18,11 +18,9 @@ pub(crate) fn sweep(
     threads: Option<u16>,
     progress: &Progress,
 ) -> anyhow::Result<ExitCode> {
+    crate::cli::output::check(crate::cli::output::NO_INPUTS, &args.json)?;
     if args.from > args.to {
         bail!("--from {} is above --to {}", args.from, args.to);
-    }
-    if let Some(path) = &args.json {
-        ensure_folder_exists(path)?;
     }
     let all = threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
@@ -71,7 +69,7 @@ pub(crate) fn sweep(
             }
         }
     }
-    print!("{}", table(&rows));
+    crate::cli::console::out(&table(&rows))?;
     if let Some(path) = &args.json {
         let report = SweepReport {
             machine: harness::system::describe_machine(),

@@ -228,7 +228,8 @@ fn an_unreadable_file_is_a_one_line_error() {
     if root {
         // Root reads any file: run a copy of the binary, in a folder anyone
         // may enter, as the unprivileged user `nobody` (65534) instead.
-        let open = |p: &Path, mode| std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode));
+        let open =
+            |p: &Path, mode| std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode));
         open(dir.path(), 0o755).unwrap();
         let copy = dir.path().join("graph500");
         std::fs::copy(env!("CARGO_BIN_EXE_graph500"), &copy).unwrap();
@@ -236,6 +237,9 @@ fn an_unreadable_file_is_a_one_line_error() {
         command = Command::new(&copy);
         command.uid(65534).gid(65534);
     }
-    let o = command.args(["run", "-q", "-i", path_str(&path)]).output().unwrap();
+    let o = command
+        .args(["run", "-q", "-i", path_str(&path)])
+        .output()
+        .unwrap();
     assert_bad_input(&o, &["secret.el", "ermission denied"]);
 }

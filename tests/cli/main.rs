@@ -5,6 +5,7 @@
 #![allow(clippy::cast_possible_truncation)] // ids of small test graphs
 
 mod args;
+mod failures;
 mod formats;
 mod plot;
 mod profile;

@@ -41,6 +41,7 @@ pub(crate) fn assert_bad_input(o: &Output, words: &[&str]) {
     let err = stderr(o);
     assert_eq!(o.status.code(), Some(2), "stderr: {err}");
     assert_eq!(err.lines().count(), 1, "not one line: {err:?}");
+    assert!(err.starts_with("graph500: "), "{err:?}");
     for w in words {
         assert!(err.contains(w), "{err:?} does not mention {w:?}");
     }

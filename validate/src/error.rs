@@ -1,4 +1,30 @@
-//! `Invalid`: why a parent array is not a BFS tree.
+//! `Invalid`: why a parent array is not a BFS tree; `FileError`: why a
+//! parent-array file could not be read.
+
+use std::path::PathBuf;
+
+/// A parent-array file that could not be read: each variant names the file
+/// and is one line.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// The operating system refused an operation on the file.
+    #[error("{}: {cause}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said (part of the message, so not also
+        /// reported as a source).
+        cause: std::io::Error,
+    },
+    /// The file's contents are not a parent array.
+    #[error("{}: {what}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+}
 
 /// A failed check, naming its number (see the crate documentation) and one
 /// vertex or edge that breaks it.

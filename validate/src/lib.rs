@@ -31,15 +31,19 @@
 //! [`Validator`] (`8 N` more only if a tree over 254 levels deep comes).
 //! Failures are deterministic: the same input names the same check and the
 //! same vertex or edge whatever the thread count.
+//!
+//! [`parents`] reads and writes the parent-array file that the validator
+//! judges (errors: [`FileError`]).
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
 mod cells;
 mod edges;
 mod error;
+pub mod parents;
 mod tree;
 
-pub use error::Invalid;
+pub use error::{FileError, Invalid};
 
 use cells::{Cell, Exact64, Packed16};
 use generator::EdgeList;

@@ -15,7 +15,7 @@
 //! graph500 writes) are memory-mapped and used in place; width-8 files are
 //! read and narrowed to `u32`.
 
-use super::{in_file, map, open_regular, write_atomic};
+use super::{in_file, map, open_regular};
 use crate::{Edge, EdgeList, Error};
 use std::borrow::Cow;
 use std::io::{Read, Write};
@@ -150,20 +150,19 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
     EdgeList::new(header.num_vertices, edges).map_err(in_file(path))
 }
 
-/// Writes `edges` as a width-4 binary edge list, atomically.
-pub fn write(path: &Path, edges: &EdgeList) -> Result<(), Error> {
+/// Encodes `edges` onto `out` as a width-4 binary edge list, 512 KiB of
+/// tuples per write.
+pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
     let header = Header {
         id_width: 4,
         num_vertices: edges.num_vertices() as u64,
         num_edges: edges.len() as u64,
     };
-    write_atomic(path, |out| {
-        out.write_all(&header.encode())?;
-        for chunk in edges.edges().chunks(1 << 16) {
-            out.write_all(&little_endian_bytes(chunk))?;
-        }
-        Ok(())
-    })
+    out.write_all(&header.encode())?;
+    for chunk in edges.edges().chunks(1 << 16) {
+        out.write_all(&little_endian_bytes(chunk))?;
+    }
+    Ok(())
 }
 
 /// The tuples' bytes in file order: a view on little-endian machines.

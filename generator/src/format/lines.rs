@@ -206,7 +206,11 @@ pub(crate) fn write_lines(
     mut sink: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     const LINES_PER_CHUNK: usize = 1 << 15;
-    let batch = LINES_PER_CHUNK * 4 * rayon::current_num_threads();
+    // Four chunks per thread that can run at once: more threads than cores
+    // (`--threads` above the core count) would only hold more text in
+    // memory, not format it faster.
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let batch = LINES_PER_CHUNK * 4 * rayon::current_num_threads().min(cores);
     for lines in edges.chunks(batch) {
         let texts: Vec<Vec<u8>> = lines
             .par_chunks(LINES_PER_CHUNK)

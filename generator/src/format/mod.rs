@@ -1,4 +1,4 @@
-//! On-disk formats: edge lists and parent arrays.
+//! On-disk edge-list formats.
 //!
 //! | format | name | chosen by | layout |
 //! | --- | --- | --- | --- |
@@ -6,23 +6,25 @@
 //! | text (SNAP style) | `text` | `.el`, `.txt`, `.snap` | one `u v` pair per line, see [`text`] |
 //! | Matrix Market | `mtx` | `.mtx` | coordinate entries, 1-based, see [`mtx`] |
 //! | reference packed | `packed48` | `.pe48` | 12-byte records of 48-bit ids, see [`packed48`] |
-//! | parent array | | (always) | `N` little-endian `i64`, `-1` for unreached |
 //!
-//! Reading fails with an [`Error`] naming the file and the place (line, edge,
-//! header field). Writing goes to a temporary file in the target's folder that
-//! is renamed into place only when complete ([`write_atomic`]), so an
-//! interrupted write leaves the old file or the new one, never half of one.
+//! Readers take a path (they map the file) and fail with an [`Error`] naming
+//! the file and the place (line, edge, header field). Writers are encoders
+//! onto any [`Write`]: where the bytes go (a temporary file renamed into
+//! place, a pipe, a device) and what stops them is the caller's business, so
+//! this crate owns no temporary file and no signal handler. A writer fails
+//! only when its sink does, with the sink's [`std::io::Error`]. (The parent
+//! array format lives beside the validator that reads it, in the
+//! `graph500-validate` crate.)
 
 pub mod binary;
 mod lines;
 pub mod mtx;
 pub mod packed48;
-pub mod parents;
 pub mod text;
 
 use crate::{EdgeList, Error};
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 /// An edge-list file format.
@@ -83,13 +85,15 @@ impl EdgeFormat {
         }
     }
 
-    /// Writes an edge list in this format, atomically.
-    pub fn write(self, path: &Path, edges: &EdgeList) -> Result<(), Error> {
+    /// Encodes an edge list in this format onto `out`. Fails only when
+    /// `out` does. Writes in pieces of at most about 1 MiB, so a sink that
+    /// checks for interruption per write stops within one piece.
+    pub fn write(self, out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
         match self {
-            EdgeFormat::Binary => binary::write(path, edges),
-            EdgeFormat::Text => text::write(path, edges),
-            EdgeFormat::MatrixMarket => mtx::write(path, edges),
-            EdgeFormat::Packed48 => packed48::write(path, edges),
+            EdgeFormat::Binary => binary::write(out, edges),
+            EdgeFormat::Text => text::write(out, edges),
+            EdgeFormat::MatrixMarket => mtx::write(out, edges),
+            EdgeFormat::Packed48 => packed48::write(out, edges),
         }
     }
 }
@@ -105,42 +109,6 @@ pub fn bytes_mapped_while_reading(edges: &EdgeList, file_len: u64) -> u64 {
 /// Reads an edge list in the format its name implies.
 pub fn read_edge_list(path: &Path) -> Result<EdgeList, Error> {
     EdgeFormat::for_path(path).read(path)
-}
-
-/// Writes an edge list in the format its name implies, atomically.
-pub fn write_edge_list(path: &Path, edges: &EdgeList) -> Result<(), Error> {
-    EdgeFormat::for_path(path).write(path, edges)
-}
-
-/// Writes `path` through `write`, atomically: the bytes go to a temporary
-/// file in the same folder, which replaces `path` only after `write` and the
-/// final flush succeed. On any error the temporary file is removed and `path`
-/// is untouched. (Atomic against interruption, not against power loss: there
-/// is no fsync.)
-pub fn write_atomic(
-    path: &Path,
-    write: impl FnOnce(&mut BufWriter<&File>) -> std::io::Result<()>,
-) -> Result<(), Error> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".graph500-").suffix(".partial");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o644));
-    }
-    let io = |e| Error::io(path, e);
-    let temp = builder.tempfile_in(folder).map_err(io)?;
-    {
-        let mut out = BufWriter::with_capacity(1 << 20, temp.as_file());
-        write(&mut out).map_err(io)?;
-        out.flush().map_err(io)?;
-    }
-    temp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
 }
 
 /// Opens `path` for reading; fails if it is not a regular file.
@@ -161,9 +129,10 @@ fn open_regular(path: &Path) -> Result<(File, u64), Error> {
 fn map(file: &File, path: &Path) -> Result<memmap2::Mmap, Error> {
     #[allow(unsafe_code)]
     // SAFETY: the map is read-only and private to this process. memmap2 asks
-    // that nobody modify or truncate the file while it is mapped; graph500
-    // never writes a file it reads (writes go to a fresh temporary file that
-    // is renamed, which leaves a mapped old inode intact). Another program
+    // that nobody modify or truncate the file while it is mapped; the
+    // graph500 binary refuses an output that is one of its inputs, and
+    // replaces a regular file by renaming a fresh temporary file over it,
+    // which leaves a mapped old inode intact. Another program
     // truncating the file meanwhile could still fault the process (SIGBUS);
     // that is the documented limit of reading through a map.
     let map = unsafe { memmap2::Mmap::map(file) };
@@ -176,43 +145,5 @@ fn in_file(path: &Path) -> impl Fn(Error) -> Error + '_ {
     move |e| match e {
         Error::Io { .. } | Error::Format { .. } => e,
         other => Error::format(path, other.to_string()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn names_in(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        names
-    }
-
-    #[test]
-    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out.json");
-        std::fs::write(&path, "old contents").unwrap();
-        let failed = write_atomic(&path, |out| {
-            out.write_all(&[b'x'; 5_000_000])?;
-            Err(std::io::Error::other("interrupted half way"))
-        });
-        assert!(matches!(failed, Err(Error::Io { .. })), "{failed:?}");
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old contents");
-        assert_eq!(names_in(dir.path()), ["out.json"]);
-    }
-
-    #[test]
-    fn a_completed_write_replaces_the_file_whole() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("out.json");
-        std::fs::write(&path, "old").unwrap();
-        write_atomic(&path, |out| out.write_all(b"new contents")).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new contents");
-        assert_eq!(names_in(dir.path()), ["out.json"]);
     }
 }

@@ -18,7 +18,7 @@
 //! match the size line. Entries are parsed in parallel (`lines.rs`).
 
 use super::lines::{Cursor, Line, line_content, parse_lines, write_lines};
-use super::{in_file, map, open_regular, write_atomic};
+use super::{in_file, map, open_regular};
 use crate::{Edge, EdgeList, Error, MAX_VERTICES, Vertex};
 use std::io::Write;
 use std::path::Path;
@@ -60,18 +60,16 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
     EdgeList::new(header.rows.max(header.columns), parsed.edges).map_err(in_file(path))
 }
 
-/// Writes `edges` as a `pattern general` coordinate file, atomically.
-pub fn write(path: &Path, edges: &EdgeList) -> Result<(), Error> {
+/// Encodes `edges` onto `out` as a `pattern general` coordinate file.
+pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
     let n = edges.num_vertices();
-    write_atomic(path, |out| {
-        writeln!(out, "%%MatrixMarket matrix coordinate pattern general")?;
-        writeln!(
-            out,
-            "% written by graph500: one entry per edge tuple, 1-based vertex ids"
-        )?;
-        writeln!(out, "{n} {n} {}", edges.len())?;
-        write_lines(edges.edges(), 1, |text| out.write_all(text))
-    })
+    writeln!(out, "%%MatrixMarket matrix coordinate pattern general")?;
+    writeln!(
+        out,
+        "% written by graph500: one entry per edge tuple, 1-based vertex ids"
+    )?;
+    writeln!(out, "{n} {n} {}", edges.len())?;
+    write_lines(edges.edges(), 1, |text| out.write_all(text))
 }
 
 /// Parses the banner, comments and size line; returns them and the byte

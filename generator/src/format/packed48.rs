@@ -5,7 +5,7 @@
 //! is the largest id plus one. graph500 reads ids up to 2^32 - 2 and writes
 //! the high halves as zero.
 
-use super::{in_file, map, open_regular, write_atomic};
+use super::{in_file, map, open_regular};
 use crate::{Edge, EdgeList, Error, MAX_VERTICES};
 use rayon::prelude::*;
 use std::io::Write;
@@ -52,18 +52,16 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
     EdgeList::new(n, edges).map_err(in_file(path))
 }
 
-/// Writes `edges` as packed tuples, atomically.
-pub fn write(path: &Path, edges: &EdgeList) -> Result<(), Error> {
-    write_atomic(path, |out| {
-        for chunk in edges.edges().chunks(1 << 16) {
-            let bytes: Vec<u8> = chunk
-                .iter()
-                .flat_map(|e| encode(e.u.into(), e.v.into()))
-                .collect();
-            out.write_all(&bytes)?;
-        }
-        Ok(())
-    })
+/// Encodes `edges` onto `out` as packed tuples, 768 KiB per write.
+pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
+    for chunk in edges.edges().chunks(1 << 16) {
+        let bytes: Vec<u8> = chunk
+            .iter()
+            .flat_map(|e| encode(e.u.into(), e.v.into()))
+            .collect();
+        out.write_all(&bytes)?;
+    }
+    Ok(())
 }
 
 /// The two ids of a record (sign-extended from 48 bits).

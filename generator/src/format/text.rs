@@ -7,7 +7,7 @@
 //! number and shows the line. Parsed in parallel (`lines.rs`).
 
 use super::lines::{Cursor, Line, parse_lines, write_lines};
-use super::{in_file, map, open_regular, write_atomic};
+use super::{in_file, map, open_regular};
 use crate::{Edge, EdgeList, Error, MAX_VERTICES, Vertex};
 use std::io::Write;
 use std::path::Path;
@@ -32,11 +32,9 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
     EdgeList::new(u64::from(max_id) + 1, parsed.edges).map_err(in_file(path))
 }
 
-/// Writes `edges` as text, one `u v` line per tuple, atomically.
-pub fn write(path: &Path, edges: &EdgeList) -> Result<(), Error> {
-    write_atomic(path, |out| {
-        write_lines(edges.edges(), 0, |text| out.write_all(text))
-    })
+/// Encodes `edges` onto `out` as text, one `u v` line per tuple.
+pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
+    write_lines(edges.edges(), 0, |text| out.write_all(text))
 }
 
 /// One line: nothing, a comment, or exactly two vertex ids.

@@ -1,0 +1,410 @@
+//! Every file the binary writes (edge lists, parent arrays, JSON, CSV, SVG)
+//! goes through [`write()`]; every command calls [`check`] on its inputs and
+//! outputs before doing any work.
+//!
+//! What [`write()`] does depends on what the output path is:
+//!
+//! | the path | what is written |
+//! | --- | --- |
+//! | nothing yet, or a regular file | a temporary file `.graph500-*.partial` in the same folder, renamed over the path when complete |
+//! | a device, FIFO or socket (`/dev/null`, `/dev/stdout`, a named pipe) | the path itself, opened for writing: never replaced, never created |
+//! | a symbolic link | written through: the link stays a link. The link's final target is handled as above: a regular (or not yet existing) target is replaced atomically by a temporary file in the target's folder; a device or FIFO is written into |
+//! | a directory, or a link to one | refused by [`check`] |
+//!
+//! A write that fails or is interrupted (the signal flag is checked before
+//! every write of about 1 MiB) removes its temporary file and leaves the
+//! old file as it was; the error names the path the user gave, never the
+//! temporary one. (Atomic against interruption, not against power loss:
+//! there is no fsync.)
+//!
+//! [`check`] refuses, before any work: an output that is a directory; an
+//! output whose folder does not exist or is not a directory; an output that
+//! is the same file as an input (by device and inode where both exist, so
+//! links and other spellings are caught); two outputs that are the same
+//! file.
+
+use crate::cli::interrupt::{self, Interrupted};
+use anyhow::{Context, anyhow, bail};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, ErrorKind, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Bytes buffered between checks of the signal flag.
+const CHUNK: usize = 1 << 20;
+
+/// No inputs, for [`check`].
+pub(crate) const NO_INPUTS: [&Path; 0] = [];
+
+/// Where the bytes for an output path go.
+#[derive(Debug, PartialEq, Eq)]
+enum Destination {
+    /// A temporary file beside this regular (or not yet existing) file,
+    /// renamed over it.
+    Replace(PathBuf),
+    /// Opened and written in place: a device, FIFO or socket.
+    Through(PathBuf),
+}
+
+/// The most links followed when resolving one (as the kernel's limit).
+const MAX_LINKS: usize = 40;
+
+/// Where `path` leads: itself, or the final target of its links. Errors
+/// name `path`.
+fn destination(path: &Path) -> anyhow::Result<Destination> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match std::fs::symlink_metadata(&current) {
+            // Nothing there yet; a missing or non-folder parent is
+            // reported by `check`.
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+                return Ok(Destination::Replace(current));
+            }
+            Err(e) => bail!("{}: {e}", path.display()),
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&current)
+                    .with_context(|| format!("{}: reading the link", path.display()))?;
+                current = match current.parent() {
+                    Some(folder) if target.is_relative() => folder.join(target),
+                    _ => target,
+                };
+            }
+            Ok(meta) if meta.is_dir() => {
+                if current == path {
+                    bail!("{}: is a directory, not a file", path.display());
+                }
+                bail!(
+                    "{}: is a link to the directory {}, not a file",
+                    path.display(),
+                    current.display()
+                );
+            }
+            Ok(meta) if meta.is_file() => return Ok(Destination::Replace(current)),
+            Ok(_) => return Ok(Destination::Through(path.to_path_buf())),
+        }
+    }
+    bail!("{}: too many levels of symbolic links", path.display())
+}
+
+/// The folder a file at `path` goes in.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// A file's identity: device and inode where it exists.
+#[derive(Debug, PartialEq, Eq)]
+enum Identity {
+    /// An existing file (links followed).
+    File(u64, u64),
+    /// A file not yet there: its canonical folder and name.
+    Planned(PathBuf),
+}
+
+fn identity(path: &Path) -> Option<Identity> {
+    match std::fs::metadata(path) {
+        Ok(meta) => Some(file_id(&meta)),
+        Err(_) => {
+            let folder = std::fs::canonicalize(folder_of(path)).ok()?;
+            Some(Identity::Planned(folder.join(path.file_name()?)))
+        }
+    }
+}
+
+#[cfg(unix)]
+fn file_id(meta: &std::fs::Metadata) -> Identity {
+    use std::os::unix::fs::MetadataExt;
+    Identity::File(meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &std::fs::Metadata) -> Identity {
+    unreachable!("graph500 builds for Unix")
+}
+
+/// Checks, before any work, that every output can be written and none is an
+/// input or another output (see the module documentation). `inputs` that do
+/// not exist are left to their readers.
+pub(crate) fn check<I, O>(inputs: I, outputs: O) -> anyhow::Result<()>
+where
+    I: IntoIterator,
+    I::Item: AsRef<Path>,
+    O: IntoIterator,
+    O::Item: AsRef<Path>,
+{
+    let outputs: Vec<O::Item> = outputs.into_iter().collect();
+    let mut seen: Vec<(&Path, Identity)> = Vec::new();
+    for output in &outputs {
+        let output = output.as_ref();
+        if let Destination::Replace(file) = destination(output)? {
+            let folder = folder_of(&file);
+            match std::fs::metadata(folder) {
+                Ok(meta) if meta.is_dir() => {}
+                Ok(_) => bail!("{}: {} is not a folder", output.display(), folder.display()),
+                Err(e) if e.kind() == ErrorKind::NotFound => bail!(
+                    "{}: folder {} does not exist",
+                    output.display(),
+                    folder.display()
+                ),
+                Err(e) => bail!("{}: folder {}: {e}", output.display(), folder.display()),
+            }
+        }
+        if let Some(id) = identity(output) {
+            if let Some((other, _)) = seen.iter().find(|(_, seen)| *seen == id) {
+                bail!(
+                    "{} and {} are the same file: give each output its own",
+                    other.display(),
+                    output.display()
+                );
+            }
+            seen.push((output, id));
+        }
+    }
+    for input in inputs {
+        let input = input.as_ref();
+        let Ok(meta) = std::fs::metadata(input) else {
+            continue;
+        };
+        let id = file_id(&meta);
+        if let Some((output, _)) = seen.iter().find(|(_, seen)| *seen == id) {
+            bail!(
+                "{}: is the input {}; writing it would destroy what is read: choose another output",
+                output.display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The error a [`Checked`] writer returns once a signal has come.
+#[derive(Debug)]
+struct StopRequested;
+
+impl std::fmt::Display for StopRequested {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stop requested")
+    }
+}
+
+impl std::error::Error for StopRequested {}
+
+/// A file whose every write first checks the signal flag.
+struct Checked(File);
+
+impl Write for Checked {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if interrupt::requested() {
+            return Err(std::io::Error::other(StopRequested));
+        }
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// A temporary file that removes itself unless kept.
+struct Temporary {
+    path: PathBuf,
+    kept: bool,
+}
+
+impl Temporary {
+    /// A new empty file `.graph500-<pid>-<n>.partial` in `folder`.
+    fn create(folder: &Path) -> std::io::Result<(Self, File)> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        loop {
+            let name = format!(
+                ".graph500-{}-{}.partial",
+                std::process::id(),
+                NEXT.fetch_add(1, Relaxed)
+            );
+            let path = folder.join(name);
+            let mut options = OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                options.mode(0o644);
+            }
+            // Tracked before it exists, so that a second signal at any
+            // moment after the create finds it.
+            interrupt::track_temporary(&path);
+            match options.open(&path) {
+                Ok(file) => return Ok((Temporary { path, kept: false }, file)),
+                Err(e) => {
+                    interrupt::untrack_temporary(&path);
+                    if e.kind() != ErrorKind::AlreadyExists {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Renames the file to `target`.
+    fn persist(mut self, target: &Path) -> std::io::Result<()> {
+        std::fs::rename(&self.path, target)?;
+        self.kept = true;
+        interrupt::untrack_temporary(&self.path);
+        Ok(())
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if !self.kept {
+            let _ = std::fs::remove_file(&self.path);
+            interrupt::untrack_temporary(&self.path);
+        }
+    }
+}
+
+/// Writes `path` with `encode` (see the module documentation for where the
+/// bytes go). Errors name `path`; an interrupted write is
+/// [`Interrupted`], with no temporary file left.
+pub(crate) fn write(
+    path: &Path,
+    encode: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    interrupt::check()?;
+    let name = |e: std::io::Error| -> anyhow::Error {
+        if e.get_ref().is_some_and(|inner| inner.is::<StopRequested>()) {
+            Interrupted.into()
+        } else {
+            anyhow!("{}: {e}", path.display())
+        }
+    };
+    match destination(path)? {
+        Destination::Replace(target) => {
+            let (temporary, file) = Temporary::create(folder_of(&target)).map_err(name)?;
+            let mut out = BufWriter::with_capacity(CHUNK, Checked(file));
+            encode(&mut out).map_err(name)?;
+            let file = out.into_inner().map_err(|e| name(e.into_error()))?;
+            drop(file);
+            interrupt::check()?;
+            temporary.persist(&target).map_err(name)
+        }
+        Destination::Through(device) => {
+            let file = OpenOptions::new().write(true).open(&device).map_err(name)?;
+            let mut out = BufWriter::with_capacity(CHUNK, Checked(file));
+            encode(&mut out).map_err(name)?;
+            out.flush().map_err(name)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.json");
+        std::fs::write(&path, "old contents").unwrap();
+        let failed = write(&path, |out| {
+            out.write_all(&[b'x'; 5_000_000])?;
+            Err(std::io::Error::other("interrupted half way"))
+        });
+        let message = failed.unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!("{}: interrupted half way", path.display()),
+            "names the user's path, not the temporary"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old contents");
+        assert_eq!(names_in(dir.path()), ["out.json"]);
+    }
+
+    #[test]
+    fn a_completed_write_replaces_the_file_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.json");
+        std::fs::write(&path, "old").unwrap();
+        write(&path, |out| out.write_all(b"new contents")).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new contents");
+        assert_eq!(names_in(dir.path()), ["out.json"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn destinations_follow_links_to_their_final_target() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        let link = dir.path().join("link");
+        symlink("file", &link).unwrap();
+        let chain = dir.path().join("chain");
+        symlink(&link, &chain).unwrap();
+        let dangling = dir.path().join("dangling");
+        symlink("new", &dangling).unwrap();
+        let to_null = dir.path().join("null");
+        symlink("/dev/null", &to_null).unwrap();
+        let to_dir = dir.path().join("dir");
+        symlink(".", &to_dir).unwrap();
+        let loop_ = dir.path().join("loop");
+        symlink("loop", &loop_).unwrap();
+
+        let replace = |p: &Path| Destination::Replace(p.to_path_buf());
+        assert_eq!(destination(&file).unwrap(), replace(&file));
+        assert_eq!(destination(&link).unwrap(), replace(&file));
+        assert_eq!(destination(&chain).unwrap(), replace(&file));
+        assert_eq!(
+            destination(&dangling).unwrap(),
+            replace(&dir.path().join("new"))
+        );
+        assert_eq!(
+            destination(&to_null).unwrap(),
+            Destination::Through(to_null.clone())
+        );
+        assert_eq!(
+            destination(Path::new("/dev/null")).unwrap(),
+            Destination::Through("/dev/null".into())
+        );
+        let err = destination(&to_dir).unwrap_err().to_string();
+        assert!(err.contains("link to the directory"), "{err}");
+        let err = destination(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("is a directory"), "{err}");
+        let err = destination(&loop_).unwrap_err().to_string();
+        assert!(err.contains("too many levels"), "{err}");
+    }
+
+    #[test]
+    fn check_refuses_inputs_directories_missing_folders_and_twins() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in");
+        std::fs::write(&input, "x").unwrap();
+        let out = dir.path().join("out");
+        check([&input], [&out]).unwrap();
+        let err = check([&input], [&input]).unwrap_err().to_string();
+        assert!(err.contains("is the input"), "{err}");
+        let spelled = dir.path().join(".").join("in");
+        let err = check([&input], [&spelled]).unwrap_err().to_string();
+        assert!(err.contains("is the input"), "{err}");
+        let err = check(NO_INPUTS, [&out, &out]).unwrap_err().to_string();
+        assert!(err.contains("same file"), "{err}");
+        let err = check(NO_INPUTS, [dir.path()]).unwrap_err().to_string();
+        assert!(err.contains("is a directory"), "{err}");
+        let err = check(NO_INPUTS, [dir.path().join("missing/x")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("does not exist"), "{err}");
+        let err = check(NO_INPUTS, [input.join("x")]).unwrap_err().to_string();
+        assert!(err.contains("is not a folder"), "{err}");
+    }
+}
