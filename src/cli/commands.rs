@@ -7,6 +7,7 @@ use crate::cli::args::{
 use crate::cli::progress::Progress;
 use crate::cli::{console, interrupt, output};
 use anyhow::{Context, bail};
+use generator::EdgeList;
 use harness::block::INVALID_RUN;
 use harness::report::{self, Document};
 use harness::{InvalidSearch, Outcome, budget, timed};
@@ -120,24 +121,35 @@ impl Commands<'_> {
         Ok(ExitCode::SUCCESS)
     }
 
-    /// `graph500 bfs`: one search, parents written as little-endian i64.
-    pub(crate) fn bfs(&self, args: &BfsArgs) -> anyhow::Result<ExitCode> {
-        let SearchArgs {
-            input,
-            root,
-            format,
-        } = &args.search;
-        output::check([input], [&args.parents_out])?;
-        let kernel = args::kernel_of(args.kernel, args.backend, &args.tuning)?;
-        let edges = args::format_of(input, *format).read(input)?;
+    /// The graph of `search`, read; then fails unless `need(M, N)` bytes,
+    /// plus what reading it mapped, fit in memory (`what` names the job).
+    fn read_within_budget(
+        &self,
+        search: &SearchArgs,
+        what: &str,
+        need: impl Fn(u64, u64) -> u64,
+    ) -> anyhow::Result<EdgeList> {
+        let input = &search.input;
+        let edges = args::format_of(input, search.format).read(input)?;
         interrupt::check()?;
         let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
         budget::check(
-            budget::bfs_bytes(m, n, kernel) + budget::reading(&edges, input),
-            &format!("a search of {}", input.display()),
+            need(m, n) + budget::reading(&edges, input),
+            &format!("{what} {}", input.display()),
             None,
             self.force,
         )?;
+        Ok(edges)
+    }
+
+    /// `graph500 bfs`: one search, parents written as little-endian i64.
+    pub(crate) fn bfs(&self, args: &BfsArgs) -> anyhow::Result<ExitCode> {
+        let SearchArgs { input, root, .. } = &args.search;
+        output::check([input], [&args.parents_out])?;
+        let kernel = args::kernel_of(args.kernel, args.backend, &args.tuning)?;
+        let edges = self.read_within_budget(&args.search, "a search of", |m, n| {
+            budget::bfs_bytes(m, n, kernel)
+        })?;
         let graph = Arc::new(Csr::from_edge_list(&edges));
         interrupt::check()?;
         let key = SearchKey::new(*root, &graph)
@@ -162,21 +174,13 @@ impl Commands<'_> {
 
     /// `graph500 validate`: exit 0 valid, 1 invalid, 2 bad input.
     pub(crate) fn validate(&self, args: &ValidateArgs) -> anyhow::Result<ExitCode> {
-        let SearchArgs {
-            input,
-            root,
-            format,
-        } = &args.search;
+        let SearchArgs { input, root, .. } = &args.search;
         let root = *root;
-        let edges = args::format_of(input, *format).read(input)?;
-        let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
-        budget::check(
-            budget::validate_bytes(m, n) + budget::reading(&edges, input),
-            &format!("validating a search of {}", input.display()),
-            None,
-            self.force,
+        let edges = self.read_within_budget(
+            &args.search,
+            "validating a search of",
+            budget::validate_bytes,
         )?;
-        interrupt::check()?;
         let parents = validate::parents::read(&args.parents)?;
         let n = edges.num_vertices();
         if parents.len() != n {
