@@ -7,9 +7,10 @@
 
 use crate::cli::args::PlotArgs;
 use crate::cli::progress::Progress;
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use harness::block::format_g;
 use harness::report::{Document, RunReport};
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::prelude::*;
 use std::process::ExitCode;
 
@@ -23,21 +24,32 @@ struct Search {
 
 /// Reads the JSON, draws, writes the SVG (atomically).
 pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.results)
-        .with_context(|| args.results.display().to_string())?;
+    let file = args.results.display();
+    let text = std::fs::read_to_string(&args.results).with_context(|| file.to_string())?;
     let json: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not JSON", args.results.display()))?;
-    let document = serde_json::from_value::<Document>(json).with_context(|| {
-        format!(
-            "{}: not the JSON of a graph500 run, sweep or profile",
-            args.results.display()
-        )
-    })?;
+        .map_err(|e| anyhow!("{file}: not JSON: {}", located(&e, &text)))?;
+    let document = serde_json::from_value::<Document>(json)
+        .with_context(|| format!("{file}: not the JSON of a graph500 run, sweep or profile"))?;
     let Document::Run(json) = document else {
-        bail!("{}: not the JSON of a graph500 run", args.results.display());
+        bail!("{file}: not the JSON of a graph500 run");
     };
-    let (searches, harmonic_mean) = searches_of(&json)
-        .with_context(|| format!("{}: a run without searches", args.results.display()))?;
+    let (searches, harmonic_mean) =
+        searches_of(&json).with_context(|| format!("{file}: a run without searches"))?;
+    for (i, s) in searches.iter().enumerate() {
+        if !plottable(s.teps) {
+            bail!(
+                "{file}: search {} has TEPS {}; plot draws finite, non-negative TEPS",
+                i + 1,
+                figure(s.teps)
+            );
+        }
+    }
+    if !plottable(harmonic_mean) {
+        bail!(
+            "{file}: the harmonic mean of TEPS is {}; plot draws finite, non-negative TEPS",
+            figure(harmonic_mean)
+        );
+    }
     let traced: Vec<&Search> = searches
         .iter()
         .filter(|s| s.levels.is_some())
@@ -65,7 +77,127 @@ pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitC
 }
 
 fn draw_error<E: std::fmt::Debug>(e: E) -> anyhow::Error {
-    anyhow::anyhow!("drawing the plot: {e:?}")
+    anyhow!("drawing the plot: {e:?}")
+}
+
+/// A figure a linear axis from 0 can show.
+fn plottable(x: f64) -> bool {
+    x.is_finite() && x >= 0.0
+}
+
+/// `x` in full (the shortest text that reads back as `x`), in scientific
+/// notation when very large or small.
+fn figure(x: f64) -> String {
+    if x != 0.0 && !(1e-5..1e16).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// A JSON syntax error with the text it stopped at, so that the message
+/// names the offending value (`1e999`, beyond f64) and not just its place.
+fn located(e: &serde_json::Error, text: &str) -> String {
+    let Some(line) = e.line().checked_sub(1).and_then(|l| text.lines().nth(l)) else {
+        return e.to_string();
+    };
+    let chars: Vec<char> = line.chars().collect();
+    let end = e.column().min(chars.len());
+    let near: String = chars[end.saturating_sub(40)..(end + 10).min(chars.len())]
+        .iter()
+        .map(|&c| if c.is_control() { '?' } else { c })
+        .collect();
+    format!("{e}, near `{}`", near.trim())
+}
+
+/// An axis of figures whose key points (the labelled values) are chosen
+/// here, by [`linear_ticks`] or [`log_ticks`]: plotters' own choice loops
+/// forever on ranges it cannot divide (an infinite end, or a range near
+/// `f64::MAX`, the headroom above which overflows), so no axis uses it.
+struct Axis {
+    lo: f64,
+    hi: f64,
+    log: bool,
+    ticks: Vec<f64>,
+}
+
+impl Axis {
+    /// `lo..hi` on a linear scale, with at most `max + 1` key points, whole
+    /// numbers on an `integer` axis.
+    fn linear(lo: f64, hi: f64, max: usize, integer: bool) -> Axis {
+        let ticks = linear_ticks(lo, hi, max, integer);
+        Axis {
+            lo,
+            hi,
+            log: false,
+            ticks,
+        }
+    }
+
+    /// Where `v` lies along the axis, before scaling to pixels.
+    fn position(&self, v: f64) -> f64 {
+        if self.log { v.ln() } else { v }
+    }
+}
+
+impl Ranged for Axis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    #[allow(clippy::cast_possible_truncation)] // clamped to a few times the pixel range
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        let (a, b) = (self.position(self.lo), self.position(self.hi));
+        // Halved, so that a span up to f64::MAX does not overflow.
+        let t = (self.position(*v) / 2.0 - a / 2.0) / (b / 2.0 - a / 2.0);
+        let t = if t.is_nan() { 0.5 } else { t.clamp(-4.0, 4.0) };
+        limit.0 + (f64::from(limit.1 - limit.0) * t).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // The labelled lines only; no lighter lines between them.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.lo..self.hi
+    }
+}
+
+/// At most `max + 1` round values (multiples of 1, 2 or 5 times a power of
+/// ten; of at least 1 on an `integer` axis) from `lo` to `hi`, in a bounded
+/// number of steps whatever the floats.
+#[allow(clippy::cast_possible_truncation)] // a decade's exponent; a count at most max + 1
+fn linear_ticks(lo: f64, hi: f64, max: usize, integer: bool) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite()) || lo > hi || max == 0 {
+        return Vec::new();
+    }
+    let span = hi - lo;
+    let least = span / max as f64;
+    if !span.is_finite() || least < f64::MIN_POSITIVE {
+        // A range too wide to divide, too narrow to need dividing, or empty.
+        return if lo < hi { vec![lo, hi] } else { vec![lo] };
+    }
+    let decade = 10f64.powi(least.log10().floor() as i32);
+    let Some(mut step) = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * decade)
+        .find(|&s| s >= least && s.is_finite())
+    else {
+        return vec![lo, hi];
+    };
+    if integer {
+        step = step.max(1.0);
+    }
+    let first = (lo / step).ceil();
+    let count = ((hi / step).floor() - first + 1.0).clamp(0.0, max as f64 + 1.0) as usize;
+    // `+ 0.0` turns -0 into 0 (a label "-0" otherwise).
+    (0..count)
+        .map(|k| (first + k as f64) * step + 0.0)
+        .collect()
 }
 
 /// The searches of a run's JSON and its harmonic-mean TEPS.
@@ -97,11 +229,15 @@ fn teps_panel<DB: DrawingBackend>(
     json: &RunReport,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let n = searches.len();
-    let top = searches
+    let highest = searches
         .iter()
         .map(|s| s.teps)
-        .fold(harmonic_mean, f64::max)
-        * 1.1;
+        .fold(harmonic_mean, f64::max);
+    // 10% headroom, within f64; an axis of all-zero TEPS still spans 0..1.
+    let top = match (highest * 1.1).min(f64::MAX) {
+        0.0 => 1.0,
+        top => top,
+    };
     let title = format!(
         "TEPS per search: SCALE {}, kernel {}, {} threads",
         json.statistics.scale, json.options.kernel, json.options.threads,
@@ -111,7 +247,7 @@ fn teps_panel<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(80)
-        .build_cartesian_2d(0.5f64..n as f64 + 0.5, 0f64..top)?;
+        .build_cartesian_2d(0.5f64..n as f64 + 0.5, Axis::linear(0.0, top, 10, false))?;
     chart
         .configure_mesh()
         .x_desc("search")
@@ -211,4 +347,40 @@ fn frontier_panel<DB: DrawingBackend>(
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.3))
         .draw()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever the range, a few increasing key points inside it.
+        #[test]
+        fn linear_ticks_are_few_increasing_and_inside(
+            a in proptest::num::f64::POSITIVE | proptest::num::f64::ZERO | proptest::num::f64::SUBNORMAL,
+            b in proptest::num::f64::POSITIVE | proptest::num::f64::ZERO | proptest::num::f64::SUBNORMAL,
+            max in 1usize..20,
+            integer: bool,
+        ) {
+            let (lo, hi) = (a.min(b), a.max(b));
+            let ticks = linear_ticks(lo, hi, max, integer);
+            prop_assert!(!ticks.is_empty() || integer, "{lo}..{hi}");
+            prop_assert!(ticks.len() <= max + 1, "{ticks:?}");
+            prop_assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+            prop_assert!(ticks.iter().all(|t| (lo..=hi).contains(t)), "{lo}..{hi}: {ticks:?}");
+        }
+    }
+
+    #[test]
+    fn linear_ticks_are_round() {
+        assert_eq!(
+            linear_ticks(0.0, 10.0, 10, false),
+            (0..=10).map(f64::from).collect::<Vec<_>>()
+        );
+        assert_eq!(linear_ticks(0.5, 4.5, 12, true), [1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(linear_ticks(-0.5, 2.5, 12, true), [0.0, 1.0, 2.0]);
+        assert_eq!(linear_ticks(0.0, f64::MAX, 10, false).len(), 9);
+        assert_eq!(linear_ticks(0.0, 0.0, 10, false), [0.0]);
+    }
 }

@@ -75,3 +75,86 @@ fn plot_draws_teps_and_traced_frontiers_as_svg() {
         &["none.json"],
     );
 }
+
+/// The JSON of `graph500 --scale 8 --keys K -q` plus `extra`, at `dir/name`.
+fn small_run(dir: &Path, name: &str, keys: u32, extra: &[&str]) -> PathBuf {
+    let json = dir.join(name);
+    let keys = keys.to_string();
+    let mut args = vec![
+        "--scale",
+        "8",
+        "--keys",
+        &keys,
+        "-q",
+        "--json",
+        path_str(&json),
+    ];
+    args.extend_from_slice(extra);
+    let o = graph500(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    json
+}
+
+/// `plot JSON --out SVG -q`, killed (and the test failed) if it hangs.
+fn plot(json: &Path, svg: &Path) -> Output {
+    graph500_or_hang(&["plot", path_str(json), "--out", path_str(svg), "-q"], 60)
+}
+
+#[test]
+fn plot_draws_or_refuses_any_teps_and_never_hangs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = read_run(&small_run(d, "r.json", 4, &[]));
+    let hostile = d.join("hostile.json");
+    let svg = d.join("out.svg");
+    let with_teps = |teps: f64| {
+        let mut r = run.clone();
+        r.searches[1].teps = teps;
+        std::fs::write(&hostile, Document::Run(Box::new(r)).to_json()).unwrap();
+    };
+    // Figures a plot can show, however extreme: drawn.
+    for teps in [1.7e308, f64::MAX, 0.0, 5e-324, 1e-300, 1.0] {
+        with_teps(teps);
+        let o = plot(&hostile, &svg);
+        assert!(o.status.success(), "TEPS {teps}: {}", stderr(&o));
+        assert_well_formed_xml(&std::fs::read_to_string(&svg).unwrap());
+    }
+    // Every figure zero, the harmonic mean too.
+    let mut zero = run.clone();
+    zero.searches.iter_mut().for_each(|s| s.teps = 0.0);
+    zero.statistics.bfs.teps.harmonic_mean = 0.0;
+    std::fs::write(&hostile, Document::Run(Box::new(zero)).to_json()).unwrap();
+    let o = plot(&hostile, &svg);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A harmonic mean beyond any search, at the top of the range.
+    let mut huge_mean = run.clone();
+    huge_mean.statistics.bfs.teps.harmonic_mean = f64::MAX;
+    std::fs::write(&hostile, Document::Run(Box::new(huge_mean)).to_json()).unwrap();
+    let o = plot(&hostile, &svg);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // Figures no plot of TEPS can show: one line naming the file and value.
+    for (teps, shown) in [(-1.0, "-1"), (-f64::MAX, "-1.7976931348623157e308")] {
+        with_teps(teps);
+        assert_bad_input(&plot(&hostile, &svg), &["hostile.json", "search 2", shown]);
+    }
+    // NaN and infinity are written as null, which is no TEPS.
+    for teps in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+        with_teps(teps);
+        assert!(
+            std::fs::read_to_string(&hostile)
+                .unwrap()
+                .contains("\"teps\": null")
+        );
+        assert_bad_input(&plot(&hostile, &svg), &["hostile.json", "null"]);
+    }
+    // A number beyond f64, typed in by hand.
+    with_teps(12345.0);
+    let text = std::fs::read_to_string(&hostile).unwrap();
+    std::fs::write(
+        &hostile,
+        text.replace("\"teps\": 12345.0", "\"teps\": 1e999"),
+    )
+    .unwrap();
+    assert_bad_input(&plot(&hostile, &svg), &["hostile.json", "1e999"]);
+}
