@@ -134,6 +134,18 @@ impl Axis {
         }
     }
 
+    /// `lo..hi` on a log scale (`0 < lo <= hi`), with at most `max + 1` key
+    /// points.
+    fn log(lo: f64, hi: f64, max: usize) -> Axis {
+        let ticks = log_ticks(lo, hi, max);
+        Axis {
+            lo,
+            hi,
+            log: true,
+            ticks,
+        }
+    }
+
     /// Where `v` lies along the axis, before scaling to pixels.
     fn position(&self, v: f64) -> f64 {
         if self.log { v.ln() } else { v }
@@ -247,7 +259,11 @@ fn teps_panel<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(80)
-        .build_cartesian_2d(0.5f64..n as f64 + 0.5, Axis::linear(0.0, top, 10, false))?;
+        .build_cartesian_2d(
+            // Search i at x = i, labelled with whole numbers only.
+            Axis::linear(0.5, n as f64 + 0.5, 12, true),
+            Axis::linear(0.0, top, 10, false),
+        )?;
     chart
         .configure_mesh()
         .x_desc("search")
@@ -301,8 +317,8 @@ fn frontier_panel<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(80)
         .build_cartesian_2d(
-            -0.5f64..deepest as f64 - 0.5,
-            (1f64..largest as f64 * 2.0).log_scale(),
+            Axis::linear(-0.5, deepest as f64 - 0.5, 12, true),
+            Axis::log(1.0, largest as f64 * 2.0, 10),
         )?;
     chart
         .configure_mesh()
@@ -349,12 +365,54 @@ fn frontier_panel<DB: DrawingBackend>(
         .draw()
 }
 
+/// At most `max + 1` round values from `lo` to `hi` (`0 < lo <= hi`) for a
+/// log axis: 1, 2 and 5 times each power of ten if that is few enough,
+/// else every power of ten or every few; linear steps within a decade.
+#[allow(clippy::cast_possible_truncation)] // exponents of finite floats
+fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
+    if !(lo > 0.0 && lo <= hi && hi.is_finite()) || max == 0 {
+        return Vec::new();
+    }
+    // From 10^-324 to 10^309: a bounded loop.
+    let exponents = lo.log10().floor() as i32..=hi.log10().ceil() as i32;
+    let within = |v: &f64| (lo..=hi).contains(v);
+    let fine: Vec<f64> = exponents
+        .clone()
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+        .filter(within)
+        .collect();
+    if fine.len() < 2 {
+        return linear_ticks(lo, hi, max.min(4), false);
+    }
+    if fine.len() <= max + 1 {
+        return fine;
+    }
+    let decades: Vec<f64> = exponents.map(|e| 10f64.powi(e)).filter(within).collect();
+    let stride = decades.len().div_ceil(max + 1).max(1);
+    decades.into_iter().step_by(stride).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
 
     proptest! {
+        /// Whatever the range, a few increasing key points inside it.
+        #[test]
+        fn log_ticks_are_few_increasing_and_inside(
+            a in proptest::num::f64::POSITIVE | proptest::num::f64::SUBNORMAL,
+            b in proptest::num::f64::POSITIVE | proptest::num::f64::SUBNORMAL,
+            max in 1usize..20,
+        ) {
+            let (lo, hi) = (a.min(b), a.max(b));
+            let ticks = log_ticks(lo, hi, max);
+            prop_assert!(!ticks.is_empty(), "{lo}..{hi}");
+            prop_assert!(ticks.len() <= max + 1, "{ticks:?}");
+            prop_assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+            prop_assert!(ticks.iter().all(|t| (lo..=hi).contains(t)), "{lo}..{hi}: {ticks:?}");
+        }
+
         /// Whatever the range, a few increasing key points inside it.
         #[test]
         fn linear_ticks_are_few_increasing_and_inside(
@@ -382,5 +440,16 @@ mod tests {
         assert_eq!(linear_ticks(-0.5, 2.5, 12, true), [0.0, 1.0, 2.0]);
         assert_eq!(linear_ticks(0.0, f64::MAX, 10, false).len(), 9);
         assert_eq!(linear_ticks(0.0, 0.0, 10, false), [0.0]);
+        assert_eq!(
+            log_ticks(1.0, 2000.0, 10),
+            [
+                1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0
+            ]
+        );
+        assert_eq!(
+            log_ticks(1.0, 1e6, 10),
+            [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0, 1e6]
+        );
+        assert_eq!(log_ticks(f64::MIN_POSITIVE, f64::MAX, 10).len(), 11);
     }
 }

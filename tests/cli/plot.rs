@@ -158,3 +158,76 @@ fn plot_draws_or_refuses_any_teps_and_never_hangs() {
     .unwrap();
     assert_bad_input(&plot(&hostile, &svg), &["hostile.json", "1e999"]);
 }
+
+/// Each `<text>` of an SVG: its `text-anchor` and its trimmed content.
+fn texts(svg: &str) -> Vec<(String, String)> {
+    let mut reader = quick_xml::Reader::from_str(svg);
+    let (mut out, mut anchor) = (Vec::new(), None);
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            quick_xml::events::Event::Start(e) if e.name().as_ref() == "text" => {
+                let a = e.try_get_attribute("text-anchor").unwrap();
+                anchor = Some(a.map_or(String::new(), |a| a.value.into_owned()));
+            }
+            quick_xml::events::Event::Text(t) => {
+                if let Some(a) = anchor.take() {
+                    out.push((a, t.trim().to_string()));
+                }
+            }
+            quick_xml::events::Event::End(_) => anchor = None,
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The numbers along the x axis of an SVG with one panel: the centred
+/// texts that are numbers (y-axis labels are right-aligned).
+fn x_labels(svg: &str) -> Vec<String> {
+    texts(svg)
+        .into_iter()
+        .filter(|(anchor, text)| anchor == "middle" && text.parse::<f64>().is_ok())
+        .map(|(_, text)| text)
+        .collect()
+}
+
+#[test]
+fn plot_labels_each_search_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let svg = d.join("out.svg");
+    for n in [1u32, 2, 3, 4, 7] {
+        let json = small_run(d, &format!("r{n}.json"), n, &[]);
+        let o = plot(&json, &svg);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let expected: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+        assert_eq!(x_labels(&std::fs::read_to_string(&svg).unwrap()), expected);
+    }
+    // Many searches: fewer labels, still search numbers, none repeated.
+    let json = small_run(d, "r64.json", 64, &[]);
+    assert!(plot(&json, &svg).status.success());
+    let labels: Vec<u32> = x_labels(&std::fs::read_to_string(&svg).unwrap())
+        .iter()
+        .map(|l| l.parse().expect("a whole number"))
+        .collect();
+    assert!(labels.len() >= 4 && labels.len() <= 13, "{labels:?}");
+    assert!(labels.windows(2).all(|w| w[0] < w[1]), "{labels:?}");
+    assert!(labels.iter().all(|&l| (1..=64).contains(&l)), "{labels:?}");
+
+    // The levels of the frontier panel, below its caption: 0, 1, 2, ...
+    let json = small_run(d, "traced.json", 3, &["--trace"]);
+    assert!(plot(&json, &svg).status.success());
+    let all = texts(&std::fs::read_to_string(&svg).unwrap());
+    let caption = all
+        .iter()
+        .position(|(_, t)| t.starts_with("frontier size per level"))
+        .expect("a frontier panel");
+    let levels: Vec<String> = all[caption..]
+        .iter()
+        .filter(|(anchor, text)| anchor == "middle" && text.parse::<f64>().is_ok())
+        .map(|(_, text)| text.clone())
+        .collect();
+    let expected: Vec<String> = (0..levels.len()).map(|i| i.to_string()).collect();
+    assert!(levels.len() >= 2 && levels == expected, "{levels:?}");
+}
