@@ -1,9 +1,10 @@
 //! `graph500 plot`: a run's JSON as an SVG (plotters, no system libraries).
 //!
 //! Top panel: TEPS of each search, in search order, with the harmonic mean
-//! drawn across. Bottom panel, when the run was traced (`--trace`): the
-//! frontier size of each level for the first few searches, on a log scale,
-//! each step marked by its direction (circle top-down, triangle bottom-up).
+//! drawn across. Bottom panel, when the run was traced (`--trace`) by a
+//! kernel that records levels: the frontier size of each level for the
+//! first few searches with levels, on a log scale, each step marked by its
+//! direction (circle top-down, triangle bottom-up).
 
 use crate::cli::args::PlotArgs;
 use crate::cli::progress::Progress;
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 /// One search as the plot needs it.
 struct Search {
     teps: f64,
-    /// (frontier size, bottom-up?) per level, if traced.
+    /// (frontier size, bottom-up?) per level, if traced with levels.
     levels: Option<Vec<(u64, bool)>>,
     root: u64,
 }
@@ -219,7 +220,9 @@ fn searches_of(json: &RunReport) -> Option<(Vec<Search>, f64)> {
         .iter()
         .map(|s| Search {
             teps: s.teps,
-            levels: s.trace.as_ref().map(|trace| {
+            // Kernels that record no levels (seq) leave an empty trace:
+            // nothing to draw, so untraced.
+            levels: s.trace.as_ref().filter(|t| !t.is_empty()).map(|trace| {
                 trace
                     .iter()
                     .map(|l| (l.frontier, l.is_bottom_up()))

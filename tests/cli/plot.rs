@@ -231,3 +231,41 @@ fn plot_labels_each_search_once() {
     let expected: Vec<String> = (0..levels.len()).map(|i| i.to_string()).collect();
     assert!(levels.len() >= 2 && levels == expected, "{levels:?}");
 }
+
+#[test]
+fn plot_draws_no_frontier_panel_without_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let svg = d.join("out.svg");
+    // The sequential kernel records no levels: traced, each trace empty.
+    let json = small_run(d, "seq.json", 3, &["--kernel", "seq", "--trace"]);
+    let run = read_run(&json);
+    assert!(run.options.trace);
+    assert!(run.searches.iter().all(|s| s.trace.as_deref() == Some(&[])));
+    let o = plot(&json, &svg);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert_well_formed_xml(&text);
+    assert!(text.contains("harmonic mean"));
+    assert!(!text.contains("frontier size per level"), "an empty panel");
+
+    // A traced run whose first search lost its levels: the panel shows the
+    // others only.
+    let json = small_run(d, "traced.json", 3, &["--trace"]);
+    let mut run = read_run(&json);
+    let roots: Vec<u32> = run.searches.iter().map(|s| s.root).collect();
+    run.searches[0].trace = Some(Vec::new());
+    std::fs::write(&json, Document::Run(Box::new(run)).to_json()).unwrap();
+    assert!(plot(&json, &svg).status.success());
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("frontier size per level"));
+    let legend: Vec<String> = texts(&text)
+        .into_iter()
+        .filter(|(_, t)| t.starts_with("root "))
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(
+        legend,
+        [format!("root {}", roots[1]), format!("root {}", roots[2])]
+    );
+}
