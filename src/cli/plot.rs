@@ -1,16 +1,23 @@
-//! `graph500 plot`: a run's JSON as an SVG (plotters, no system libraries).
+//! `graph500 plot`: a run's or a sweep's JSON as an SVG (plotters, no
+//! system libraries).
 //!
-//! Top panel: TEPS of each search, in search order, with the harmonic mean
+//! A run. Top panel: TEPS of each search, in search order, with the harmonic mean
 //! drawn across. Bottom panel, when the run was traced (`--trace`) by a
 //! kernel that records levels: the frontier size of each level for the
 //! first few searches with levels, on a log scale, each step marked by its
 //! direction (circle top-down, triangle bottom-up).
+//!
+//! A sweep (`graph500 sweep --json`). Top panel: harmonic-mean TEPS
+//! against SCALE; bottom panel: construction time against SCALE, on a log
+//! scale. One line per thread count of the sweep (1 and all).
+//!
+//! A profile's JSON is refused: its rows are engines, not a series.
 
 use crate::cli::args::PlotArgs;
 use crate::cli::progress::Progress;
 use anyhow::{Context, anyhow, bail};
 use harness::block::format_g;
-use harness::report::{Document, RunReport};
+use harness::report::{Document, RunReport, SweepReport, SweepRow};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::prelude::*;
 use std::process::ExitCode;
@@ -25,17 +32,29 @@ struct Search {
 
 /// Reads the JSON, draws, writes the SVG (atomically).
 pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
-    let file = args.results.display();
-    let text = std::fs::read_to_string(&args.results).with_context(|| file.to_string())?;
+    let file = args.results.display().to_string();
+    let text = std::fs::read_to_string(&args.results).with_context(|| file.clone())?;
     let json: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| anyhow!("{file}: not JSON: {}", located(&e, &text)))?;
     let document = serde_json::from_value::<Document>(json)
         .with_context(|| format!("{file}: not the JSON of a graph500 run, sweep or profile"))?;
-    let Document::Run(json) = document else {
-        bail!("{file}: not the JSON of a graph500 run");
+    let svg = match document {
+        Document::Run(run) => run_svg(&file, &run, args.searches as usize)?,
+        Document::Sweep(sweep) => sweep_svg(&file, &sweep)?,
+        Document::Profile(_) => bail!(
+            "{file}: the JSON of graph500 profile; plot draws a run's or a sweep's JSON, not a profile's"
+        ),
     };
+    crate::cli::commands::write_text(&args.out, &svg)?;
+    progress.say(&format!("wrote {}", args.out.display()));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A run as SVG: the TEPS panel, and the frontier panel of up to `shown`
+/// searches if any has levels.
+fn run_svg(file: &str, run: &RunReport, shown: usize) -> anyhow::Result<String> {
     let (searches, harmonic_mean) =
-        searches_of(&json).with_context(|| format!("{file}: a run without searches"))?;
+        searches_of(run).with_context(|| format!("{file}: a run without searches"))?;
     for (i, s) in searches.iter().enumerate() {
         if !plottable(s.teps) {
             bail!(
@@ -54,7 +73,7 @@ pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitC
     let traced: Vec<&Search> = searches
         .iter()
         .filter(|s| s.levels.is_some())
-        .take(args.searches as usize)
+        .take(shown)
         .collect();
     let height = if traced.is_empty() { 420 } else { 860 };
     let mut svg = String::new();
@@ -66,15 +85,159 @@ pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitC
         } else {
             root.split_evenly((2, 1))
         };
-        teps_panel(&panels[0], &searches, harmonic_mean, &json).map_err(draw_error)?;
+        teps_panel(&panels[0], &searches, harmonic_mean, run).map_err(draw_error)?;
         if let Some(panel) = panels.get(1) {
             frontier_panel(panel, &traced).map_err(draw_error)?;
         }
         root.present().map_err(draw_error)?;
     }
-    crate::cli::commands::write_text(&args.out, &svg)?;
-    progress.say(&format!("wrote {}", args.out.display()));
-    Ok(ExitCode::SUCCESS)
+    Ok(svg)
+}
+
+/// A sweep as SVG: harmonic-mean TEPS against SCALE (linear, from 0) above
+/// construction time against SCALE (log: it doubles with each SCALE), one
+/// line per thread count.
+fn sweep_svg(file: &str, sweep: &SweepReport) -> anyhow::Result<String> {
+    if sweep.rows.is_empty() {
+        bail!("{file}: a sweep without rows");
+    }
+    for r in &sweep.rows {
+        let at = format!("SCALE {} on {}", r.scale, threads(r.threads));
+        if !plottable(r.harmonic_mean_teps) {
+            bail!(
+                "{file}: {at} has harmonic-mean TEPS {}; plot draws finite, non-negative TEPS",
+                figure(r.harmonic_mean_teps)
+            );
+        }
+        if !(r.construction_time.is_finite() && r.construction_time >= f64::MIN_POSITIVE) {
+            bail!(
+                "{file}: {at} has construction time {} s; plot draws finite, positive times (on a log axis)",
+                figure(r.construction_time)
+            );
+        }
+    }
+    let mut thread_counts: Vec<usize> = sweep.rows.iter().map(|r| r.threads).collect();
+    thread_counts.sort_unstable();
+    thread_counts.dedup();
+    let series = |y: fn(&SweepRow) -> f64| -> Vec<(String, Vec<(f64, f64)>)> {
+        thread_counts
+            .iter()
+            .map(|&t| {
+                let mut rows: Vec<&SweepRow> =
+                    sweep.rows.iter().filter(|r| r.threads == t).collect();
+                rows.sort_by_key(|r| r.scale);
+                let points = rows.iter().map(|r| (f64::from(r.scale), y(r))).collect();
+                (threads(t), points)
+            })
+            .collect()
+    };
+    let scales = || sweep.rows.iter().map(|r| f64::from(r.scale));
+    let (first, last) = (
+        scales().fold(f64::INFINITY, f64::min),
+        scales().fold(f64::NEG_INFINITY, f64::max),
+    );
+    let scale_axis = || Axis::linear(first - 0.5, last + 0.5, 12, true);
+    let highest = sweep
+        .rows
+        .iter()
+        .map(|r| r.harmonic_mean_teps)
+        .fold(0.0, f64::max);
+    let times = || sweep.rows.iter().map(|r| r.construction_time);
+    let (fastest, slowest) = (
+        times().fold(f64::INFINITY, f64::min),
+        times().fold(0.0, f64::max),
+    );
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (960, 860)).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_error)?;
+        let panels = root.split_evenly((2, 1));
+        series_panel(
+            &panels[0],
+            &format!(
+                "harmonic-mean TEPS per SCALE: kernel {}, {} searches per run",
+                sweep.kernel, sweep.keys
+            ),
+            "harmonic-mean TEPS",
+            (
+                scale_axis(),
+                Axis::linear(0.0, headroom(highest), 10, false),
+            ),
+            &series(|r| r.harmonic_mean_teps),
+        )
+        .map_err(draw_error)?;
+        series_panel(
+            &panels[1],
+            "construction time (kernel 1) per SCALE",
+            "construction time (s)",
+            (
+                scale_axis(),
+                Axis::log(fastest / 2.0, (slowest * 2.0).min(f64::MAX), 10),
+            ),
+            &series(|r| r.construction_time),
+        )
+        .map_err(draw_error)?;
+        root.present().map_err(draw_error)?;
+    }
+    Ok(svg)
+}
+
+/// "1 thread", "8 threads".
+fn threads(n: usize) -> String {
+    if n == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{n} threads")
+    }
+}
+
+/// The top of a linear axis from 0 showing `highest`: 10% above it, within
+/// f64, and 1 if everything is 0.
+fn headroom(highest: f64) -> f64 {
+    match (highest * 1.1).min(f64::MAX) {
+        0.0 => 1.0,
+        top => top,
+    }
+}
+
+/// One panel of a sweep: a line with dots for each (label, points) against
+/// SCALE.
+fn series_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    title: &str,
+    y_desc: &str,
+    (x, y): (Axis, Axis),
+    series: &[(String, Vec<(f64, f64)>)],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(80)
+        .build_cartesian_2d(x, y)?;
+    chart
+        .configure_mesh()
+        .x_desc("SCALE")
+        .y_desc(y_desc)
+        .y_label_formatter(&|y| format_g(*y, 3))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()?;
+    for (i, (label, points)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()
 }
 
 fn draw_error<E: std::fmt::Debug>(e: E) -> anyhow::Error {
@@ -248,11 +411,7 @@ fn teps_panel<DB: DrawingBackend>(
         .iter()
         .map(|s| s.teps)
         .fold(harmonic_mean, f64::max);
-    // 10% headroom, within f64; an axis of all-zero TEPS still spans 0..1.
-    let top = match (highest * 1.1).min(f64::MAX) {
-        0.0 => 1.0,
-        top => top,
-    };
+    let top = headroom(highest);
     let title = format!(
         "TEPS per search: SCALE {}, kernel {}, {} threads",
         json.statistics.scale, json.options.kernel, json.options.threads,

@@ -1,4 +1,4 @@
-//! `graph500 plot`: SVG from a run's JSON.
+//! `graph500 plot`: SVG from a run's or a sweep's JSON.
 
 use crate::support::*;
 
@@ -54,10 +54,10 @@ fn plot_draws_teps_and_traced_frontiers_as_svg() {
     assert!(text.contains("harmonic mean") && !text.contains("frontier size per level"));
 
     let sweep = d.join("sweep.json");
-    std::fs::write(&sweep, r#"{"program": "graph500 sweep", "rows": []}"#).unwrap();
+    std::fs::write(&sweep, r#"{"program": "graph500 sweep", "machine": "m", "kernel": "dobfs", "keys": 2, "rows": []}"#).unwrap();
     assert_bad_input(
         &graph500(&["plot", path_str(&sweep), "--out", path_str(&svg)]),
-        &["sweep.json", "not the JSON of a graph500 run"],
+        &["sweep.json", "a sweep without rows"],
     );
     let notjson = d.join("x.json");
     std::fs::write(&notjson, "SCALE: 20").unwrap();
@@ -267,5 +267,106 @@ fn plot_draws_no_frontier_panel_without_levels() {
     assert_eq!(
         legend,
         [format!("root {}", roots[1]), format!("root {}", roots[2])]
+    );
+}
+
+#[test]
+fn plot_draws_a_sweep_and_refuses_a_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (json, svg) = (d.join("s.json"), d.join("s.svg"));
+    let o = graph500(&[
+        "sweep",
+        "--from",
+        "6",
+        "--to",
+        "7",
+        "--keys",
+        "2",
+        "--threads",
+        "2",
+        "-q",
+        "--json",
+        path_str(&json),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = plot(&json, &svg);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
+    assert_well_formed_xml(&text);
+    let all = texts(&text);
+    let has = |s: &str| all.iter().filter(|(_, t)| t == s).count();
+    assert!(
+        all.iter()
+            .any(|(_, t)| t.starts_with("harmonic-mean TEPS per SCALE"))
+    );
+    assert!(
+        all.iter()
+            .any(|(_, t)| t.starts_with("construction time (kernel 1) per SCALE"))
+    );
+    // Both series, in the legend of each panel.
+    assert_eq!((has("1 thread"), has("2 threads")), (2, 2), "{all:?}");
+    // SCALE 6 and 7 along each panel's x axis, once each.
+    assert_eq!(x_labels(&text), ["6", "7", "6", "7"]);
+    // Two dots per series per panel.
+    assert!(text.matches("<circle").count() >= 8);
+
+    // Hostile sweeps: extreme figures plot, impossible ones are named.
+    let Document::Sweep(sweep) = read_json(&json) else {
+        panic!("not a sweep's JSON");
+    };
+    let hostile = d.join("hostile.json");
+    let write = |edit: &dyn Fn(&mut harness::report::SweepReport)| {
+        let mut s = sweep.clone();
+        edit(&mut s);
+        std::fs::write(&hostile, Document::Sweep(s).to_json()).unwrap();
+    };
+    write(&|s| s.rows[0].harmonic_mean_teps = 1.7e308);
+    assert!(plot(&hostile, &svg).status.success());
+    write(&|s| {
+        s.rows[0].construction_time = f64::MIN_POSITIVE;
+        s.rows[3].construction_time = f64::MAX;
+    });
+    assert!(plot(&hostile, &svg).status.success());
+    write(&|s| s.rows.truncate(1));
+    assert!(plot(&hostile, &svg).status.success());
+    assert_eq!(
+        x_labels(&std::fs::read_to_string(&svg).unwrap()),
+        ["6", "6"]
+    );
+    write(&|s| s.rows[1].harmonic_mean_teps = -1.0);
+    assert_bad_input(
+        &plot(&hostile, &svg),
+        &["hostile.json", "SCALE 6 on 2 threads", "TEPS -1"],
+    );
+    write(&|s| s.rows[2].construction_time = 0.0);
+    assert_bad_input(
+        &plot(&hostile, &svg),
+        &[
+            "hostile.json",
+            "SCALE 7 on 1 thread",
+            "construction time 0 s",
+        ],
+    );
+    write(&|s| s.rows[2].construction_time = f64::NAN);
+    assert_bad_input(&plot(&hostile, &svg), &["hostile.json", "null"]);
+
+    // A profile's rows are engines, not a series: refused by name.
+    let profile = d.join("p.json");
+    let o = graph500(&[
+        "profile",
+        "--scale",
+        "6",
+        "--keys",
+        "2",
+        "-q",
+        "--json",
+        path_str(&profile),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_bad_input(
+        &plot(&profile, &svg),
+        &["p.json", "graph500 profile", "not a profile's"],
     );
 }
