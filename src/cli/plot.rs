@@ -154,27 +154,35 @@ fn sweep_svg(file: &str, sweep: &SweepReport) -> anyhow::Result<String> {
         let panels = root.split_evenly((2, 1));
         series_panel(
             &panels[0],
-            &format!(
-                "harmonic-mean TEPS per SCALE: kernel {}, {} searches per run",
-                sweep.kernel, sweep.keys
+            (
+                &format!(
+                    "harmonic-mean TEPS per SCALE: kernel {}, {} searches per run",
+                    sweep.kernel, sweep.keys
+                ),
+                "harmonic-mean TEPS",
             ),
-            "harmonic-mean TEPS",
             (
                 scale_axis(),
                 Axis::linear(0.0, headroom(highest), 10, false),
             ),
             &series(|r| r.harmonic_mean_teps),
+            // TEPS vary far less than the axis from 0 spans.
+            SeriesLabelPosition::LowerRight,
         )
         .map_err(draw_error)?;
         series_panel(
             &panels[1],
-            "construction time (kernel 1) per SCALE",
-            "construction time (s)",
+            (
+                "construction time (kernel 1) per SCALE",
+                "construction time (s)",
+            ),
             (
                 scale_axis(),
                 Axis::log(fastest / 2.0, (slowest * 2.0).min(f64::MAX), 10),
             ),
             &series(|r| r.construction_time),
+            // Times grow with SCALE.
+            SeriesLabelPosition::UpperLeft,
         )
         .map_err(draw_error)?;
         root.present().map_err(draw_error)?;
@@ -201,13 +209,13 @@ fn headroom(highest: f64) -> f64 {
 }
 
 /// One panel of a sweep: a line with dots for each (label, points) against
-/// SCALE.
+/// SCALE, the legend in a corner the lines leave empty.
 fn series_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
-    title: &str,
-    y_desc: &str,
+    (title, y_desc): (&str, &str),
     (x, y): (Axis, Axis),
     series: &[(String, Vec<(f64, f64)>)],
+    legend: SeriesLabelPosition,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 20))
@@ -234,7 +242,7 @@ fn series_panel<DB: DrawingBackend>(
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(legend)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.3))
         .draw()
