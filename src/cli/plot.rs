@@ -378,10 +378,18 @@ fn linear_ticks(lo: f64, hi: f64, max: usize, integer: bool) -> Vec<f64> {
     }
     let first = (lo / step).ceil();
     let count = ((hi / step).floor() - first + 1.0).clamp(0.0, max as f64 + 1.0) as usize;
-    // `+ 0.0` turns -0 into 0 (a label "-0" otherwise).
-    (0..count)
+    // `+ 0.0` turns -0 into 0 (a label "-0" otherwise). Rounding can put a
+    // multiple just outside the range (`lo / step` underflowing to 0) or
+    // make two equal (`first + k` beyond 2^53): dropped.
+    let mut ticks: Vec<f64> = (0..count)
         .map(|k| (first + k as f64) * step + 0.0)
-        .collect()
+        .filter(|t| (lo..=hi).contains(t))
+        .collect();
+    ticks.dedup();
+    if ticks.is_empty() && !integer {
+        return if lo < hi { vec![lo, hi] } else { vec![lo] };
+    }
+    ticks
 }
 
 /// The searches of a run's JSON and its harmonic-mean TEPS.
@@ -565,14 +573,15 @@ fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::num::f64::{NORMAL, POSITIVE, SUBNORMAL, ZERO};
     use proptest::prelude::*;
 
     proptest! {
         /// Whatever the range, a few increasing key points inside it.
         #[test]
         fn log_ticks_are_few_increasing_and_inside(
-            a in proptest::num::f64::POSITIVE | proptest::num::f64::SUBNORMAL,
-            b in proptest::num::f64::POSITIVE | proptest::num::f64::SUBNORMAL,
+            a in POSITIVE | NORMAL | SUBNORMAL,
+            b in POSITIVE | NORMAL | SUBNORMAL,
             max in 1usize..20,
         ) {
             let (lo, hi) = (a.min(b), a.max(b));
@@ -586,8 +595,8 @@ mod tests {
         /// Whatever the range, a few increasing key points inside it.
         #[test]
         fn linear_ticks_are_few_increasing_and_inside(
-            a in proptest::num::f64::POSITIVE | proptest::num::f64::ZERO | proptest::num::f64::SUBNORMAL,
-            b in proptest::num::f64::POSITIVE | proptest::num::f64::ZERO | proptest::num::f64::SUBNORMAL,
+            a in POSITIVE | NORMAL | SUBNORMAL | ZERO,
+            b in POSITIVE | NORMAL | SUBNORMAL | ZERO,
             max in 1usize..20,
             integer: bool,
         ) {
@@ -610,6 +619,13 @@ mod tests {
         assert_eq!(linear_ticks(-0.5, 2.5, 12, true), [0.0, 1.0, 2.0]);
         assert_eq!(linear_ticks(0.0, f64::MAX, 10, false).len(), 9);
         assert_eq!(linear_ticks(0.0, 0.0, 10, false), [0.0]);
+        // Found by the property above: lo / step underflows to 0.
+        let (lo, hi) = (1.3405102620592433e-308, 1.2464142374432677e157);
+        assert_eq!(linear_ticks(lo, hi, 1, false), [lo, hi]);
+        // Multiples beyond 2^53 steps from 0 round to equal values.
+        let ticks = linear_ticks(1e20, 1e20 + 1e5, 10, false);
+        assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+        assert!(ticks.iter().all(|t| (1e20..=1e20 + 1e5).contains(t)));
         assert_eq!(
             log_ticks(1.0, 2000.0, 10),
             [
