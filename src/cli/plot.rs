@@ -1,11 +1,11 @@
 //! `graph500 plot`: a run's or a sweep's JSON as an SVG (plotters, no
 //! system libraries).
 //!
-//! A run. Top panel: TEPS of each search, in search order, with the harmonic mean
-//! drawn across. Bottom panel, when the run was traced (`--trace`) by a
-//! kernel that records levels: the frontier size of each level for the
-//! first few searches with levels, on a log scale, each step marked by its
-//! direction (circle top-down, triangle bottom-up).
+//! A run. Top panel: TEPS of each search, in search order, with the
+//! harmonic mean drawn across. Bottom panel, when the run was traced
+//! (`--trace`) by a kernel that records levels: the frontier size of each
+//! level for the first few searches with levels, on a log scale, each step
+//! marked by its direction (circle top-down, triangle bottom-up).
 //!
 //! A sweep (`graph500 sweep --json`). Top panel: harmonic-mean TEPS
 //! against SCALE; bottom panel: construction time against SCALE, on a log
@@ -42,7 +42,7 @@ pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitC
         Document::Run(run) => run_svg(&file, &run, args.searches as usize)?,
         Document::Sweep(sweep) => sweep_svg(&file, &sweep)?,
         Document::Profile(_) => bail!(
-            "{file}: the JSON of graph500 profile; plot draws a run's or a sweep's JSON, not a profile's"
+            "{file}: the JSON of graph500 profile, which plot does not draw (runs and sweeps only)"
         ),
     };
     crate::cli::commands::write_text(&args.out, &svg)?;
@@ -111,7 +111,7 @@ fn sweep_svg(file: &str, sweep: &SweepReport) -> anyhow::Result<String> {
         }
         if !(r.construction_time.is_finite() && r.construction_time >= f64::MIN_POSITIVE) {
             bail!(
-                "{file}: {at} has construction time {} s; plot draws finite, positive times (on a log axis)",
+                "{file}: {at} has construction time {} s; a log axis needs finite, positive times",
                 figure(r.construction_time)
             );
         }

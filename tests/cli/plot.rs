@@ -54,7 +54,9 @@ fn plot_draws_teps_and_traced_frontiers_as_svg() {
     assert!(text.contains("harmonic mean") && !text.contains("frontier size per level"));
 
     let sweep = d.join("sweep.json");
-    std::fs::write(&sweep, r#"{"program": "graph500 sweep", "machine": "m", "kernel": "dobfs", "keys": 2, "rows": []}"#).unwrap();
+    let empty = r#"{"program": "graph500 sweep", "machine": "m",
+                    "kernel": "dobfs", "keys": 2, "rows": []}"#;
+    std::fs::write(&sweep, empty).unwrap();
     assert_bad_input(
         &graph500(&["plot", path_str(&sweep), "--out", path_str(&svg)]),
         &["sweep.json", "a sweep without rows"],
@@ -367,6 +369,6 @@ fn plot_draws_a_sweep_and_refuses_a_profile() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_bad_input(
         &plot(&profile, &svg),
-        &["p.json", "graph500 profile", "not a profile's"],
+        &["p.json", "graph500 profile", "does not draw"],
     );
 }
