@@ -47,8 +47,9 @@ pub(crate) enum Command {
     Validate(ValidateArgs),
     /// Convert an edge list between formats (binary, text, mtx, packed48).
     Convert(ConvertArgs),
-    /// Plot a run's JSON as SVG: TEPS per search with the harmonic mean,
-    /// and, if the run was traced, frontier size per level.
+    /// Plot a run's JSON as SVG (TEPS per search with the harmonic mean,
+    /// and, if the run was traced, frontier size per level), or a sweep's
+    /// (harmonic-mean TEPS and construction time against SCALE).
     Plot(PlotArgs),
     /// What copying versus sharing the graph costs: time, allocations and
     /// bytes copied per search for each strategy of the pipes backend.
@@ -190,13 +191,13 @@ pub(crate) struct GenerateArgs {
 #[derive(Debug, Args)]
 pub(crate) struct PlotArgs {
     /// The JSON of a run (`graph500 run --json`; with `--trace` for the
-    /// frontier panel).
+    /// frontier panel) or of a sweep (`graph500 sweep --json`).
     #[arg(value_name = "RESULTS.json")]
     pub(crate) results: PathBuf,
     /// Where to write the SVG.
     #[arg(long, short, value_name = "FILE.svg")]
     pub(crate) out: PathBuf,
-    /// Searches shown in the frontier panel.
+    /// Searches shown in the frontier panel of a run.
     #[arg(long, value_name = "K", default_value_t = 4, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u32).range(1..=12))]
     pub(crate) searches: u32,

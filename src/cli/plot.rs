@@ -1,22 +1,31 @@
-//! `graph500 plot`: a run's JSON as an SVG (plotters, no system libraries).
+//! `graph500 plot`: a run's or a sweep's JSON as an SVG (plotters, no
+//! system libraries).
 //!
-//! Top panel: TEPS of each search, in search order, with the harmonic mean
-//! drawn across. Bottom panel, when the run was traced (`--trace`): the
-//! frontier size of each level for the first few searches, on a log scale,
-//! each step marked by its direction (circle top-down, triangle bottom-up).
+//! A run. Top panel: TEPS of each search, in search order, with the
+//! harmonic mean drawn across. Bottom panel, when the run was traced
+//! (`--trace`) by a kernel that records levels: the frontier size of each
+//! level for the first few searches with levels, on a log scale, each step
+//! marked by its direction (circle top-down, triangle bottom-up).
+//!
+//! A sweep (`graph500 sweep --json`). Top panel: harmonic-mean TEPS
+//! against SCALE; bottom panel: construction time against SCALE, on a log
+//! scale. One line per thread count of the sweep (1 and all).
+//!
+//! A profile's JSON is refused: its rows are engines, not a series.
 
 use crate::cli::args::PlotArgs;
 use crate::cli::progress::Progress;
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use harness::block::format_g;
-use harness::report::{Document, RunReport};
+use harness::report::{Document, RunReport, SweepReport, SweepRow};
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::prelude::*;
 use std::process::ExitCode;
 
 /// One search as the plot needs it.
 struct Search {
     teps: f64,
-    /// (frontier size, bottom-up?) per level, if traced.
+    /// (frontier size, bottom-up?) per level, if traced with levels.
     levels: Option<Vec<(u64, bool)>>,
     root: u64,
 }
@@ -24,25 +33,48 @@ struct Search {
 /// Reads the JSON, draws, writes the SVG (atomically).
 pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitCode> {
     crate::cli::output::check([&args.results], [&args.out])?;
-    let text = std::fs::read_to_string(&args.results)
-        .with_context(|| args.results.display().to_string())?;
+    let file = args.results.display().to_string();
+    let text = std::fs::read_to_string(&args.results).with_context(|| file.clone())?;
     let json: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{}: not JSON", args.results.display()))?;
-    let document = serde_json::from_value::<Document>(json).with_context(|| {
-        format!(
-            "{}: not the JSON of a graph500 run, sweep or profile",
-            args.results.display()
-        )
-    })?;
-    let Document::Run(json) = document else {
-        bail!("{}: not the JSON of a graph500 run", args.results.display());
+        .map_err(|e| anyhow!("{file}: not JSON: {}", located(&e, &text)))?;
+    let document = serde_json::from_value::<Document>(json)
+        .with_context(|| format!("{file}: not the JSON of a graph500 run, sweep or profile"))?;
+    let svg = match document {
+        Document::Run(run) => run_svg(&file, &run, args.searches as usize)?,
+        Document::Sweep(sweep) => sweep_svg(&file, &sweep)?,
+        Document::Profile(_) => bail!(
+            "{file}: the JSON of graph500 profile, which plot does not draw (runs and sweeps only)"
+        ),
     };
-    let (searches, harmonic_mean) = searches_of(&json)
-        .with_context(|| format!("{}: a run without searches", args.results.display()))?;
+    crate::cli::commands::write_text(&args.out, &svg)?;
+    progress.say(&format!("wrote {}", args.out.display()));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A run as SVG: the TEPS panel, and the frontier panel of up to `shown`
+/// searches if any has levels.
+fn run_svg(file: &str, run: &RunReport, shown: usize) -> anyhow::Result<String> {
+    let (searches, harmonic_mean) =
+        searches_of(run).with_context(|| format!("{file}: a run without searches"))?;
+    for (i, s) in searches.iter().enumerate() {
+        if !plottable(s.teps) {
+            bail!(
+                "{file}: search {} has TEPS {}; plot draws finite, non-negative TEPS",
+                i + 1,
+                figure(s.teps)
+            );
+        }
+    }
+    if !plottable(harmonic_mean) {
+        bail!(
+            "{file}: the harmonic mean of TEPS is {}; plot draws finite, non-negative TEPS",
+            figure(harmonic_mean)
+        );
+    }
     let traced: Vec<&Search> = searches
         .iter()
         .filter(|s| s.levels.is_some())
-        .take(args.searches as usize)
+        .take(shown)
         .collect();
     let height = if traced.is_empty() { 420 } else { 860 };
     let mut svg = String::new();
@@ -54,19 +86,311 @@ pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitC
         } else {
             root.split_evenly((2, 1))
         };
-        teps_panel(&panels[0], &searches, harmonic_mean, &json).map_err(draw_error)?;
+        teps_panel(&panels[0], &searches, harmonic_mean, run).map_err(draw_error)?;
         if let Some(panel) = panels.get(1) {
             frontier_panel(panel, &traced).map_err(draw_error)?;
         }
         root.present().map_err(draw_error)?;
     }
-    crate::cli::commands::write_text(&args.out, &svg)?;
-    progress.say(&format!("wrote {}", args.out.display()));
-    Ok(ExitCode::SUCCESS)
+    Ok(svg)
+}
+
+/// A sweep as SVG: harmonic-mean TEPS against SCALE (linear, from 0) above
+/// construction time against SCALE (log: it doubles with each SCALE), one
+/// line per thread count.
+fn sweep_svg(file: &str, sweep: &SweepReport) -> anyhow::Result<String> {
+    if sweep.rows.is_empty() {
+        bail!("{file}: a sweep without rows");
+    }
+    for r in &sweep.rows {
+        let at = format!("SCALE {} on {}", r.scale, threads(r.threads));
+        if !plottable(r.harmonic_mean_teps) {
+            bail!(
+                "{file}: {at} has harmonic-mean TEPS {}; plot draws finite, non-negative TEPS",
+                figure(r.harmonic_mean_teps)
+            );
+        }
+        if !(r.construction_time.is_finite() && r.construction_time >= f64::MIN_POSITIVE) {
+            bail!(
+                "{file}: {at} has construction time {} s; a log axis needs finite, positive times",
+                figure(r.construction_time)
+            );
+        }
+    }
+    let mut thread_counts: Vec<usize> = sweep.rows.iter().map(|r| r.threads).collect();
+    thread_counts.sort_unstable();
+    thread_counts.dedup();
+    let series = |y: fn(&SweepRow) -> f64| -> Vec<(String, Vec<(f64, f64)>)> {
+        thread_counts
+            .iter()
+            .map(|&t| {
+                let mut rows: Vec<&SweepRow> =
+                    sweep.rows.iter().filter(|r| r.threads == t).collect();
+                rows.sort_by_key(|r| r.scale);
+                let points = rows.iter().map(|r| (f64::from(r.scale), y(r))).collect();
+                (threads(t), points)
+            })
+            .collect()
+    };
+    let scales = || sweep.rows.iter().map(|r| f64::from(r.scale));
+    let (first, last) = (
+        scales().fold(f64::INFINITY, f64::min),
+        scales().fold(f64::NEG_INFINITY, f64::max),
+    );
+    let scale_axis = || Axis::linear(first - 0.5, last + 0.5, 12, true);
+    let highest = sweep
+        .rows
+        .iter()
+        .map(|r| r.harmonic_mean_teps)
+        .fold(0.0, f64::max);
+    let times = || sweep.rows.iter().map(|r| r.construction_time);
+    let (fastest, slowest) = (
+        times().fold(f64::INFINITY, f64::min),
+        times().fold(0.0, f64::max),
+    );
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (960, 860)).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_error)?;
+        let panels = root.split_evenly((2, 1));
+        series_panel(
+            &panels[0],
+            (
+                &format!(
+                    "harmonic-mean TEPS per SCALE: kernel {}, {} searches per run",
+                    sweep.kernel, sweep.keys
+                ),
+                "harmonic-mean TEPS",
+            ),
+            (
+                scale_axis(),
+                Axis::linear(0.0, headroom(highest), 10, false),
+            ),
+            &series(|r| r.harmonic_mean_teps),
+            // TEPS vary far less than the axis from 0 spans.
+            SeriesLabelPosition::LowerRight,
+        )
+        .map_err(draw_error)?;
+        series_panel(
+            &panels[1],
+            (
+                "construction time (kernel 1) per SCALE",
+                "construction time (s)",
+            ),
+            (
+                scale_axis(),
+                Axis::log(fastest / 2.0, (slowest * 2.0).min(f64::MAX), 10),
+            ),
+            &series(|r| r.construction_time),
+            // Times grow with SCALE.
+            SeriesLabelPosition::UpperLeft,
+        )
+        .map_err(draw_error)?;
+        root.present().map_err(draw_error)?;
+    }
+    Ok(svg)
+}
+
+/// "1 thread", "8 threads".
+fn threads(n: usize) -> String {
+    if n == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{n} threads")
+    }
+}
+
+/// The top of a linear axis from 0 showing `highest`: 10% above it, within
+/// f64, and 1 if everything is 0.
+fn headroom(highest: f64) -> f64 {
+    match (highest * 1.1).min(f64::MAX) {
+        0.0 => 1.0,
+        top => top,
+    }
+}
+
+/// One panel of a sweep: a line with dots for each (label, points) against
+/// SCALE, the legend in a corner the lines leave empty.
+fn series_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    (title, y_desc): (&str, &str),
+    (x, y): (Axis, Axis),
+    series: &[(String, Vec<(f64, f64)>)],
+    legend: SeriesLabelPosition,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(80)
+        .build_cartesian_2d(x, y)?;
+    chart
+        .configure_mesh()
+        .x_desc("SCALE")
+        .y_desc(y_desc)
+        .y_label_formatter(&|y| format_g(*y, 3))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()?;
+    for (i, (label, points)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(legend)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .draw()
 }
 
 fn draw_error<E: std::fmt::Debug>(e: E) -> anyhow::Error {
-    anyhow::anyhow!("drawing the plot: {e:?}")
+    anyhow!("drawing the plot: {e:?}")
+}
+
+/// A figure a linear axis from 0 can show.
+fn plottable(x: f64) -> bool {
+    x.is_finite() && x >= 0.0
+}
+
+/// `x` in full (the shortest text that reads back as `x`), in scientific
+/// notation when very large or small.
+fn figure(x: f64) -> String {
+    if x != 0.0 && !(1e-5..1e16).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// A JSON syntax error with the text it stopped at, so that the message
+/// names the offending value (`1e999`, beyond f64) and not just its place.
+fn located(e: &serde_json::Error, text: &str) -> String {
+    let Some(line) = e.line().checked_sub(1).and_then(|l| text.lines().nth(l)) else {
+        return e.to_string();
+    };
+    let chars: Vec<char> = line.chars().collect();
+    let end = e.column().min(chars.len());
+    let near: String = chars[end.saturating_sub(40)..(end + 10).min(chars.len())]
+        .iter()
+        .map(|&c| if c.is_control() { '?' } else { c })
+        .collect();
+    format!("{e}, near `{}`", near.trim())
+}
+
+/// An axis of figures whose key points (the labelled values) are chosen
+/// here, by [`linear_ticks`] or [`log_ticks`]: plotters' own choice loops
+/// forever on ranges it cannot divide (an infinite end, or a range near
+/// `f64::MAX`, the headroom above which overflows), so no axis uses it.
+struct Axis {
+    lo: f64,
+    hi: f64,
+    log: bool,
+    ticks: Vec<f64>,
+}
+
+impl Axis {
+    /// `lo..hi` on a linear scale, with at most `max + 1` key points, whole
+    /// numbers on an `integer` axis.
+    fn linear(lo: f64, hi: f64, max: usize, integer: bool) -> Axis {
+        let ticks = linear_ticks(lo, hi, max, integer);
+        Axis {
+            lo,
+            hi,
+            log: false,
+            ticks,
+        }
+    }
+
+    /// `lo..hi` on a log scale (`0 < lo <= hi`), with at most `max + 1` key
+    /// points.
+    fn log(lo: f64, hi: f64, max: usize) -> Axis {
+        let ticks = log_ticks(lo, hi, max);
+        Axis {
+            lo,
+            hi,
+            log: true,
+            ticks,
+        }
+    }
+
+    /// Where `v` lies along the axis, before scaling to pixels.
+    fn position(&self, v: f64) -> f64 {
+        if self.log { v.ln() } else { v }
+    }
+}
+
+impl Ranged for Axis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    #[allow(clippy::cast_possible_truncation)] // clamped to a few times the pixel range
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        let (a, b) = (self.position(self.lo), self.position(self.hi));
+        // Halved, so that a span up to f64::MAX does not overflow.
+        let t = (self.position(*v) / 2.0 - a / 2.0) / (b / 2.0 - a / 2.0);
+        let t = if t.is_nan() { 0.5 } else { t.clamp(-4.0, 4.0) };
+        limit.0 + (f64::from(limit.1 - limit.0) * t).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // The labelled lines only; no lighter lines between them.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.lo..self.hi
+    }
+}
+
+/// At most `max + 1` round values (multiples of 1, 2 or 5 times a power of
+/// ten; of at least 1 on an `integer` axis) from `lo` to `hi`, in a bounded
+/// number of steps whatever the floats.
+#[allow(clippy::cast_possible_truncation)] // a decade's exponent; a count at most max + 1
+fn linear_ticks(lo: f64, hi: f64, max: usize, integer: bool) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite()) || lo > hi || max == 0 {
+        return Vec::new();
+    }
+    let span = hi - lo;
+    let least = span / max as f64;
+    if !span.is_finite() || least < f64::MIN_POSITIVE {
+        // A range too wide to divide, too narrow to need dividing, or empty.
+        return if lo < hi { vec![lo, hi] } else { vec![lo] };
+    }
+    let decade = 10f64.powi(least.log10().floor() as i32);
+    let Some(mut step) = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * decade)
+        .find(|&s| s >= least && s.is_finite())
+    else {
+        return vec![lo, hi];
+    };
+    if integer {
+        step = step.max(1.0);
+    }
+    let first = (lo / step).ceil();
+    let count = ((hi / step).floor() - first + 1.0).clamp(0.0, max as f64 + 1.0) as usize;
+    // `+ 0.0` turns -0 into 0 (a label "-0" otherwise). Rounding can put a
+    // multiple just outside the range (`lo / step` underflowing to 0) or
+    // make two equal (`first + k` beyond 2^53): dropped.
+    let mut ticks: Vec<f64> = (0..count)
+        .map(|k| (first + k as f64) * step + 0.0)
+        .filter(|t| (lo..=hi).contains(t))
+        .collect();
+    ticks.dedup();
+    if ticks.is_empty() && !integer {
+        return if lo < hi { vec![lo, hi] } else { vec![lo] };
+    }
+    ticks
 }
 
 /// The searches of a run's JSON and its harmonic-mean TEPS.
@@ -76,7 +400,9 @@ fn searches_of(json: &RunReport) -> Option<(Vec<Search>, f64)> {
         .iter()
         .map(|s| Search {
             teps: s.teps,
-            levels: s.trace.as_ref().map(|trace| {
+            // Kernels that record no levels (seq) leave an empty trace:
+            // nothing to draw, so untraced.
+            levels: s.trace.as_ref().filter(|t| !t.is_empty()).map(|trace| {
                 trace
                     .iter()
                     .map(|l| (l.frontier, l.is_bottom_up()))
@@ -98,11 +424,11 @@ fn teps_panel<DB: DrawingBackend>(
     json: &RunReport,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let n = searches.len();
-    let top = searches
+    let highest = searches
         .iter()
         .map(|s| s.teps)
-        .fold(harmonic_mean, f64::max)
-        * 1.1;
+        .fold(harmonic_mean, f64::max);
+    let top = headroom(highest);
     let title = format!(
         "TEPS per search: SCALE {}, kernel {}, {} threads",
         json.statistics.scale, json.options.kernel, json.options.threads,
@@ -112,7 +438,11 @@ fn teps_panel<DB: DrawingBackend>(
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(80)
-        .build_cartesian_2d(0.5f64..n as f64 + 0.5, 0f64..top)?;
+        .build_cartesian_2d(
+            // Search i at x = i, labelled with whole numbers only.
+            Axis::linear(0.5, n as f64 + 0.5, 12, true),
+            Axis::linear(0.0, top, 10, false),
+        )?;
     chart
         .configure_mesh()
         .x_desc("search")
@@ -166,8 +496,8 @@ fn frontier_panel<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(80)
         .build_cartesian_2d(
-            -0.5f64..deepest as f64 - 0.5,
-            (1f64..largest as f64 * 2.0).log_scale(),
+            Axis::linear(-0.5, deepest as f64 - 0.5, 12, true),
+            Axis::log(1.0, largest as f64 * 2.0, 10),
         )?;
     chart
         .configure_mesh()
@@ -212,4 +542,101 @@ fn frontier_panel<DB: DrawingBackend>(
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.3))
         .draw()
+}
+
+/// At most `max + 1` round values from `lo` to `hi` (`0 < lo <= hi`) for a
+/// log axis: 1, 2 and 5 times each power of ten if that is few enough,
+/// else every power of ten or every few; linear steps within a decade.
+#[allow(clippy::cast_possible_truncation)] // exponents of finite floats
+fn log_ticks(lo: f64, hi: f64, max: usize) -> Vec<f64> {
+    if !(lo > 0.0 && lo <= hi && hi.is_finite()) || max == 0 {
+        return Vec::new();
+    }
+    // From 10^-324 to 10^309: a bounded loop.
+    let exponents = lo.log10().floor() as i32..=hi.log10().ceil() as i32;
+    let within = |v: &f64| (lo..=hi).contains(v);
+    let fine: Vec<f64> = exponents
+        .clone()
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+        .filter(within)
+        .collect();
+    if fine.len() < 2 {
+        return linear_ticks(lo, hi, max.min(4), false);
+    }
+    if fine.len() <= max + 1 {
+        return fine;
+    }
+    let decades: Vec<f64> = exponents.map(|e| 10f64.powi(e)).filter(within).collect();
+    let stride = decades.len().div_ceil(max + 1).max(1);
+    decades.into_iter().step_by(stride).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::num::f64::{NORMAL, POSITIVE, SUBNORMAL, ZERO};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever the range, a few increasing key points inside it.
+        #[test]
+        fn log_ticks_are_few_increasing_and_inside(
+            a in POSITIVE | NORMAL | SUBNORMAL,
+            b in POSITIVE | NORMAL | SUBNORMAL,
+            max in 1usize..20,
+        ) {
+            let (lo, hi) = (a.min(b), a.max(b));
+            let ticks = log_ticks(lo, hi, max);
+            prop_assert!(!ticks.is_empty(), "{lo}..{hi}");
+            prop_assert!(ticks.len() <= max + 1, "{ticks:?}");
+            prop_assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+            prop_assert!(ticks.iter().all(|t| (lo..=hi).contains(t)), "{lo}..{hi}: {ticks:?}");
+        }
+
+        /// Whatever the range, a few increasing key points inside it.
+        #[test]
+        fn linear_ticks_are_few_increasing_and_inside(
+            a in POSITIVE | NORMAL | SUBNORMAL | ZERO,
+            b in POSITIVE | NORMAL | SUBNORMAL | ZERO,
+            max in 1usize..20,
+            integer: bool,
+        ) {
+            let (lo, hi) = (a.min(b), a.max(b));
+            let ticks = linear_ticks(lo, hi, max, integer);
+            prop_assert!(!ticks.is_empty() || integer, "{lo}..{hi}");
+            prop_assert!(ticks.len() <= max + 1, "{ticks:?}");
+            prop_assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+            prop_assert!(ticks.iter().all(|t| (lo..=hi).contains(t)), "{lo}..{hi}: {ticks:?}");
+        }
+    }
+
+    #[test]
+    fn linear_ticks_are_round() {
+        assert_eq!(
+            linear_ticks(0.0, 10.0, 10, false),
+            (0..=10).map(f64::from).collect::<Vec<_>>()
+        );
+        assert_eq!(linear_ticks(0.5, 4.5, 12, true), [1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(linear_ticks(-0.5, 2.5, 12, true), [0.0, 1.0, 2.0]);
+        assert_eq!(linear_ticks(0.0, f64::MAX, 10, false).len(), 9);
+        assert_eq!(linear_ticks(0.0, 0.0, 10, false), [0.0]);
+        // Found by the property above: lo / step underflows to 0.
+        let (lo, hi) = (1.3405102620592433e-308, 1.2464142374432677e157);
+        assert_eq!(linear_ticks(lo, hi, 1, false), [lo, hi]);
+        // Multiples beyond 2^53 steps from 0 round to equal values.
+        let ticks = linear_ticks(1e20, 1e20 + 1e5, 10, false);
+        assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+        assert!(ticks.iter().all(|t| (1e20..=1e20 + 1e5).contains(t)));
+        assert_eq!(
+            log_ticks(1.0, 2000.0, 10),
+            [
+                1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0
+            ]
+        );
+        assert_eq!(
+            log_ticks(1.0, 1e6, 10),
+            [1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0, 1e6]
+        );
+        assert_eq!(log_ticks(f64::MIN_POSITIVE, f64::MAX, 10).len(), 11);
+    }
 }

@@ -16,6 +16,43 @@ pub(crate) fn graph500(args: &[&str]) -> Output {
         .expect("the graph500 binary runs")
 }
 
+/// [`graph500`], guarded against a hang: the child is killed, and the test
+/// fails, if it still runs after `seconds`. Not a timing assertion: any
+/// finishing run passes, however slow.
+pub(crate) fn graph500_or_hang(args: &[&str], seconds: u64) -> Output {
+    let (out, err) = (tempfile::tempfile().unwrap(), tempfile::tempfile().unwrap());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_graph500"))
+        .args(args)
+        .stdout(out.try_clone().unwrap())
+        .stderr(err.try_clone().unwrap())
+        .spawn()
+        .expect("the graph500 binary runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("graph500 {args:?} still ran after {seconds} s: a hang");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let read = |mut f: std::fs::File| {
+        use std::io::{Read, Seek};
+        let mut bytes = Vec::new();
+        f.rewind().unwrap();
+        f.read_to_end(&mut bytes).unwrap();
+        bytes
+    };
+    Output {
+        status,
+        stdout: read(out),
+        stderr: read(err),
+    }
+}
+
 pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
