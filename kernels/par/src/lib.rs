@@ -1,5 +1,6 @@
-//! `par`: parallelism from futures and one-shot pipes, the design of the
-//! first Rust Graph500 BFS.
+//! `par`: graph500's parallel runtime, futures and one-shot pipes, the design
+//! of the first Rust Graph500 BFS. Its own crate under `kernels/` (as
+//! rayon-core sits under rayon); `kernels` re-exports it as `kernels::par`.
 //!
 //! - [`pipe`]: a one-shot pipe over crossbeam-channel. The [`Sender`] sends
 //!   exactly one value (`send` consumes it), the [`Receiver`] receives it
@@ -21,6 +22,9 @@
 //! Tasks are `'static`: what they share must be moved in, which is why the
 //! BFS that runs on `par` shares its graph through an `Arc` rather than
 //! copying it (see `graph500 profile`).
+//!
+//! The atomic pipe is model-checked with loom:
+//! `RUSTFLAGS="--cfg loom" cargo test --release -p graph500-par --lib loom`.
 
 pub mod atomic_pipe;
 mod future;

@@ -15,13 +15,13 @@
 //! either the receiver sees the new state before parking or the sender sees
 //! the registration and unparks it (no lost wake-up).
 //!
-//! Same contract as [`super::pipe`]: `send` and `recv` consume their ends, a
+//! Same contract as [`crate::pipe`]: `send` and `recv` consume their ends, a
 //! sender dropped unsent closes the pipe, receiving then fails with
 //! [`Closed`].
 
 #![allow(unsafe_code)] // the slot below; each block states its argument
 
-use super::Closed;
+use crate::Closed;
 use std::mem::MaybeUninit;
 use std::sync::PoisonError;
 use std::sync::atomic::Ordering::SeqCst;
@@ -287,7 +287,7 @@ mod tests {
     }
 }
 
-/// Model checks under `RUSTFLAGS="--cfg loom" cargo test -p graph500-kernels
+/// Model checks under `RUSTFLAGS="--cfg loom" cargo test -p graph500-par
 /// --lib loom`: loom runs each body under every interleaving (and every
 /// allowed reordering of the atomics) of its threads, to the end of every
 /// thread, and reports any deadlock (a lost wake-up would be one).
