@@ -162,7 +162,7 @@ impl EdgeList {
     fn check_ids(&self) -> Result<(), Error> {
         let n = self.num_vertices as u64;
         let edges = self.edges();
-        let bad = crate::parallel::first_index(edges.len(), |i| {
+        let bad = par::first_index(edges.len(), |i| {
             u64::from(edges[i].u) >= n || u64::from(edges[i].v) >= n
         });
         match bad {

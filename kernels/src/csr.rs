@@ -17,8 +17,8 @@
 //! Memory: `8 (N + 1)` bytes of offsets and `4 * 2 * M` bytes of targets.
 
 use crate::Parents;
-use generator::hint::prefetch;
 use generator::{Edge, EdgeList, Vertex};
+use par::hint::prefetch;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 

@@ -12,7 +12,8 @@
 //!   vertices by compare-and-swap and writes parents in place, on one of two
 //!   [`Backend`]s: rayon ([`ParBfs`]) or [`par`] futures and pipes
 //!   ([`PipesBfs`]).
-//! - [`par`]: one-shot pipes, futures on a persistent pool, `map`.
+//! - [`par`]: one-shot pipes, futures on a persistent pool, `map`; the
+//!   `graph500-par` crate (`kernels/par/`), re-exported here.
 //! - [`CountingAllocator`] and [`count_allocations`]: allocation figures for
 //!   tests and `graph500 profile`.
 //! - [`choose_search_keys`] draws the benchmark's roots from a seed stream;
@@ -30,7 +31,6 @@ mod csr;
 mod error;
 mod frontier;
 mod keys;
-pub mod par;
 mod parents;
 mod trace;
 
@@ -48,6 +48,7 @@ pub use error::Error;
 pub use frontier::{Frontier, LocalBuffer};
 pub use generator::Vertex;
 pub use keys::{SearchKey, choose_reference_search_keys, choose_search_keys};
+pub use par;
 pub use parents::{NO_PARENT, Parents};
 pub use trace::{Direction, MAX_STEPS, Step, StepLog};
 

@@ -20,8 +20,8 @@
 use crate::Invalid;
 use crate::cells::Cell;
 use generator::Edge;
-use generator::hint::prefetch;
-use generator::parallel::first_index;
+use par::first_index;
+use par::hint::prefetch;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 

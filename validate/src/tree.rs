@@ -18,7 +18,7 @@
 use crate::Invalid;
 use crate::cells::Cell;
 pub(crate) use crate::cells::UNREACHED;
-use generator::parallel::first_index;
+use par::first_index;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 

@@ -1,4 +1,5 @@
-//! Cache hints for the random-access loops of the kernels and the validator.
+//! Cache hints for the random-access loops over big arrays (kernel 1's
+//! counters, the validator's cells).
 
 /// Asks the CPU to start loading the cache line of `x`. A hint: it changes
 /// nothing the program can observe but timing. Used where a loop knows the

@@ -12,14 +12,14 @@ fn threads_of_this_process() -> usize {
 #[test]
 fn asking_the_size_does_not_start_the_global_pool() {
     let before = threads_of_this_process();
-    assert_eq!(kernels::par::init_global(3), Ok(()));
-    assert_eq!(kernels::par::global_size(), 3);
+    assert_eq!(par::init_global(3), Ok(()));
+    assert_eq!(par::global_size(), 3);
     assert_eq!(
         threads_of_this_process(),
         before,
         "global_size started threads"
     );
-    assert_eq!(kernels::par::global().threads(), 3);
+    assert_eq!(par::global().threads(), 3);
     assert_eq!(threads_of_this_process(), before + 3);
-    assert_eq!(kernels::par::init_global(5), Err(3), "too late to resize");
+    assert_eq!(par::init_global(5), Err(3), "too late to resize");
 }

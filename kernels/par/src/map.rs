@@ -1,7 +1,7 @@
 //! `map`, `map_ranges` and `map_chunks`: fork-join on futures, results in
 //! input order.
 
-use super::{Future, TaskError, global, spawn};
+use crate::{Future, TaskError, global, spawn};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -81,7 +81,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::par::Pool;
+    use crate::Pool;
 
     #[test]
     fn map_keeps_input_order_across_chunks() {
@@ -137,7 +137,7 @@ mod tests {
 
     #[test]
     fn a_task_dropped_unrun_is_lost_not_a_hang() {
-        let (future, job) = crate::par::future::run_job(|| 5, None);
+        let (future, job) = crate::future::run_job(|| 5, None);
         drop(job);
         assert_eq!(future.get(), Err(TaskError::Lost));
     }

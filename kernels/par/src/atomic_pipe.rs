@@ -13,19 +13,23 @@
 //! and parks; the sender unparks a registered receiver after publishing. Both
 //! sides use sequentially consistent operations on `state` and `waiting`, so
 //! either the receiver sees the new state before parking or the sender sees
-//! the registration and unparks it (no lost wake-up).
+//! the registration and unparks it (no lost wake-up). A timed wait that gives
+//! up leaves its registration behind: the sender's unpark then finds a thread
+//! that is no longer waiting (a spurious wake-up, which every `park` loop
+//! allows) or one that waits again and has registered anew.
 //!
-//! Same contract as [`super::pipe`]: `send` and `recv` consume their ends, a
+//! Same contract as [`crate::pipe`]: `send` and `recv` consume their ends, a
 //! sender dropped unsent closes the pipe, receiving then fails with
 //! [`Closed`].
 
 #![allow(unsafe_code)] // the slot below; each block states its argument
 
-use super::Closed;
+use crate::Closed;
 use std::mem::MaybeUninit;
 use std::sync::PoisonError;
 use std::sync::atomic::Ordering::SeqCst;
-use sync::{Arc, AtomicBool, AtomicU8, Mutex, Thread, UnsafeCell, spin_loop, thread};
+use std::time::{Duration, Instant};
+use sync::{Arc, AtomicBool, AtomicU8, Mutex, Thread, UnsafeCell, park_timeout, spin_loop, thread};
 
 /// The primitives of the pipe: std's, or under `RUSTFLAGS="--cfg loom"` the
 /// model checker's, so that the same code is what loom verifies.
@@ -34,7 +38,7 @@ mod sync {
     pub(super) use std::hint::spin_loop;
     pub(super) use std::sync::atomic::{AtomicBool, AtomicU8};
     pub(super) use std::sync::{Arc, Mutex};
-    pub(super) use std::thread::{self, Thread};
+    pub(super) use std::thread::{self, Thread, park_timeout};
 
     /// `std::cell::UnsafeCell` with loom's closure-based API.
     pub(super) struct UnsafeCell<T>(std::cell::UnsafeCell<T>);
@@ -61,6 +65,13 @@ mod sync {
     pub(super) use loom::sync::atomic::{AtomicBool, AtomicU8};
     pub(super) use loom::sync::{Arc, Mutex};
     pub(super) use loom::thread::{self, Thread};
+
+    /// loom has no timed park. A timed park may return early anyway, so a
+    /// yield is a valid one (the models use a zero timeout, which never
+    /// parks, so that time cannot change what loom explores).
+    pub(super) fn park_timeout(_: std::time::Duration) {
+        thread::yield_now();
+    }
 }
 
 const EMPTY: u8 = 0;
@@ -132,6 +143,18 @@ pub struct Receiver<T> {
     slot: Arc<Slot<T>>,
 }
 
+impl<T> std::fmt::Debug for Sender<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sender").finish_non_exhaustive()
+    }
+}
+
+impl<T> std::fmt::Debug for Receiver<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Receiver").finish_non_exhaustive()
+    }
+}
+
 /// A new one-shot pipe: one allocation.
 pub fn pipe<T>() -> (Sender<T>, Receiver<T>) {
     let slot = Arc::new(Slot {
@@ -179,9 +202,38 @@ impl<T> Drop for Sender<T> {
 impl<T> Receiver<T> {
     /// Waits for the value; [`Closed`] if the sender was dropped unsent.
     pub fn recv(self) -> Result<T, Closed> {
+        self.wait(None)
+            .expect("a wait without a deadline ends with the value or Closed")
+    }
+
+    /// Waits at most `timeout` (spinning and yielding first, as
+    /// [`recv`](Receiver::recv) does, even past a short timeout):
+    /// `Ok(Ok(value))`, `Ok(Err(receiver))` on timeout (the receiver is given
+    /// back to try again), or [`Closed`].
+    pub fn recv_timeout(self, timeout: Duration) -> Result<Result<T, Self>, Closed> {
+        match self.wait(Some(timeout)) {
+            Some(result) => result.map(Ok),
+            None => Ok(Err(self)),
+        }
+    }
+
+    /// Takes the value if it is there, without waiting: `Ok(Ok(value))`,
+    /// `Ok(Err(receiver))` if it is not there yet, or [`Closed`].
+    pub fn try_recv(self) -> Result<Result<T, Self>, Closed> {
+        match self.try_take() {
+            Some(result) => result.map(Ok),
+            None => Ok(Err(self)),
+        }
+    }
+
+    /// Spins, yields, then registers and parks until the value or the close
+    /// arrives, or until `timeout` has passed (`None`). A registration left
+    /// behind by a timeout only costs the sender a spurious unpark later.
+    fn wait(&self, timeout: Option<Duration>) -> Option<Result<T, Closed>> {
+        let deadline = timeout.map(|t| Instant::now() + t);
         for round in 0..SPINS + YIELDS {
             if let Some(result) = self.try_take() {
-                return result;
+                return Some(result);
             }
             if round < SPINS {
                 spin_loop();
@@ -197,9 +249,18 @@ impl<T> Receiver<T> {
         self.slot.waiting.store(true, SeqCst);
         loop {
             if let Some(result) = self.try_take() {
-                return result;
+                return Some(result);
             }
-            thread::park();
+            match deadline {
+                None => thread::park(),
+                Some(deadline) => {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        return None;
+                    }
+                    park_timeout(left);
+                }
+            }
         }
     }
 
@@ -207,8 +268,10 @@ impl<T> Receiver<T> {
         match self.slot.state.load(SeqCst) {
             FULL => {
                 // SAFETY: FULL was stored after the value was written; this
-                // receiver is the only reader and `recv` consumes it, so the
-                // value is read once; TAKEN keeps the slot from dropping it.
+                // receiver is the only reader, and a taken value ends its
+                // use (the public methods consume it and give it back only
+                // when nothing was taken), so the value is read once; TAKEN
+                // keeps the slot from dropping it.
                 let value = self
                     .slot
                     .value
@@ -275,6 +338,50 @@ mod tests {
     }
 
     #[test]
+    fn try_recv_and_recv_timeout_give_the_receiver_back() {
+        let (s, r) = pipe::<u8>();
+        let r = r.try_recv().unwrap().unwrap_err();
+        let r = r
+            .recv_timeout(std::time::Duration::from_millis(1))
+            .unwrap()
+            .unwrap_err();
+        s.send(7);
+        assert_eq!(r.try_recv().unwrap().ok(), Some(7));
+        let (s, r) = pipe::<u8>();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            s.send(8);
+        });
+        assert_eq!(
+            r.recv_timeout(std::time::Duration::from_secs(5))
+                .unwrap()
+                .ok(),
+            Some(8)
+        );
+        let (s, r) = pipe::<u8>();
+        drop(s);
+        assert_eq!(r.try_recv().err(), Some(Closed));
+    }
+
+    #[test]
+    fn a_receiver_that_timed_out_still_gets_a_later_value() {
+        // The timeout leaves the receiver registered as waiting; the value
+        // sent afterwards must still arrive, whether or not it waits again.
+        for wait_again in [false, true] {
+            let (s, r) = pipe();
+            let r = r
+                .recv_timeout(std::time::Duration::from_millis(2))
+                .unwrap()
+                .unwrap_err();
+            let sender = std::thread::spawn(move || s.send(String::from("late")));
+            if !wait_again {
+                sender.join().unwrap();
+            }
+            assert_eq!(r.recv(), Ok(String::from("late")));
+        }
+    }
+
+    #[test]
     fn many_pipes_under_contention_lose_nothing() {
         let total: u64 = (0..2000u64)
             .map(|i| {
@@ -287,7 +394,7 @@ mod tests {
     }
 }
 
-/// Model checks under `RUSTFLAGS="--cfg loom" cargo test -p graph500-kernels
+/// Model checks under `RUSTFLAGS="--cfg loom" cargo test -p graph500-par
 /// --lib loom`: loom runs each body under every interleaving (and every
 /// allowed reordering of the atomics) of its threads, to the end of every
 /// thread, and reports any deadlock (a lost wake-up would be one).
@@ -317,6 +424,35 @@ mod loom_models {
             let (s, r) = pipe::<u32>();
             thread::spawn(move || drop(s));
             assert_eq!(r.recv(), Err(Closed));
+        });
+    }
+
+    /// A wait that times out (zero: it registers, then gives up without
+    /// parking, the same in every execution) leaves its registration
+    /// behind; the next wait registers again and must still be woken.
+    #[test]
+    fn a_value_sent_around_a_timed_out_wait_is_received() {
+        loom::model(|| {
+            let (s, r) = pipe();
+            thread::spawn(move || s.send(7u32));
+            match r.recv_timeout(std::time::Duration::ZERO) {
+                Ok(Ok(value)) => assert_eq!(value, 7),
+                Ok(Err(r)) => assert_eq!(r.recv(), Ok(7)),
+                Err(Closed) => panic!("the sender sends"),
+            }
+        });
+    }
+
+    #[test]
+    fn try_recv_then_recv_gets_the_value_once() {
+        loom::model(|| {
+            let (s, r) = pipe();
+            thread::spawn(move || s.send(7u32));
+            match r.try_recv() {
+                Ok(Ok(value)) => assert_eq!(value, 7),
+                Ok(Err(r)) => assert_eq!(r.recv(), Ok(7)),
+                Err(Closed) => panic!("the sender sends"),
+            }
         });
     }
 

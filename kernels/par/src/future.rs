@@ -1,8 +1,8 @@
-//! `Future`: the result of a task on a [`Pool`](super::Pool), delivered
+//! `Future`: the result of a task on a [`Pool`](crate::Pool), delivered
 //! through a one-shot pipe.
 
-use super::pipe::{self, Receiver};
-use super::pool::Job;
+use crate::pipe::{self, Receiver};
+use crate::pool::Job;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Why a task gave no value.
@@ -28,13 +28,13 @@ pub struct Future<T> {
     jobs: Option<crossbeam_channel::Receiver<Job>>,
 }
 
-/// Runs `f` on the global pool; see [`Pool::spawn`](super::Pool::spawn).
+/// Runs `f` on the global pool; see [`Pool::spawn`](crate::Pool::spawn).
 pub fn spawn<T, F>(f: F) -> Future<T>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
-    super::global().spawn(f)
+    crate::global().spawn(f)
 }
 
 /// The job that runs `f` and sends its outcome, and the future that gets it

@@ -1,4 +1,5 @@
-//! Small parallel helpers shared by the crates above this one.
+//! `first_index`: a parallel scan for the lowest index matching a predicate,
+//! on rayon, for the checks that report the first bad entry of a big array.
 
 use rayon::prelude::*;
 

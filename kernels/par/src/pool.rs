@@ -2,11 +2,11 @@
 //!
 //! Jobs are boxed closures on a crossbeam MPMC channel; each worker loops on
 //! `recv` until the pool is dropped, so threads are created once, not per
-//! task. Every [`Future`](super::Future) holds a handle on the queue, so
+//! task. Every [`Future`](crate::Future) holds a handle on the queue, so
 //! whoever waits on one runs queued jobs meanwhile instead of blocking.
 
-use super::Future;
-use super::future::run_job;
+use crate::Future;
+use crate::future::run_job;
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::OnceLock;
 use std::thread::JoinHandle;

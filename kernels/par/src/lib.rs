@@ -1,5 +1,9 @@
-//! `par`: parallelism from futures and one-shot pipes, the design of the
-//! first Rust Graph500 BFS.
+//! `par`: the parallel machinery under every graph500 crate. Its own crate
+//! under `kernels/` (as rayon-core sits under rayon); `kernels` re-exports it
+//! as `kernels::par`.
+//!
+//! The runtime of futures and one-shot pipes, the design of the first Rust
+//! Graph500 BFS (`--backend pipes`):
 //!
 //! - [`pipe`]: a one-shot pipe over crossbeam-channel. The [`Sender`] sends
 //!   exactly one value (`send` consumes it), the [`Receiver`] receives it
@@ -21,14 +25,27 @@
 //! Tasks are `'static`: what they share must be moved in, which is why the
 //! BFS that runs on `par` shares its graph through an `Arc` rather than
 //! copying it (see `graph500 profile`).
+//!
+//! And the two helpers that the parallel loops over big arrays share (the
+//! generator's, kernel 1's and the validator's):
+//!
+//! - [`first_index`]: the lowest index matching a predicate, scanned in
+//!   parallel on rayon; the answer does not depend on the thread count.
+//! - [`hint::prefetch`]: a cache prefetch hint for random-access loops.
+//!
+//! The atomic pipe is model-checked with loom:
+//! `RUSTFLAGS="--cfg loom" cargo test --release -p graph500-par --lib loom`.
 
 pub mod atomic_pipe;
 mod future;
+pub mod hint;
 mod map;
 pub mod pipe;
 mod pool;
+mod scan;
 
 pub use future::{Future, TaskError, spawn};
 pub use map::{map, map_chunks, map_ranges};
 pub use pipe::{Closed, Receiver, Sender};
 pub use pool::{Pool, global, global_size, init_global};
+pub use scan::first_index;
