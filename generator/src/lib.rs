@@ -12,7 +12,7 @@
 //!   candidates. Both generators implement [`EdgeGenerator`].
 //! - [`EdgeList`] holds the tuples, either owned or memory-mapped straight
 //!   from a binary file; its [`EdgeList::checksum`] identifies a graph.
-//! - [`format`] reads and writes edge lists (binary and text) and parent
+//! - [`format`](mod@format) reads and writes edge lists (binary and text) and parent
 //!   arrays; every write goes to a temporary file renamed into place.
 //!
 //! Vertex ids are [`Vertex`] (`u32`); a graph holds at most

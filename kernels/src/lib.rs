@@ -5,7 +5,7 @@
 //!   self-loops dropped, duplicates kept; `u32` vertex ids, `u64` offsets.
 //!   Built in parallel with atomic counters (see `csr.rs`).
 //! - [`Bfs`]: one search engine per run. It holds the graph through an
-//!   [`Arc`](std::sync::Arc) (shared, never copied) and its per-search arrays
+//!   [`Arc`] (shared, never copied) and its per-search arrays
 //!   ([`Parents`], [`Frontier`]), allocated once and reset between searches.
 //! - [`Kernel`] names the engines: [`SeqBfs`], a sequential queue search (the
 //!   baseline), and the level-synchronous parallel search, which claims

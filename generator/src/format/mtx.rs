@@ -15,7 +15,7 @@
 //! tuple; a symmetric file lists each edge once). The size line gives rows,
 //! columns and entries; the vertex count is the larger dimension; ids are
 //! 1-based in the file and 0-based in graph500. The number of entries must
-//! match the size line. Entries are parsed in parallel ([`super::lines`]).
+//! match the size line. Entries are parsed in parallel (`format/lines.rs`).
 
 use super::lines::{Cursor, Line, line_content, parse_lines, write_lines};
 use super::{in_file, map, open_regular, write_atomic};

@@ -4,7 +4,7 @@
 //! Blank lines and lines whose first word starts with `#` or `%` are
 //! skipped; `\r\n` line ends are accepted. The vertex count is the largest
 //! id plus one. Anything else on a line is an error that names the line
-//! number and shows the line. Parsed in parallel ([`super::lines`]).
+//! number and shows the line. Parsed in parallel (`format/lines.rs`).
 
 use super::lines::{Cursor, Line, parse_lines, write_lines};
 use super::{in_file, map, open_regular, write_atomic};
