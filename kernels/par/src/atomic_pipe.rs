@@ -1,6 +1,6 @@
 //! One-shot pipes on atomics: one allocation per pipe, no channel machinery.
 //!
-//! A shared [`Slot`] holds the value and a state word:
+//! A shared `Slot` holds the value and a state word:
 //!
 //! ```text
 //! EMPTY --send--> FULL --recv--> TAKEN
