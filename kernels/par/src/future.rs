@@ -1,16 +1,9 @@
 //! `Future`: the result of a task on a [`Pool`](crate::Pool), delivered
 //! through a one-shot pipe.
 
-use crate::atomic_pipe::{self as pipe, Receiver};
+use crate::pipe::{self, Receiver};
 use crate::pool::Job;
-use crossbeam_channel::TryRecvError;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::time::Duration;
-
-/// How long a waiter sleeps on its result before it looks at the pool's
-/// queue again. Only jobs queued while it sleeps wait that long for its help:
-/// it empties the queue before each sleep.
-const HELP_INTERVAL: Duration = Duration::from_micros(100);
 
 /// Why a task gave no value.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -74,39 +67,21 @@ impl<T> Future<T> {
     /// Waits for the task's value, running jobs queued on the task's pool
     /// meanwhile: the waiting thread works instead of sleeping, and a task may
     /// wait on tasks it spawned without deadlocking the pool.
-    ///
-    /// The waiter takes the value if it is there, else runs one queued job,
-    /// else waits on the pipe for at most `HELP_INTERVAL` (100 us) and starts
-    /// over. A one-shot pipe cannot join a `select` with the queue; the
-    /// bounded wait is what guarantees a job queued later is still helped
-    /// with.
     pub fn get(self) -> Result<T, TaskError> {
         let Some(jobs) = self.jobs else {
             return self.result.recv().unwrap_or(Err(TaskError::Lost));
         };
-        let mut result = self.result;
         loop {
-            result = match result.try_recv() {
-                Ok(Ok(outcome)) => return outcome,
-                Ok(Err(result)) => result,
-                Err(_) => return Err(TaskError::Lost),
-            };
-            match jobs.try_recv() {
-                Ok(job) => {
-                    job();
-                    continue;
+            crossbeam_channel::select! {
+                recv(self.result.as_channel()) -> outcome => {
+                    return outcome.unwrap_or(Err(TaskError::Lost));
                 }
-                Err(TryRecvError::Empty) => {}
-                // The pool is shutting down: nothing left to help with.
-                Err(TryRecvError::Disconnected) => {
-                    return result.recv().unwrap_or(Err(TaskError::Lost));
-                }
+                recv(jobs) -> job => match job {
+                    Ok(job) => job(),
+                    // The pool is shutting down: nothing left to help with.
+                    Err(_) => return self.result.recv().unwrap_or(Err(TaskError::Lost)),
+                },
             }
-            result = match result.recv_timeout(HELP_INTERVAL) {
-                Ok(Ok(outcome)) => return outcome,
-                Ok(Err(result)) => result,
-                Err(_) => return Err(TaskError::Lost),
-            };
         }
     }
 }
