@@ -8,10 +8,9 @@
 //! - [`pipe`]: a one-shot pipe over crossbeam-channel. The [`Sender`] sends
 //!   exactly one value (`send` consumes it), the [`Receiver`] receives it
 //!   once (`recv` consumes it); a sender dropped without sending closes the
-//!   pipe, which the receiver sees as [`Closed`], never as a hang.
-//! - [`atomic_pipe`]: the same contract on one atomic state word and a
-//!   slot, one allocation per pipe instead of crossbeam's two. The
-//!   `par_primitives` bench compares the two.
+//!   pipe, which the receiver sees as [`Closed`], never as a hang. An atomic
+//!   pipe (one allocation instead of two) was measured inside the BFS and
+//!   gained nothing there; the `par_primitives` bench keeps it to compare.
 //! - [`Pool`]: persistent worker threads (reused across calls) that run
 //!   boxed jobs from one shared queue.
 //! - [`Future`]: [`spawn`] runs a closure on the pool and hands back a
@@ -32,11 +31,7 @@
 //! - [`first_index`]: the lowest index matching a predicate, scanned in
 //!   parallel on rayon; the answer does not depend on the thread count.
 //! - [`hint::prefetch`]: a cache prefetch hint for random-access loops.
-//!
-//! The atomic pipe is model-checked with loom:
-//! `RUSTFLAGS="--cfg loom" cargo test --release -p graph500-par --lib loom`.
 
-pub mod atomic_pipe;
 mod future;
 pub mod hint;
 mod map;
