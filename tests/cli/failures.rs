@@ -540,28 +540,43 @@ fn sigterm_stops_bfs_and_validate_before_they_finish() {
 }
 
 #[test]
-fn sighup_stops_a_run_like_ctrl_c() {
+fn ctrl_c_and_sighup_stop_a_run_cleanly_without_results() {
     use std::io::{BufRead, BufReader};
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json");
-    let mut child = bin()
-        .args(["--scale", "12", "--keys", "3000", "--json", path_str(&json)])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let started = lines
-        .by_ref()
-        .map(Result::unwrap)
-        .any(|l| l.contains("search 1/3000"));
-    assert!(started, "the run never reached its searches");
-    kill("HUP", &child);
-    let rest: Vec<String> = lines.map(Result::unwrap).collect();
-    let (status, _) = finish(child);
-    assert_eq!(status.code(), Some(130), "{rest:?}");
-    assert!(!rest.iter().any(|l| l.contains("search 3000/3000")));
-    assert_eq!(names_in(dir.path()), Vec::<String>::new());
+    for signal in ["INT", "HUP"] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("r.json");
+        // Thousands of validated searches: far longer than the test waits.
+        let mut child = bin()
+            .args(["--scale", "12", "--keys", "3000", "--json", path_str(&json)])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let started = lines
+            .by_ref()
+            .map(Result::unwrap)
+            .any(|l| l.contains("search 1/3000"));
+        assert!(started, "the run never reached its searches");
+        kill(signal, &child);
+        let rest: Vec<String> = lines.map(Result::unwrap).collect();
+        let mut out = String::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        let (status, _) = finish(child);
+        assert_eq!(status.code(), Some(130), "{signal}: {rest:?}");
+        assert!(rest.iter().any(|l| l.contains("interrupted")), "{rest:?}");
+        assert!(
+            !rest.iter().any(|l| l.contains("search 3000/3000")),
+            "{signal} did not stop it"
+        );
+        assert!(out.is_empty(), "statistics printed after {signal}: {out}");
+        assert_eq!(names_in(dir.path()), Vec::<String>::new(), "{signal}");
+    }
 }
 
 // ---- 6. memory --------------------------------------------------------------
