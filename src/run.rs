@@ -62,11 +62,6 @@ impl BfsSearcher {
     pub fn new(engine: Box<dyn Bfs>, graph: Arc<Csr>) -> Self {
         BfsSearcher { engine, graph }
     }
-
-    /// The engine.
-    pub fn engine(&self) -> &dyn Bfs {
-        self.engine.as_ref()
-    }
 }
 
 impl Searcher for BfsSearcher {
