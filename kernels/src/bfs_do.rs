@@ -124,11 +124,17 @@ impl DoBfs {
                 || LocalBuffer::new(queue),
                 |next, chunk| {
                     let mut scout = 0;
-                    let examined = claim_neighbors::<COUNT>(graph, parents, chunk, |v| {
-                        next.push(v);
-                        visited.set_atomic(v as usize);
-                        scout += graph.degree(v);
-                    });
+                    let examined = claim_neighbors::<COUNT>(
+                        graph,
+                        parents,
+                        chunk,
+                        |v| visited.get(v as usize),
+                        |v| {
+                            next.push(v);
+                            visited.set_atomic(v as usize);
+                            scout += graph.degree(v);
+                        },
+                    );
                     (scout, examined)
                 },
             )

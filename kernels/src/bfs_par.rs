@@ -57,7 +57,9 @@ impl ParBfs {
             .par_chunks(FRONTIER_GRAIN)
             .map_init(
                 || LocalBuffer::new(frontier),
-                |next, chunk| claim_neighbors::<COUNT>(graph, parents, chunk, |v| next.push(v)),
+                |next, chunk| {
+                    claim_neighbors::<COUNT>(graph, parents, chunk, |_| false, |v| next.push(v))
+                },
             )
             .sum()
     }

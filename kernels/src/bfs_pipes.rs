@@ -109,9 +109,13 @@ impl PipesBfs {
                 par::map_ranges(len, chunk_len, move |range| {
                     let window = &shared.frontier.current()[range];
                     let mut next = LocalBuffer::new(&shared.frontier);
-                    claim_neighbors::<false>(&shared.graph, &shared.parents, window, |v| {
-                        next.push(v)
-                    });
+                    claim_neighbors::<false>(
+                        &shared.graph,
+                        &shared.parents,
+                        window,
+                        |_| false,
+                        |v| next.push(v),
+                    );
                     // The examined count is for traces; pipes records none.
                 })?;
                 return Ok(());

@@ -124,12 +124,15 @@ impl<'a> LocalBuffer<'a> {
 /// to the next level). Returns, when `COUNT`, the adjacency entries read
 /// (else 0: even this count costs about 8% of a dobfs search at SCALE 20).
 /// Used by every level-synchronous kernel, whatever splits the level among
-/// workers.
+/// workers. `reached(v)` may say that `v` certainly has a parent already
+/// (a kernel with a small visited bitmap answers from cache, sparing a
+/// random read of the parent array); `|_| false` always asks `parents`.
 #[inline]
 pub(crate) fn claim_neighbors<const COUNT: bool>(
     graph: &crate::Csr,
     parents: &crate::Parents,
     window: &[AtomicU32],
+    reached: impl Fn(Vertex) -> bool,
     mut won: impl FnMut(Vertex),
 ) -> u64 {
     let mut examined = 0;
@@ -139,7 +142,7 @@ pub(crate) fn claim_neighbors<const COUNT: bool>(
             examined += neighbors.len() as u64;
         }
         for &v in neighbors {
-            if parents.claim(v, u) {
+            if !reached(v) && parents.claim(v, u) {
                 won(v);
             }
         }
