@@ -5,27 +5,39 @@
 //! self-loops are dropped, duplicate tuples kept (as the reference does).
 //! Neighbour order within a row is unspecified.
 //!
-//! Construction, all passes parallel (rayon):
-//! 1. count each vertex's degree with atomic increments into `ends`;
-//! 2. turn the counts into inclusive prefix sums, so `ends[v]` is the end of
-//!    `v`'s row;
-//! 3. place every arc by atomically decrementing `ends[source]` and writing
-//!    the target at the slot it returns.
+//! Construction, with no locked read-modify-write per arc (on x86 each one
+//! waits for the store buffer to drain, and the scattered stores of kernel 1
+//! miss the cache, so every arc paid a full memory latency):
+//! 1. the tuples are cut into `P` contiguous parts, one per worker (at most
+//!    [`MAX_PARTS`]); each part counts its arcs per source vertex into its
+//!    own `u32` array with plain increments;
+//! 2. per vertex, the parts' counts become each part's first position inside
+//!    the vertex's row, and their sum the row's length; a prefix sum of the
+//!    lengths gives the offsets;
+//! 3. each part places its arcs at `offsets[source] + cursor[source]`,
+//!    bumping its own cursor: every slot of `targets` is written by exactly
+//!    one part, so a plain (relaxed) store suffices.
 //!
-//! After step 3 each `ends[v]` has come down to the start of `v`'s row, so the
-//! counter array *is* the offset array: no copy, no second N-sized array.
-//! Memory: `8 (N + 1)` bytes of offsets and `4 * 2 * M` bytes of targets.
+//! Both passes prefetch the per-vertex slots of the tuple 16 ahead.
+//! Memory: `8 (N + 1)` bytes of offsets, `4 * 2 * M` bytes of targets, and
+//! during construction `4 N P` bytes of counts (`P` at most `M / 2N`, so at
+//! most 2 bytes per tuple).
 
 use crate::Parents;
 use generator::{Edge, EdgeList, Vertex};
 use par::hint::prefetch;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-/// Edge tuples per parallel work item in construction.
-const EDGE_GRAIN: usize = 1 << 12;
+/// The most parts construction cuts the tuples into; beyond this many
+/// workers, more parts would cost more memory (`4 N` each) than they save.
+pub(crate) const MAX_PARTS: usize = 16;
+/// Vertices per parallel work item when the counts become cursors.
+const VERTEX_GRAIN: usize = 1 << 14;
 /// Entries per block of the parallel prefix sum.
 const SCAN_BLOCK: usize = 1 << 16;
+/// Tuples ahead whose per-vertex slots are prefetched.
+const AHEAD: usize = 16;
 
 /// An undirected graph in compressed sparse rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,45 +53,51 @@ impl Csr {
     }
 
     /// Builds the graph of `edges` over `num_vertices` vertices; every id
-    /// must be below `num_vertices` (panics otherwise).
+    /// must be below `num_vertices` (panics otherwise). Parallel on the
+    /// current pool, in at most [`Csr::parts`] parts.
     pub fn build(num_vertices: usize, edges: &[Edge]) -> Csr {
-        let ends: Vec<AtomicU64> = (0..=num_vertices)
-            .into_par_iter()
-            .map(|_| AtomicU64::new(0))
+        let parts = Csr::parts(num_vertices, edges.len(), rayon::current_num_threads());
+        let pieces: Vec<&[Edge]> = edges.chunks(edges.len().div_ceil(parts).max(1)).collect();
+        let mut cursors: Vec<Vec<u32>> = pieces
+            .par_iter()
+            .map(|piece| count_arcs(piece, num_vertices))
             .collect();
-        for_each_arc(edges, &ends, |source, _| {
-            ends[source as usize].fetch_add(1, Relaxed);
-        });
-
-        let mut ends: Vec<u64> = ends.into_iter().map(AtomicU64::into_inner).collect();
-        inclusive_prefix_sum(&mut ends[..num_vertices]);
-        let num_arcs = num_vertices.checked_sub(1).map_or(0, |last| ends[last]);
-        ends[num_vertices] = num_arcs;
-        let ends: Vec<AtomicU64> = ends.into_iter().map(AtomicU64::new).collect();
-
-        let num_arcs = usize::try_from(num_arcs).expect("arcs fit in memory");
+        let offsets = row_offsets(&mut cursors, num_vertices);
+        let num_arcs = usize::try_from(offsets[num_vertices]).expect("arcs fit in memory");
         let targets: Vec<AtomicU32> = (0..num_arcs)
             .into_par_iter()
             .map(|_| AtomicU32::new(0))
             .collect();
-        for_each_arc(edges, &ends, |source, target| {
-            let slot = ends[source as usize].fetch_sub(1, Relaxed) - 1;
-            targets[usize::try_from(slot).expect("slot in memory")].store(target, Relaxed);
-        });
-
+        pieces
+            .par_iter()
+            .zip(cursors.par_iter_mut())
+            .for_each(|(piece, cursor)| place_arcs(piece, &offsets, cursor, &targets));
         Csr {
-            offsets: ends.into_iter().map(AtomicU64::into_inner).collect(),
+            offsets,
             targets: targets.into_iter().map(AtomicU32::into_inner).collect(),
         }
     }
 
+    /// How many parts construction cuts `num_edges` tuples into for
+    /// `workers` workers: one per worker, at most [`MAX_PARTS`] and at most
+    /// `M / 2N` (so the counts take at most 2 bytes per tuple), at least
+    /// one, and enough that no part holds `2^31` tuples (its counts are
+    /// `u32`).
+    pub fn parts(num_vertices: usize, num_edges: usize, workers: usize) -> usize {
+        let by_memory = num_edges / (2 * num_vertices.max(1));
+        let by_width = num_edges.div_ceil(1 << 31);
+        workers.min(MAX_PARTS).min(by_memory).max(by_width).max(1)
+    }
+
     /// Peak bytes of building, and then holding, the graph of `num_edges`
-    /// tuples over `num_vertices` vertices: `8 (N + 1)` of offsets and 4 per
-    /// arc, two arcs per tuple (fewer with self-loops, so an upper bound).
-    /// The atomic arrays of construction become the final arrays in place,
-    /// so building needs no more than holding.
+    /// tuples over `num_vertices` vertices: `8 (N + 1)` of offsets, 4 per
+    /// arc (two arcs per tuple; fewer with self-loops, so an upper bound),
+    /// and while building `4 N` per part for the most parts any worker count
+    /// gives ([`Csr::parts`]).
     pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
-        8 * (num_vertices + 1) + 2 * 4 * num_edges
+        let as_usize = |x: u64| usize::try_from(x).unwrap_or(usize::MAX);
+        let parts = Csr::parts(as_usize(num_vertices), as_usize(num_edges), MAX_PARTS) as u64;
+        8 * (num_vertices + 1) + 2 * 4 * num_edges + 4 * num_vertices * parts
     }
 
     /// `N`.
@@ -131,27 +149,87 @@ impl Csr {
     }
 }
 
-/// Calls `f(source, target)` for both directions of every tuple that is not
-/// a self-loop, in parallel. `rows` holds the per-vertex slot `f` touches for
-/// a source; the slots of the tuple 16 ahead are prefetched (kernel 1 at
-/// SCALE 20 on 2 threads: counting 133 to 107 ms, placing 333 to 275 ms).
-fn for_each_arc<T>(edges: &[Edge], rows: &[T], f: impl Fn(Vertex, Vertex) + Sync)
-where
-    T: Sync,
-{
-    const AHEAD: usize = 16;
-    edges.par_chunks(EDGE_GRAIN).for_each(|chunk| {
-        for (i, e) in chunk.iter().enumerate() {
-            if let Some(ahead) = chunk.get(i + AHEAD) {
-                prefetch(&rows[ahead.u as usize]);
-                prefetch(&rows[ahead.v as usize]);
+/// Step 1 for one part: its arcs per source vertex. Self-loops are not
+/// arcs.
+fn count_arcs(piece: &[Edge], num_vertices: usize) -> Vec<u32> {
+    let mut counts = vec![0u32; num_vertices];
+    for (i, e) in piece.iter().enumerate() {
+        if let Some(ahead) = piece.get(i + AHEAD) {
+            prefetch(&counts[ahead.u as usize]);
+            prefetch(&counts[ahead.v as usize]);
+        }
+        if !e.is_self_loop() {
+            counts[e.u as usize] += 1;
+            counts[e.v as usize] += 1;
+        }
+    }
+    counts
+}
+
+/// Step 2: turns every part's counts into its first position inside each
+/// row (the counts of the parts before it) and returns the `N + 1` row
+/// offsets. Parallel over blocks of vertices.
+fn row_offsets(cursors: &mut [Vec<u32>], num_vertices: usize) -> Vec<u64> {
+    let mut offsets = vec![0u64; num_vertices + 1];
+    // Block b of every part's array, gathered so one task owns them all.
+    let mut blocks: Vec<Vec<&mut [u32]>> = Vec::new();
+    for part in cursors.iter_mut() {
+        for (b, block) in part.chunks_mut(VERTEX_GRAIN).enumerate() {
+            if b == blocks.len() {
+                blocks.push(Vec::new());
             }
-            if !e.is_self_loop() {
-                f(e.u, e.v);
-                f(e.v, e.u);
+            blocks[b].push(block);
+        }
+    }
+    offsets[1..]
+        .par_chunks_mut(VERTEX_GRAIN)
+        .zip(blocks)
+        .for_each(|(lengths, mut parts)| {
+            for (i, length) in lengths.iter_mut().enumerate() {
+                let mut row = 0u64;
+                for part in &mut parts {
+                    let count = part[i];
+                    part[i] = u32::try_from(row).expect("a part's position in a row fits u32");
+                    row += u64::from(count);
+                }
+                *length = row;
+            }
+        });
+    inclusive_prefix_sum(&mut offsets[1..]);
+    offsets
+}
+
+/// Step 3 for one part: writes each arc at its source's row start plus the
+/// part's cursor, which it then advances. The part owns those slots, so the
+/// store needs no lock.
+fn place_arcs(piece: &[Edge], offsets: &[u64], cursor: &mut [u32], targets: &[AtomicU32]) {
+    for (i, e) in piece.iter().enumerate() {
+        if let Some(ahead) = piece.get(i + AHEAD) {
+            for x in [ahead.u as usize, ahead.v as usize] {
+                prefetch(&offsets[x]);
+                prefetch(&cursor[x]);
             }
         }
-    });
+        if !e.is_self_loop() {
+            place_arc(e.u, e.v, offsets, cursor, targets);
+            place_arc(e.v, e.u, offsets, cursor, targets);
+        }
+    }
+}
+
+/// Writes `target` at `source`'s next free slot of this part.
+#[inline]
+fn place_arc(
+    source: Vertex,
+    target: Vertex,
+    offsets: &[u64],
+    cursor: &mut [u32],
+    targets: &[AtomicU32],
+) {
+    let s = source as usize;
+    let slot = offsets[s] + u64::from(cursor[s]);
+    cursor[s] += 1;
+    targets[usize::try_from(slot).expect("slot in memory")].store(target, Relaxed);
 }
 
 /// Replaces each value by the sum of itself and all before it. Parallel:
@@ -216,6 +294,54 @@ mod tests {
         let g = graph(3, &[]);
         assert_eq!(g.num_arcs(), 0);
         assert!(g.neighbors(2).is_empty());
+    }
+
+    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(f)
+    }
+
+    #[test]
+    fn rows_are_the_same_sets_for_any_number_of_parts() {
+        let edges =
+            generator::EdgeGenerator::generate(&generator::Kronecker::new(12, 16, 9).unwrap());
+        let one = in_pool(1, || Csr::from_edge_list(&edges));
+        for threads in [2, 3, 5] {
+            let many = in_pool(threads, || Csr::from_edge_list(&edges));
+            assert_eq!(many.offsets, one.offsets, "{threads} threads");
+            for v in 0..edges.num_vertices() as u32 {
+                assert_eq!(sorted_neighbors(&many, v), sorted_neighbors(&one, v));
+            }
+        }
+    }
+
+    #[test]
+    fn a_hub_whose_arcs_span_every_part_gets_them_all() {
+        // Vertex 0 meets every other vertex eight times; the parts cut the
+        // list, so each holds some of the hub's arcs.
+        let n = 50;
+        let pairs: Vec<(u32, u32)> = (0..4)
+            .flat_map(|_| (1..n).flat_map(|v| [(0, v), (v, 0)]))
+            .collect();
+        assert!(Csr::parts(n as usize, pairs.len(), 4) >= 3);
+        let g = in_pool(4, || graph(n as usize, &pairs));
+        assert_eq!(g.degree(0), 8 * u64::from(n - 1));
+        let mut want: Vec<u32> = (1..n).flat_map(|v| [v; 8]).collect();
+        want.sort_unstable();
+        assert_eq!(sorted_neighbors(&g, 0), want);
+        assert!((1..n).all(|v| sorted_neighbors(&g, v) == [0; 8]));
+    }
+
+    #[test]
+    fn parts_follow_workers_within_memory_and_width() {
+        assert_eq!(Csr::parts(1 << 20, 16 << 20, 2), 2);
+        assert_eq!(Csr::parts(1 << 20, 16 << 20, 64), 8, "at most M / 2N");
+        assert_eq!(Csr::parts(1 << 22, 3, 2), 1, "a sparse graph counts once");
+        assert_eq!(Csr::parts(0, 0, 4), 1);
+        assert_eq!(Csr::parts(1 << 31, 1 << 36, 1), 32, "u32 counts per part");
     }
 
     #[test]
