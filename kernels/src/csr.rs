@@ -79,7 +79,7 @@ impl Csr {
     }
 
     /// How many parts construction cuts `num_edges` tuples into for
-    /// `workers` workers: one per worker, at most [`MAX_PARTS`] and at most
+    /// `workers` workers: one per worker, at most `MAX_PARTS` (16) and at most
     /// `M / 2N` (so the counts take at most 2 bytes per tuple), at least
     /// one, and enough that no part holds `2^31` tuples (its counts are
     /// `u32`).
