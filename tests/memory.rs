@@ -68,12 +68,14 @@ fn estimates_cover_the_measured_peaks() {
     let dobfs = Kernel::Dobfs(DoParams::DEFAULT);
     let dir = tempfile::tempdir().unwrap();
 
-    // A generated run, validated.
-    let scale = 16;
+    // A generated run, validated, at a scale where the data outweighs the
+    // fixed allowance (at SCALE 16 the 16 MiB of `FIXED` against the ~5 MiB
+    // really taken was most of the 1.6x, and CI's peak fell just below it).
+    let scale = 18;
     let (n, m) = (1u64 << scale, 16u64 << scale);
-    let (code, peak) = peak_of(&["--scale", "16", "--keys", "4", "-q", "--threads", "2"]);
+    let (code, peak) = peak_of(&["--scale", "18", "--keys", "4", "-q", "--threads", "2"]);
     assert_eq!(code, 0);
-    assert_covers("run", budget::run_bytes(m, n, dobfs, true), peak, 1.6);
+    assert_covers("run", budget::run_bytes(m, n, dobfs, true), peak, 1.5);
 
     // bfs on a file of 2^22 vertices and three edges: per-vertex arrays
     // only (the CSR's offsets, the engine, the i64 parents it writes).
