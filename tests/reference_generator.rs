@@ -167,12 +167,6 @@ fn scale_20_matches_the_reference() {
 fn reference_edges_are_identical_on_one_and_two_threads() {
     let g = ReferenceKronecker::new(13, 16).unwrap();
     assert!(g.num_blocks() >= 8);
-    let on = |threads| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| g.generate())
-    };
+    let on = |threads| kernels::par::in_pool(threads, || g.generate()).unwrap();
     assert_eq!(on(1).edges(), on(2).edges());
 }

@@ -188,14 +188,6 @@ fn quadrants4(bits: u64) -> (u64, u64) {
 mod tests {
     use super::*;
 
-    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(f)
-    }
-
     #[test]
     fn thresholds_are_the_rounded_initiator_probabilities() {
         let scaled = |p: f64| (p * 65_536.0).round();
@@ -282,8 +274,8 @@ mod tests {
         // Scale 12: 65536 edges, four blocks, so two threads really split it.
         let g = Kronecker::new(12, 16, 5).unwrap();
         assert!(g.num_blocks() >= 4);
-        let one = in_pool(1, || g.generate());
-        let two = in_pool(2, || g.generate());
+        let one = par::in_pool(1, || g.generate()).unwrap();
+        let two = par::in_pool(2, || g.generate()).unwrap();
         assert_eq!(one.edges(), two.edges());
         assert_eq!(one.checksum(), two.checksum());
     }

@@ -296,21 +296,13 @@ mod tests {
         assert!(g.neighbors(2).is_empty());
     }
 
-    fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(f)
-    }
-
     #[test]
     fn rows_are_the_same_sets_for_any_number_of_parts() {
         let edges =
             generator::EdgeGenerator::generate(&generator::Kronecker::new(12, 16, 9).unwrap());
-        let one = in_pool(1, || Csr::from_edge_list(&edges));
+        let one = par::in_pool(1, || Csr::from_edge_list(&edges)).unwrap();
         for threads in [2, 3, 5] {
-            let many = in_pool(threads, || Csr::from_edge_list(&edges));
+            let many = par::in_pool(threads, || Csr::from_edge_list(&edges)).unwrap();
             assert_eq!(many.offsets, one.offsets, "{threads} threads");
             for v in 0..edges.num_vertices() as u32 {
                 assert_eq!(sorted_neighbors(&many, v), sorted_neighbors(&one, v));
@@ -327,7 +319,7 @@ mod tests {
             .flat_map(|_| (1..n).flat_map(|v| [(0, v), (v, 0)]))
             .collect();
         assert!(Csr::parts(n as usize, pairs.len(), 4) >= 3);
-        let g = in_pool(4, || graph(n as usize, &pairs));
+        let g = par::in_pool(4, || graph(n as usize, &pairs)).unwrap();
         assert_eq!(g.degree(0), 8 * u64::from(n - 1));
         let mut want: Vec<u32> = (1..n).flat_map(|v| [v; 8]).collect();
         want.sort_unstable();

@@ -9,14 +9,6 @@ use kernels::{
 };
 use std::sync::Arc;
 
-fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
-}
-
 /// Every search of `engine` from `keys` run by the harness's loop, each
 /// validated (the loop also checks that the kernel's reach and depth are
 /// the validator's); per search (root, nedge, reached, depth).
@@ -73,9 +65,9 @@ fn every_kernel_is_valid_on_generated_graphs_from_scale_8_to_16() {
 #[test]
 fn par_kernel_results_do_not_depend_on_the_thread_count() {
     let kernel = Kernel::Par(Backend::Rayon);
-    let one = in_pool(1, || searches(kernel, 13, 8, 7));
-    let two = in_pool(2, || searches(kernel, 13, 8, 7));
-    let four = in_pool(4, || searches(kernel, 13, 8, 7));
+    let one = par::in_pool(1, || searches(kernel, 13, 8, 7)).unwrap();
+    let two = par::in_pool(2, || searches(kernel, 13, 8, 7)).unwrap();
+    let four = par::in_pool(4, || searches(kernel, 13, 8, 7)).unwrap();
     assert_eq!(one, two);
     assert_eq!(one, four);
 }

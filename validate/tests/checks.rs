@@ -235,11 +235,10 @@ fn errors_are_the_same_for_one_and_two_threads() {
     parents[70_000] = 70_001;
     parents[70_001] = 70_000;
     let run = |threads| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| Validator::new(0).validate(&graph, 0, &parents, None))
+        par::in_pool(threads, || {
+            Validator::new(0).validate(&graph, 0, &parents, None)
+        })
+        .unwrap()
     };
     let one = run(1).unwrap_err();
     assert_eq!(one.check(), 2);

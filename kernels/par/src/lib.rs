@@ -31,6 +31,8 @@
 //! - [`first_index`]: the lowest index matching a predicate, scanned in
 //!   parallel on rayon; the answer does not depend on the thread count.
 //! - [`hint::prefetch`]: a cache prefetch hint for random-access loops.
+//! - [`in_pool`]: run a closure on a rayon pool of a given size (for the
+//!   tests that compare thread counts).
 
 mod future;
 pub mod hint;
@@ -38,9 +40,11 @@ mod map;
 pub mod pipe;
 mod pool;
 mod scan;
+mod threads;
 
 pub use future::{Future, TaskError, spawn};
 pub use map::{map, map_chunks, map_ranges};
 pub use pipe::{Closed, Receiver, Sender};
 pub use pool::{Pool, global, global_size, init_global};
 pub use scan::first_index;
+pub use threads::in_pool;
