@@ -1,6 +1,7 @@
 //! Criterion benchmarks of the pipeline at SCALE 16: generation (the
 //! default generator and the reference one), kernel 1,
-//! one search per BFS kernel, one validation, and the floors under any
+//! one search per BFS kernel, one validation (also on the tuples in a
+//! blocked order), and the floors under any
 //! kernel 1 (read every tuple, write its two arcs once, in order) and any
 //! validation (read every tuple and two random cells per tuple).
 //!
@@ -87,6 +88,22 @@ fn pipeline(c: &mut Criterion) {
     let mut validator = Validator::new(edges.num_vertices());
     group.bench_function("validate", |b| {
         b.iter(|| validator.validate(&edges, root.vertex().into(), &parents, None))
+    });
+    // The sort a run does before validating many searches, and the same
+    // validation on the sorted tuples (README, "Block order").
+    group.bench_function("block_order", |b| {
+        b.iter_batched_ref(
+            || edges.edges().to_vec(),
+            |tuples| validate::block_order(tuples),
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    let mut blocked = edges.edges().to_vec();
+    validate::block_order(&mut blocked);
+    let blocked = generator::EdgeList::new(edges.num_vertices() as u64, blocked)
+        .expect("a permutation of valid tuples");
+    group.bench_function("validate_blocked", |b| {
+        b.iter(|| validator.validate(&blocked, root.vertex().into(), &parents, None))
     });
     // The floor under any validator that reads every tuple: stream the
     // tuples and read two random 2-byte cells each, nothing else.

@@ -36,8 +36,8 @@ pub use error::Error;
 pub use observe::{Event, Observer, Silent};
 pub use plan::{GeneratorKind, GeneratorSpec, GraphSource, KeyRule, Plan};
 pub use run::{
-    BfsChecker, BfsSearcher, Checker, Failure, InvalidSearch, Measured, Outcome, Searcher,
-    Searches, on_pool_worker, run, run_with, search_all, timed,
+    BLOCK_ORDER_MIN_KEYS, BfsChecker, BfsSearcher, Checker, Failure, InvalidSearch, Measured,
+    Outcome, Searcher, Searches, TupleOrder, on_pool_worker, run, run_with, search_all, timed,
 };
 
 use block::{KernelStatistics, Statistics};
@@ -119,6 +119,15 @@ impl Plan {
                 num_vertices: measured.num_vertices,
                 num_edges: measured.num_edges,
                 checksum: format!("{:#018x}", measured.checksum),
+                tuple_order: match measured.tuple_order {
+                    TupleOrder::Input => "input",
+                    TupleOrder::Blocked { .. } => "blocked",
+                }
+                .to_string(),
+                tuple_order_seconds: match measured.tuple_order {
+                    TupleOrder::Input => 0.0,
+                    TupleOrder::Blocked { seconds } => seconds,
+                },
             },
             statistics: self.statistics(measured),
             searches: measured.searches.clone(),

@@ -100,7 +100,7 @@ pub struct RunOptions {
 }
 
 /// The graph of a run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GraphReport {
     /// `N`.
     pub num_vertices: usize,
@@ -108,6 +108,13 @@ pub struct GraphReport {
     pub num_edges: usize,
     /// [`generator::EdgeList::checksum`], as `0x` and 16 hex digits.
     pub checksum: String,
+    /// The order validation read the tuples in: `input`, or `blocked` when
+    /// the run sorted them by (source block, target block) first.
+    #[serde(default)]
+    pub tuple_order: String,
+    /// Seconds of that sort (0 for `input`); outside every timed figure.
+    #[serde(default)]
+    pub tuple_order_seconds: f64,
 }
 
 /// One search's figures.

@@ -132,6 +132,16 @@ impl EdgeList {
         }
     }
 
+    /// The tuples, to reorder in place: `None` for a view of a read-only
+    /// mapped file. Ids cannot change their range through a permutation, so
+    /// callers that only permute keep the list's invariant.
+    pub fn edges_mut(&mut self) -> Option<&mut [Edge]> {
+        match &mut self.storage {
+            Storage::Owned(v) => Some(v),
+            Storage::Mapped { .. } => None,
+        }
+    }
+
     /// True when the tuples are a view of a memory-mapped file.
     pub fn is_mapped(&self) -> bool {
         matches!(self.storage, Storage::Mapped { .. })
