@@ -119,15 +119,8 @@ impl Plan {
                 num_vertices: measured.num_vertices,
                 num_edges: measured.num_edges,
                 checksum: format!("{:#018x}", measured.checksum),
-                tuple_order: match measured.tuple_order {
-                    TupleOrder::Input => "input",
-                    TupleOrder::Blocked { .. } => "blocked",
-                }
-                .to_string(),
-                tuple_order_seconds: match measured.tuple_order {
-                    TupleOrder::Input => 0.0,
-                    TupleOrder::Blocked { seconds } => seconds,
-                },
+                tuple_order: measured.tuple_order.name().to_string(),
+                tuple_order_seconds: measured.tuple_order.seconds(),
             },
             statistics: self.statistics(measured),
             searches: measured.searches.clone(),

@@ -250,8 +250,9 @@ fn misreport(stats: &SearchStats, tree: &TreeSummary) -> Option<Failure> {
 }
 
 /// The fewest validated searches for which a run puts the tuples in block
-/// order first: the sort costs about 14 validations' savings at SCALE 20
-/// (0.25 s against 15-20 ms saved per validation, AMD EPYC, 2 threads).
+/// order first: at SCALE 20 on 2 threads (AMD EPYC) the sort took 0.25 s
+/// and saved about 23 ms per validation, so it pays after about 11
+/// validations (README, "Block order", names the commands).
 pub const BLOCK_ORDER_MIN_KEYS: usize = 32;
 
 /// The order the validator read the tuples in.
@@ -264,6 +265,24 @@ pub enum TupleOrder {
         /// Seconds of the sort.
         seconds: f64,
     },
+}
+
+impl TupleOrder {
+    /// `input` or `blocked`, as the JSON names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TupleOrder::Input => "input",
+            TupleOrder::Blocked { .. } => "blocked",
+        }
+    }
+
+    /// Seconds of the sort; 0 for the input order.
+    pub fn seconds(self) -> f64 {
+        match self {
+            TupleOrder::Input => 0.0,
+            TupleOrder::Blocked { seconds } => seconds,
+        }
+    }
 }
 
 /// The measurements of a whole valid run.

@@ -11,10 +11,11 @@
 //!
 //! Cost: one parallel in-place sort (rayon's unstable quicksort; no memory
 //! besides the tuples). Its result depends only on the tuples, never on the
-//! thread count. Measured at SCALE 20 on 2 threads (AMD EPYC, `cargo bench
-//! --bench pipeline -- "block_order|validate"`): the sort takes about
-//! 0.25 s and each validation gets about 15-20% faster, so it pays from
-//! roughly 16 validations of one graph on.
+//! thread count. Measured at SCALE 20 on 2 threads (AMD EPYC): the sort
+//! took 0.25 s (`GRAPH500_BENCH_SCALE=20 cargo bench --bench pipeline --
+//! block_order`) and the mean validation of `graph500 --scale 20 --keys 64`
+//! fell from 100.3 to 77.3 ms (alternating runs), so it pays after about
+//! 11 validations of one graph.
 
 use generator::Edge;
 use rayon::slice::ParallelSliceMut;
