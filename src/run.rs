@@ -12,7 +12,7 @@
 //! Preparing a result for the checker ([`Checker::prepare`], e.g. converting
 //! parents to the `i64` form) and counting nedge are outside every timed
 //! region. So is putting the tuples in block order for the validator
-//! ([`validate::block_order`]), done once after kernel 1 when a run
+//! ([`TupleBlocks`]), done once after kernel 1 when a run
 //! validates at least [`BLOCK_ORDER_MIN_KEYS`] searches of a graph it owns
 //! (not a read-only mapped file); the checksum is taken before. The
 //! observer is told of each step between timed regions and may
@@ -26,7 +26,7 @@ use generator::EdgeList;
 use kernels::{Bfs, Csr, Parents, SearchKey, SearchStats};
 use std::sync::Arc;
 use std::time::Instant;
-use validate::{Invalid, TreeSummary, Validator};
+use validate::{Invalid, TreeSummary, TupleBlocks, Tuples, Validator};
 
 /// A search kernel as the loop drives it.
 pub trait Searcher {
@@ -94,18 +94,20 @@ impl Searcher for BfsSearcher {
 
 /// The validator of BFS parent arrays over an edge list.
 pub struct BfsChecker<'a> {
-    edges: &'a EdgeList,
+    tuples: Tuples<'a>,
     validator: Validator,
     parents: Vec<i64>,
 }
 
 impl<'a> BfsChecker<'a> {
-    /// A checker for searches of the graph of `edges`; allocates the
-    /// validator and an `i64` parent array ([`budget::run_bytes`]).
-    pub fn new(edges: &'a EdgeList) -> Self {
-        let n = edges.num_vertices();
+    /// A checker for searches of the graph of `tuples` (an [`EdgeList`] or
+    /// its [`TupleBlocks`]); allocates the validator and an `i64` parent
+    /// array ([`budget::run_bytes`]).
+    pub fn new(tuples: impl Into<Tuples<'a>>) -> Self {
+        let tuples = tuples.into();
+        let n = tuples.num_vertices();
         BfsChecker {
-            edges,
+            tuples,
             validator: Validator::new(n),
             parents: vec![0; n],
         }
@@ -120,7 +122,7 @@ impl Checker<Parents> for BfsChecker<'_> {
     fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
         let root = root.vertex().into();
         self.validator
-            .validate(self.edges, root, &self.parents, Some(nedge))
+            .validate(self.tuples, root, &self.parents, Some(nedge))
     }
 }
 
@@ -260,7 +262,8 @@ pub const BLOCK_ORDER_MIN_KEYS: usize = 32;
 pub enum TupleOrder {
     /// As generated or read.
     Input,
-    /// Permuted by [`validate::block_order`], which took `seconds`.
+    /// Re-encoded in block order by [`TupleBlocks::from_tuples`], which
+    /// took `seconds`.
     Blocked {
         /// Seconds of the sort.
         seconds: f64,
@@ -340,7 +343,7 @@ pub fn run_with(
         budget::check(bytes_at(g.scale), &what, hint, plan.force)?;
     }
     let (loaded, graph_generation) = timed(|| plan.source.load(observer));
-    let (mut edges, key_rule) = loaded?;
+    let (edges, key_rule) = loaded?;
     let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
     let mut memory_estimate = plan.memory_estimate(m, n);
     if let GraphSource::File { path, .. } = &plan.source {
@@ -362,13 +365,20 @@ pub fn run_with(
         seconds: construction_time,
     });
     observe::check(observer)?;
-    let blocking = plan.validate && keys.len() >= BLOCK_ORDER_MIN_KEYS && !edges.is_mapped();
-    let input_checksum = blocking.then(|| edges.checksum());
-    let tuple_order = match edges.edges_mut().filter(|_| blocking) {
-        Some(tuples) => TupleOrder::Blocked {
-            seconds: timed(|| on_pool_worker(|| validate::block_order(tuples))).1,
-        },
-        None => TupleOrder::Input,
+    let (num_vertices, num_edges, checksum) = (edges.num_vertices(), edges.len(), edges.checksum());
+    let blocking = plan.validate && keys.len() >= BLOCK_ORDER_MIN_KEYS;
+    let owned = if blocking {
+        edges.into_tuples()
+    } else {
+        Err(edges)
+    };
+    let (input, tuple_order) = match owned {
+        Ok(tuples) => {
+            let (blocks, seconds) =
+                timed(|| on_pool_worker(|| TupleBlocks::from_tuples(num_vertices, tuples)));
+            (Input::Blocks(blocks), TupleOrder::Blocked { seconds })
+        }
+        Err(list) => (Input::List(list), TupleOrder::Input),
     };
 
     let mut engine = engine(Arc::clone(&graph));
@@ -381,7 +391,7 @@ pub fn run_with(
         validating: plan.validate,
     });
     let searches = on_pool_worker(|| {
-        let mut checker = plan.validate.then(|| BfsChecker::new(&edges));
+        let mut checker = plan.validate.then(|| BfsChecker::new(input.tuples()));
         let checker = checker.as_mut().map(|c| c as &mut dyn Checker<Parents>);
         search_all(&mut searcher, checker, &keys, plan.trace, observer)
     })?;
@@ -389,9 +399,9 @@ pub fn run_with(
         Ok(searches) => {
             observer.event(Event::Finished);
             Outcome::Valid(Measured {
-                num_vertices: edges.num_vertices(),
-                num_edges: edges.len(),
-                checksum: input_checksum.unwrap_or_else(|| edges.checksum()),
+                num_vertices,
+                num_edges,
+                checksum,
                 tuple_order,
                 graph_generation,
                 construction_time,
@@ -401,6 +411,21 @@ pub fn run_with(
         }
         Err(invalid) => Outcome::Invalid(invalid),
     })
+}
+
+/// The tuples a run validates against, as loaded or in block order.
+enum Input {
+    List(EdgeList),
+    Blocks(TupleBlocks),
+}
+
+impl Input {
+    fn tuples(&self) -> Tuples<'_> {
+        match self {
+            Input::List(list) => list.into(),
+            Input::Blocks(blocks) => blocks.into(),
+        }
+    }
 }
 
 /// Runs `f` on a worker of rayon's global pool. Parallel loops started from

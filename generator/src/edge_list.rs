@@ -132,13 +132,12 @@ impl EdgeList {
         }
     }
 
-    /// The tuples, to reorder in place: `None` for a view of a read-only
-    /// mapped file. Ids cannot change their range through a permutation, so
-    /// callers that only permute keep the list's invariant.
-    pub fn edges_mut(&mut self) -> Option<&mut [Edge]> {
-        match &mut self.storage {
-            Storage::Owned(v) => Some(v),
-            Storage::Mapped { .. } => None,
+    /// The owned tuples, for a caller that re-encodes them in place; a list
+    /// that views a mapped file comes back unchanged.
+    pub fn into_tuples(self) -> Result<Vec<Edge>, EdgeList> {
+        match self.storage {
+            Storage::Owned(v) => Ok(v),
+            Storage::Mapped { .. } => Err(self),
         }
     }
 

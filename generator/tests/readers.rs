@@ -97,7 +97,7 @@ fn reference_text(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
 
 /// The packed 48-bit format, decoded by the book.
 fn reference_packed48(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
-    if bytes.is_empty() || bytes.len() % 12 != 0 {
+    if bytes.is_empty() || !bytes.len().is_multiple_of(12) {
         return None;
     }
     let word = |r: &[u8], i: usize| u32::from_le_bytes(r[4 * i..4 * i + 4].try_into().unwrap());

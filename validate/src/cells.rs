@@ -1,16 +1,21 @@
 //! `Cell`: what the edge pass needs to know of a vertex, packed small.
 //!
-//! The edge pass reads two cells per tuple at random, so their size decides
-//! its speed: the cell array should stay in cache. A cell holds the vertex's
-//! tree level and enough of its parent to recognise a tree edge:
+//! The edge pass reads two cells per tuple, so their size decides its
+//! speed: the cells it reads should stay in cache (in block order, two
+//! blocks of 64 Ki cells at a time). A cell holds the vertex's tree level
+//! and enough of its parent to recognise a tree edge:
 //!
-//! - [`Packed16`]: level in the high byte (255 = unreached) and the low 8
-//!   bits of the parent. Two bytes per vertex; usable while the tree is at
-//!   most 253 levels deep (every Kronecker tree is). A tuple whose far end
-//!   matches those 8 bits is confirmed against the full parent array: once
-//!   per tree edge, plus one false alarm in 256 for other cross-level tuples.
+//! - [`Packed32`]: level in the high byte (255 = unreached) and the low 24
+//!   bits of the parent. Four bytes per vertex; usable while the tree is at
+//!   most 253 levels deep (every Kronecker tree is). Below `2^24` vertices
+//!   the print is the whole parent, so a match is a tree edge; above, a
+//!   match is confirmed against the full parent array (once per tree edge,
+//!   plus one false alarm in `2^24` other cross-level tuples).
 //! - [`Exact64`]: level in the high 32 bits, the whole parent in the low 32.
 //!   Eight bytes per vertex, any depth, no confirmation needed.
+
+use crate::order::Item;
+use std::sync::atomic::AtomicBool;
 
 /// What [`Cell::level`] returns for an unreached vertex: a value at least
 /// 2 away from every level a cell can hold, so that one test,
@@ -19,9 +24,10 @@ pub(crate) const UNREACHED: u32 = u32::MAX;
 
 /// A vertex's level and parent, as the edge pass reads them.
 pub(crate) trait Cell: Copy + Send + Sync {
-    /// True when [`Cell::might_be_child_of`] can say yes wrongly, so a
-    /// match must be confirmed against the parent array.
-    const NEEDS_CONFIRMATION: bool;
+    /// True when [`Cell::might_be_child_of`] can say yes wrongly in a graph
+    /// of `num_vertices` vertices, so a match must be confirmed against the
+    /// parent array.
+    fn needs_confirmation(num_vertices: usize) -> bool;
 
     /// A cell for a reached vertex.
     fn reached(level: u32, parent: u32) -> Self;
@@ -34,36 +40,55 @@ pub(crate) trait Cell: Copy + Send + Sync {
     fn is_unreached_level(level: u32) -> bool;
     /// False if `parent` is certainly not this vertex's parent.
     fn might_be_child_of(self, parent: u32) -> bool;
+
+    /// The edge pass over whole groups of 16 block-ordered `words` of
+    /// `item` in the wide loop (`wide.rs`): nedge and whether check 4
+    /// failed, having marked the confirmed tree edges in `seen`; `None`
+    /// where this cell type or processor has no wide loop.
+    fn check_words_wide(
+        _item: &Item,
+        _words: &[u32],
+        _cells: &[Self],
+        _parents: &[i64],
+        _seen: &[AtomicBool],
+    ) -> Option<(u64, bool)> {
+        None
+    }
 }
 
-/// Level (8 bits) and parent fingerprint (8 bits).
+/// Level (8 bits) and the parent's low 24 bits. `repr(transparent)`: the
+/// wide loop gathers cells as `u32`s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Packed16(u16);
+#[repr(transparent)]
+pub(crate) struct Packed32(u32);
 
-impl Packed16 {
-    /// The deepest level a `Packed16` holds (255 means unreached, and 254 is
+impl Packed32 {
+    /// The deepest level a `Packed32` holds (255 means unreached, and 254 is
     /// left empty so that unreached is 2 away from every level).
     pub(crate) const MAX_LEVEL: u32 = 253;
+    /// The bits of the parent a cell keeps.
+    pub(crate) const PRINT: u32 = (1 << 24) - 1;
 }
 
-impl Cell for Packed16 {
-    const NEEDS_CONFIRMATION: bool = true;
+impl Cell for Packed32 {
+    fn needs_confirmation(num_vertices: usize) -> bool {
+        num_vertices > 1 << 24
+    }
 
     #[inline]
-    #[allow(clippy::cast_possible_truncation)] // level <= 254; the low byte on purpose
     fn reached(level: u32, parent: u32) -> Self {
         debug_assert!(level <= Self::MAX_LEVEL);
-        Packed16(((level as u16) << 8) | (parent & 0xff) as u16)
+        Packed32((level << 24) | (parent & Self::PRINT))
     }
 
     #[inline]
     fn unreached() -> Self {
-        Packed16(0xff00)
+        Packed32(0xff00_0000)
     }
 
     #[inline]
     fn level(self) -> u32 {
-        u32::from(self.0 >> 8)
+        self.0 >> 24
     }
 
     #[inline]
@@ -72,9 +97,20 @@ impl Cell for Packed16 {
     }
 
     #[inline]
-    #[allow(clippy::cast_possible_truncation)] // the low byte on purpose
     fn might_be_child_of(self, parent: u32) -> bool {
-        (self.0 & 0xff) == (parent & 0xff) as u16
+        (self.0 & Self::PRINT) == (parent & Self::PRINT)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn check_words_wide(
+        item: &Item,
+        words: &[u32],
+        cells: &[Self],
+        parents: &[i64],
+        seen: &[AtomicBool],
+    ) -> Option<(u64, bool)> {
+        crate::wide::available()
+            .then(|| crate::wide::check_words(item, words, cells, parents, seen))
     }
 }
 
@@ -83,7 +119,9 @@ impl Cell for Packed16 {
 pub(crate) struct Exact64(u64);
 
 impl Cell for Exact64 {
-    const NEEDS_CONFIRMATION: bool = false;
+    fn needs_confirmation(_: usize) -> bool {
+        false
+    }
 
     #[inline]
     fn reached(level: u32, parent: u32) -> Self {
@@ -120,19 +158,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn packed_cells_keep_levels_and_fingerprints() {
-        let c = Packed16::reached(253, 0x1234_5678);
+    fn packed_cells_keep_levels_and_prints() {
+        let c = Packed32::reached(253, 0x1234_5678);
         assert_eq!(c.level(), 253);
-        assert!(c.might_be_child_of(0x78));
+        assert!(c.might_be_child_of(0x0034_5678));
         assert!(
-            c.might_be_child_of(0xffff_ff78),
-            "a fingerprint can match wrongly"
+            c.might_be_child_of(0xff34_5678),
+            "a print matches wrongly above 2^24 vertices"
         );
-        assert!(!c.might_be_child_of(0x79));
-        let unreached = Packed16::unreached().level();
-        assert!(Packed16::is_unreached_level(unreached));
-        assert!(unreached.abs_diff(Packed16::MAX_LEVEL) >= 2);
-        assert_eq!(Packed16::reached(0, 0).level(), 0);
+        assert!(!c.might_be_child_of(0x1234_5679));
+        assert!(!c.might_be_child_of(0x1235_5678));
+        assert!(Packed32::needs_confirmation((1 << 24) + 1));
+        assert!(!Packed32::needs_confirmation(1 << 24));
+        let unreached = Packed32::unreached().level();
+        assert!(Packed32::is_unreached_level(unreached));
+        assert!(unreached.abs_diff(Packed32::MAX_LEVEL) >= 2);
+        assert_eq!(Packed32::reached(0, 0).level(), 0);
     }
 
     #[test]

@@ -25,16 +25,19 @@
 //! 6. the nedge counted here equals the one the run used for TEPS.
 //!
 //! Cost: a few parallel passes over the vertices and one over the edge
-//! tuples, which reads two small cells per tuple (level and parent
-//! fingerprint, 2 bytes per vertex while the tree is at most 253 levels
-//! deep; see `cells.rs`), prefetched 16 tuples ahead. Working memory: `7 N` bytes, allocated once per
+//! tuples, which reads two small cells per tuple (level and parent print,
+//! 4 bytes per vertex while the tree is at most 253 levels deep; see
+//! `cells.rs`). Working memory: `9 N` bytes, allocated once per
 //! [`Validator`] (`8 N` more only if a tree over 254 levels deep comes).
 //! Failures are deterministic: the same input names the same check and the
 //! same vertex or edge whatever the thread count.
 //!
-//! [`block_order`] permutes the tuples once, in place, into an order whose
-//! edge pass is faster, for callers that validate many searches of one
-//! graph (errors then name positions in the permuted list).
+//! The tuples come as an [`EdgeList`] in its own order (the cells are read
+//! at random, prefetched 16 tuples ahead) or as [`TupleBlocks`], the same
+//! tuples re-encoded once, in place, in block order, for callers that
+//! validate many searches of one graph: there the cells of a run of tuples
+//! stay in cache, and on processors with AVX-512 sixteen tuples are judged
+//! per step (`wide.rs`). Errors then name positions in the block order.
 //!
 //! [`parents`] reads and writes the parent-array file that the validator
 //! judges (errors: [`FileError`]).
@@ -47,13 +50,47 @@ mod error;
 mod order;
 pub mod parents;
 mod tree;
+#[cfg(target_arch = "x86_64")]
+mod wide;
 
 pub use error::{FileError, Invalid};
-pub use order::block_order;
+pub use order::TupleBlocks;
 
-use cells::{Cell, Exact64, Packed16};
+use cells::{Cell, Exact64, Packed32};
 use generator::EdgeList;
 use std::sync::atomic::{AtomicBool, AtomicU32};
+
+/// The input tuples a validation reads: an edge list as it is, or its
+/// tuples in block order ([`TupleBlocks`], faster for many searches).
+#[derive(Clone, Copy, Debug)]
+pub enum Tuples<'a> {
+    /// The tuples in the list's own order.
+    List(&'a EdgeList),
+    /// The same tuples, re-encoded in block order.
+    Blocks(&'a TupleBlocks),
+}
+
+impl Tuples<'_> {
+    /// `N`.
+    pub fn num_vertices(&self) -> usize {
+        match self {
+            Tuples::List(list) => list.num_vertices(),
+            Tuples::Blocks(blocks) => blocks.num_vertices(),
+        }
+    }
+}
+
+impl<'a> From<&'a EdgeList> for Tuples<'a> {
+    fn from(list: &'a EdgeList) -> Self {
+        Tuples::List(list)
+    }
+}
+
+impl<'a> From<&'a TupleBlocks> for Tuples<'a> {
+    fn from(blocks: &'a TupleBlocks) -> Self {
+        Tuples::Blocks(blocks)
+    }
+}
 
 /// What a valid search tree looks like from the validator's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +108,7 @@ pub struct TreeSummary {
 #[derive(Debug, Default)]
 pub struct Validator {
     levels: Vec<AtomicU32>,
-    packed: Vec<Packed16>,
+    packed: Vec<Packed32>,
     exact: Vec<Exact64>,
     tree_edge_seen: Vec<AtomicBool>,
 }
@@ -79,12 +116,14 @@ pub struct Validator {
 impl Validator {
     /// The most working memory a validator for `num_vertices` vertices
     /// takes: 7 bytes per vertex, plus 8 more once a tree deeper than 253
-    /// levels comes (see `cells.rs`). The parent array it reads is the
+    /// levels comes (see `cells.rs`), the cell arrays padded to a whole
+    /// block of 64 Ki vertices. The parent array it reads is the
     /// caller's.
     pub fn bytes_for(num_vertices: u64) -> u64 {
-        let always = size_of::<AtomicU32>() + size_of::<Packed16>() + size_of::<AtomicBool>();
+        let always = size_of::<AtomicU32>() + size_of::<Packed32>() + size_of::<AtomicBool>();
         let deep = size_of::<Exact64>();
-        (always + deep) as u64 * num_vertices
+        let padding = (size_of::<Packed32>() + deep) * order::BLOCK;
+        (always + deep) as u64 * num_vertices + padding as u64
     }
 
     /// Working memory for graphs of `num_vertices` vertices (it grows if a
@@ -99,30 +138,29 @@ impl Validator {
     /// from `root`. `claimed_nedge` is the nedge the run reports for it
     /// (check 6 is skipped when there is none, as for another program's
     /// output). Parallel on the current rayon pool.
-    pub fn validate(
+    pub fn validate<'a>(
         &mut self,
-        graph: &EdgeList,
+        tuples: impl Into<Tuples<'a>>,
         root: u64,
         parents: &[i64],
         claimed_nedge: Option<u64>,
     ) -> Result<TreeSummary, Invalid> {
-        let n = graph.num_vertices();
+        let tuples = tuples.into();
+        let n = tuples.num_vertices();
         tree::check_ranges(n, root, parents)?;
         self.ensure_capacity(n);
         let levels = &self.levels[..n];
         let seen = &self.tree_edge_seen[..n];
         let (reached, depth) = tree::assign_levels(root, parents, levels)?;
-        let nedge = if depth <= Packed16::MAX_LEVEL {
-            let cells = &mut self.packed[..n];
-            tree::fill_cells(levels, parents, cells);
-            edges::check_edges(graph.edges(), parents, cells, seen)?
+        let nedge = if depth <= Packed32::MAX_LEVEL {
+            tree::fill_cells(levels, parents, &mut self.packed[..n]);
+            edges::check_edges(tuples, parents, &self.packed, seen)?
         } else {
             if self.exact.len() < n {
-                self.exact = vec![Exact64::unreached(); n];
+                self.exact = vec![Exact64::unreached(); padded(n)];
             }
-            let cells = &mut self.exact[..n];
-            tree::fill_cells(levels, parents, cells);
-            edges::check_edges(graph.edges(), parents, cells, seen)?
+            tree::fill_cells(levels, parents, &mut self.exact[..n]);
+            edges::check_edges(tuples, parents, &self.exact, seen)?
         };
         if let Some(claimed) = claimed_nedge.filter(|&c| c != nedge) {
             return Err(Invalid::NedgeMismatch {
@@ -140,8 +178,14 @@ impl Validator {
     fn ensure_capacity(&mut self, n: usize) {
         if self.levels.len() < n {
             self.levels = (0..n).map(|_| AtomicU32::new(0)).collect();
-            self.packed = vec![Packed16::unreached(); n];
+            self.packed = vec![Packed32::unreached(); padded(n)];
             self.tree_edge_seen = (0..n).map(|_| AtomicBool::new(false)).collect();
         }
     }
+}
+
+/// `n` rounded up to whole blocks of [`TupleBlocks`]: the cell arrays'
+/// length, so that a block's cells are one fixed-size slice.
+fn padded(n: usize) -> usize {
+    n.next_multiple_of(order::BLOCK)
 }

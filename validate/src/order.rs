@@ -1,39 +1,179 @@
-//! Block order: the input tuples permuted in place so that the edge pass
-//! (`edges.rs`) finds both cells of consecutive tuples in small ranges.
+//! Block order: the input tuples re-encoded once per run, in place, so that
+//! the edge pass (`edges.rs`) finds both cells of every tuple in cache.
 //!
-//! Tuples are sorted by (source block, target block), blocks of
-//! [`SOURCE_BLOCK`] and [`TARGET_BLOCK`] vertices: a run of tuples reads
-//! the cells of one 128 KiB source range (in L2) and of one 8 KiB target
-//! range (in L1) at a time, where the generated order reads two random
-//! cells of the whole array. A permutation of the tuples is the same input:
-//! the validator still checks every tuple, and positions in its errors are
-//! positions in the permuted list.
+//! Vertices fall into blocks of [`BLOCK`] (`2^16`) ids. Each tuple `(u, v)`
+//! is turned so that `a = min(u, v)`, `b = max(u, v)` (the checks do not
+//! depend on orientation), and the tuples are sorted by the block pair
+//! `(a / BLOCK, b / BLOCK)`. A run of tuples of one pair reads the cells of
+//! two 64 Ki-vertex ranges only (128 KiB each with 2-byte cells: both stay
+//! in L2), where the generated order reads two random cells of the whole
+//! array per tuple. Inside a run a tuple needs only the low 16 bits of each
+//! end: one `u32` word, `a mod 2^16` in the low half and `b mod 2^16` in
+//! the high half, half the bytes of an [`Edge`], so the pass also streams
+//! half the memory.
 //!
-//! Cost: one parallel in-place sort (rayon's unstable quicksort; no memory
-//! besides the tuples). Its result depends only on the tuples, never on the
-//! thread count. Measured at SCALE 20 on 2 threads (AMD EPYC): the sort
-//! took 0.25 s (`GRAPH500_BENCH_SCALE=20 cargo bench --bench pipeline --
-//! block_order`) and the mean validation of `graph500 --scale 20 --keys 64`
-//! fell from 100.3 to 77.3 ms (alternating runs), so it pays after about
-//! 11 validations of one graph.
+//! Self-loops are left out: no check reads them (check 4 and nedge exclude
+//! them, and no tree edge is a self-loop); their number is kept. Apart from
+//! them the words hold every input tuple, turned and permuted: the same
+//! multiset of undirected edges, so the validator still checks every tuple.
+//! Positions in its errors are positions in this order.
+//!
+//! Cost: one parallel in-place sort (rayon's unstable sort, deterministic
+//! for any thread count) and one sequential pass that packs the words into
+//! the first half of the tuples' own allocation, which then shrinks: no
+//! memory beyond the tuples', and 4 bytes per tuple afterwards instead of 8.
 
-use generator::Edge;
-use rayon::slice::ParallelSliceMut;
+use generator::{Edge, Vertex};
+use rayon::prelude::*;
 
-/// Vertices per source block (`2^16`: 128 KiB of 2-byte cells).
-pub(crate) const SOURCE_BLOCK: u32 = 1 << 16;
-/// Vertices per target block (`2^12`: 8 KiB of 2-byte cells).
-pub(crate) const TARGET_BLOCK: u32 = 1 << 12;
+/// Bits of a vertex id below its block number.
+const BLOCK_BITS: u32 = 16;
+/// Vertices per block.
+pub(crate) const BLOCK: usize = 1 << BLOCK_BITS;
+/// The most words one parallel work item reads.
+const ITEM: usize = 1 << 15;
 
-/// Permutes `tuples` into block order, in place. Parallel on the current
-/// rayon pool; deterministic.
-pub fn block_order(tuples: &mut [Edge]) {
-    tuples.par_sort_unstable_by_key(block_key);
+/// A run of words of one block pair: the unit of parallel work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Item {
+    /// The first word's position.
+    pub(crate) start: usize,
+    /// One past the last word.
+    pub(crate) end: usize,
+    /// The first vertex of the lower end's block.
+    pub(crate) low_base: usize,
+    /// The first vertex of the higher end's block.
+    pub(crate) high_base: usize,
 }
 
-/// The (source block, target block) of a tuple.
-fn block_key(e: &Edge) -> (u32, u32) {
-    (e.u / SOURCE_BLOCK, e.v / TARGET_BLOCK)
+/// The tuples of an edge list in block order, packed for validation.
+#[derive(Debug)]
+pub struct TupleBlocks {
+    num_vertices: usize,
+    words: Vec<u32>,
+    items: Vec<Item>,
+    self_loops: usize,
+}
+
+impl TupleBlocks {
+    /// Bytes a `TupleBlocks` keeps for `num_edges` tuples: 4 per tuple (the
+    /// work items are negligible). Building it from an owned list takes no
+    /// memory beyond the list's 8 per tuple.
+    pub fn bytes_for(num_edges: u64) -> u64 {
+        4 * num_edges
+    }
+
+    /// Re-encodes `tuples`, every id below `num_vertices`, reusing their
+    /// allocation. Parallel on the current rayon pool; the result depends
+    /// only on the tuples.
+    pub fn from_tuples(num_vertices: usize, mut tuples: Vec<Edge>) -> TupleBlocks {
+        debug_assert!(
+            tuples
+                .iter()
+                .all(|e| (e.u.max(e.v) as usize) < num_vertices)
+        );
+        tuples.par_iter_mut().with_min_len(1 << 14).for_each(|e| {
+            if e.u > e.v {
+                *e = Edge::new(e.v, e.u);
+            }
+        });
+        tuples.par_sort_unstable_by_key(sort_key);
+        let kept = tuples.partition_point(|e| !e.is_self_loop());
+        let self_loops = tuples.len() - kept;
+        let items = work_items(&tuples[..kept]);
+        let mut words: Vec<u32> = bytemuck::allocation::cast_vec(tuples);
+        // Word i is read from words 2i and 2i + 1, at or after i: packing
+        // forwards overwrites only words already read.
+        for i in 0..kept {
+            words[i] = (words[2 * i] & 0xffff) | (words[2 * i + 1] << BLOCK_BITS);
+        }
+        words.truncate(kept);
+        words.shrink_to_fit();
+        TupleBlocks {
+            num_vertices,
+            words,
+            items,
+            self_loops,
+        }
+    }
+
+    /// `N`.
+    pub fn num_vertices(&self) -> usize {
+        self.num_vertices
+    }
+
+    /// The input tuples, self-loops included: `M`.
+    pub fn len(&self) -> usize {
+        self.words.len() + self.self_loops
+    }
+
+    /// True when there are no tuples.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The packed words of the tuples that are not self-loops.
+    pub(crate) fn words(&self) -> &[u32] {
+        &self.words
+    }
+
+    /// The runs of words of one block pair, at most [`ITEM`] long each.
+    pub(crate) fn items(&self) -> &[Item] {
+        &self.items
+    }
+
+    /// The two ends of word `w` of `item`.
+    #[inline]
+    pub(crate) fn ends(item: &Item, w: u32) -> (Vertex, Vertex) {
+        let low = item.low_base | (w & 0xffff) as usize;
+        let high = item.high_base | (w >> BLOCK_BITS) as usize;
+        #[allow(clippy::cast_possible_truncation)] // ids of an edge list fit Vertex
+        (low as Vertex, high as Vertex)
+    }
+}
+
+/// The block pair of a turned tuple, self-loops last.
+fn pair_key(e: &Edge) -> u64 {
+    sort_key(e) >> BLOCK_BITS
+}
+
+/// The order of turned tuples: by block pair, then by the low end, so that
+/// the low ends' cells are read in ascending order; self-loops last.
+fn sort_key(e: &Edge) -> u64 {
+    if e.is_self_loop() {
+        u64::MAX
+    } else {
+        (u64::from(e.u >> BLOCK_BITS) << (32 + BLOCK_BITS))
+            | (u64::from(e.v >> BLOCK_BITS) << BLOCK_BITS)
+            | u64::from(e.u) & (BLOCK as u64 - 1)
+    }
+}
+
+/// Cuts sorted tuples into runs of one block pair, at most [`ITEM`] long.
+fn work_items(sorted: &[Edge]) -> Vec<Item> {
+    let starts: Vec<usize> = (0..sorted.len())
+        .into_par_iter()
+        .with_min_len(1 << 14)
+        .filter(|&i| i == 0 || pair_key(&sorted[i]) != pair_key(&sorted[i - 1]))
+        .collect();
+    let mut items = Vec::new();
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(sorted.len());
+        let e = sorted[start];
+        let (low_base, high_base) = (
+            (e.u as usize >> BLOCK_BITS) << BLOCK_BITS,
+            (e.v as usize >> BLOCK_BITS) << BLOCK_BITS,
+        );
+        for s in (start..end).step_by(ITEM) {
+            items.push(Item {
+                start: s,
+                end: (s + ITEM).min(end),
+                low_base,
+                high_base,
+            });
+        }
+    }
+    items
 }
 
 #[cfg(test)]
@@ -41,45 +181,92 @@ mod tests {
     use super::*;
 
     fn tuples(n: u32, m: u32) -> Vec<Edge> {
-        // A scattered but fixed sequence of tuples over n vertices.
+        // A scattered but fixed sequence of tuples over n vertices, with
+        // some self-loops.
         (0..m)
-            .map(|i| Edge {
-                u: i.wrapping_mul(2_654_435_761) % n,
-                v: i.wrapping_mul(40_503).wrapping_add(7) % n,
+            .map(|i| {
+                let u = i.wrapping_mul(2_654_435_761) % n;
+                let v = if i % 97 == 0 {
+                    u
+                } else {
+                    i.wrapping_mul(40_503).wrapping_add(7) % n
+                };
+                Edge::new(u, v)
+            })
+            .collect()
+    }
+
+    /// The undirected tuples, self-loops left out, as a sorted multiset.
+    fn multiset(t: impl IntoIterator<Item = (Vertex, Vertex)>) -> Vec<(Vertex, Vertex)> {
+        let mut t: Vec<_> = t
+            .into_iter()
+            .filter(|(u, v)| u != v)
+            .map(|(u, v)| (u.min(v), u.max(v)))
+            .collect();
+        t.sort_unstable();
+        t
+    }
+
+    fn decoded(blocks: &TupleBlocks) -> Vec<(Vertex, Vertex)> {
+        blocks
+            .items()
+            .iter()
+            .flat_map(|item| {
+                blocks.words()[item.start..item.end]
+                    .iter()
+                    .map(|&w| TupleBlocks::ends(item, w))
             })
             .collect()
     }
 
     #[test]
-    fn block_order_is_a_permutation_sorted_by_blocks() {
-        let original = tuples(1 << 18, 100_000);
-        let mut blocked = original.clone();
-        block_order(&mut blocked);
-        assert!(
-            blocked
-                .windows(2)
-                .all(|w| block_key(&w[0]) <= block_key(&w[1]))
+    fn blocks_hold_every_tuple_but_self_loops_in_pair_order() {
+        let n = 300_000;
+        let original = tuples(n, 200_000);
+        let blocks = TupleBlocks::from_tuples(n as usize, original.clone());
+        let loops = original.iter().filter(|e| e.is_self_loop()).count();
+        assert!(loops > 0);
+        assert_eq!(blocks.len(), original.len());
+        assert_eq!(blocks.words().len(), original.len() - loops);
+        let ends = decoded(&blocks);
+        assert_eq!(
+            multiset(ends.clone()),
+            multiset(original.iter().map(|e| (e.u, e.v)))
         );
-        let sorted = |mut t: Vec<Edge>| {
-            t.sort_unstable_by_key(|e| (e.u, e.v));
-            t
-        };
-        assert_eq!(sorted(blocked), sorted(original));
+        assert!(ends.iter().all(|(a, b)| a < b), "turned low end first");
+        let pair = |(a, b): &(Vertex, Vertex)| (a >> BLOCK_BITS, b >> BLOCK_BITS);
+        assert!(ends.windows(2).all(|w| pair(&w[0]) <= pair(&w[1])));
+        // Items tile the words, each within one pair and at most ITEM long.
+        let mut next = 0;
+        for item in blocks.items() {
+            assert_eq!(item.start, next);
+            assert!(item.end > item.start && item.end - item.start <= ITEM);
+            next = item.end;
+        }
+        assert_eq!(next, blocks.words().len());
     }
 
     #[test]
-    fn block_order_is_the_same_for_any_thread_count() {
+    fn blocks_are_the_same_for_any_thread_count() {
         let original = tuples(1 << 18, 200_000);
         let run = |threads| {
             par::in_pool(threads, || {
-                let mut t = original.clone();
-                block_order(&mut t);
-                t
+                let b = TupleBlocks::from_tuples(1 << 18, original.clone());
+                (b.words, b.items)
             })
             .unwrap()
         };
         let one = run(1);
         assert_eq!(run(2), one);
         assert_eq!(run(3), one);
+    }
+
+    #[test]
+    fn empty_and_all_self_loop_lists_make_empty_blocks() {
+        let none = TupleBlocks::from_tuples(5, Vec::new());
+        assert!(none.is_empty() && none.items().is_empty());
+        let loops = TupleBlocks::from_tuples(5, vec![Edge::new(3, 3); 4]);
+        assert_eq!((loops.len(), loops.words().len()), (4, 0));
+        assert!(loops.items().is_empty());
     }
 }
