@@ -19,8 +19,9 @@
 //!    order, parts in order inside a block, so a region holds its arcs in
 //!    tuple order for any `P`) and appends each arc there as
 //!    `target << b | source offset`. Arcs wait in a one-line (16-arc)
-//!    buffer per block and leave as whole 64-byte lines, so the writes to
-//!    thousands of far-apart places stream instead of missing per arc;
+//!    buffer per block and leave as whole 64-byte lines, written with
+//!    non-temporal stores ([`LineWriter`]), so the writes to thousands of
+//!    far-apart places stream instead of missing per arc;
 //! 3. sort: in parallel over blocks, each region is counting-sorted by
 //!    source offset through the worker's scratch, which unpacks the targets;
 //!    the counts are the block's rows, so their running sum plus the
@@ -38,6 +39,7 @@
 
 use crate::Parents;
 use generator::{Edge, EdgeList, Vertex};
+use par::hint::LineWriter;
 use rayon::prelude::*;
 
 /// The most parts construction cuts the tuples into; beyond this many
@@ -314,12 +316,14 @@ struct Scratch {
 /// Pass 2 for one part: its write position in every block's region. Each
 /// block's arcs wait in a buffer that mirrors the cache line they go to
 /// (`fill` is the position in that line) and are written when the line is
-/// complete, so the scattered writes leave as whole lines.
+/// complete, so the scattered writes leave as whole lines, streamed past
+/// the caches (no read of the line before it is overwritten).
 struct Bins<'a> {
     blocks: Blocks,
     slices: Vec<&'a mut [u32]>,
     lines: Vec<[u32; LINE]>,
     fill: Vec<u8>,
+    writer: LineWriter<'a>,
 }
 
 impl<'a> Bins<'a> {
@@ -329,6 +333,7 @@ impl<'a> Bins<'a> {
             lines: vec![[0; LINE]; slices.len()],
             fill: slices.iter().map(|s| line_position(s)).collect(),
             slices,
+            writer: LineWriter::default(),
         }
     }
 
@@ -357,7 +362,12 @@ impl<'a> Bins<'a> {
         }
         let from = usize::from(line_position(self.slices[b]));
         let (head, rest) = std::mem::take(&mut self.slices[b]).split_at_mut(LINE - from);
-        head.copy_from_slice(&self.lines[b][from..]);
+        if from == 0 {
+            let whole = head.try_into().expect("a whole line");
+            self.writer.write(whole, &self.lines[b]);
+        } else {
+            head.copy_from_slice(&self.lines[b][from..]);
+        }
         self.slices[b] = rest;
         self.fill[b] = 0;
     }
