@@ -116,11 +116,16 @@ impl Csr {
             *first = start;
             start += *n as u64;
         }
+        let largest = block_arcs.iter().copied().max().unwrap_or(0).min(SORT_CAP);
+        let new_scratch = || Scratch {
+            arcs: Vec::with_capacity(largest),
+            next: Vec::with_capacity(1 << blocks.bits),
+        };
         let mut offsets = vec![0u64; num_vertices + 1];
         offsets[1..]
             .par_chunks_mut(1 << blocks.bits)
             .zip(regions)
-            .for_each_init(Scratch::default, |scratch, (ends, (region, (_, first)))| {
+            .for_each_init(new_scratch, |scratch, (ends, (region, (_, first)))| {
                 blocks.sort(region, ends, first, scratch);
             });
         Csr { offsets, targets }
@@ -143,7 +148,7 @@ impl Csr {
     /// 8 per block for the blocks' arc counts, and the larger of what the
     /// two building passes add: while scattering [`BIN_BYTES`] (85) per
     /// block per part for the most parts any worker count gives
-    /// ([`Csr::parts`]); while sorting, 16 per block of region handles and
+    /// ([`Csr::parts`]); while sorting, 32 per block of region handles and
     /// a scratch of 4 bytes per arc (at most [`SORT_CAP`] arcs) and 8 per
     /// vertex of a block, for each of up to `MAX_PARTS` workers.
     pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
@@ -155,7 +160,7 @@ impl Csr {
         let arcs = 2 * num_edges;
         let scatter = BIN_BYTES * count * parts;
         let scratch = 4 * arcs.min(SORT_CAP as u64) + (8 << blocks.bits);
-        let sort = 16 * count + MAX_PARTS as u64 * scratch;
+        let sort = 32 * count + MAX_PARTS as u64 * scratch;
         8 * (num_vertices + 1) + 4 * arcs + 8 * count + scatter.max(sort)
     }
 
@@ -306,8 +311,8 @@ impl Blocks {
 }
 
 /// A sorting worker's buffers, reused from block to block: the sorted
-/// region and each row's next slot.
-#[derive(Default)]
+/// region and each row's next slot. Allocated at their largest use (at most
+/// [`SORT_CAP`] arcs and a block's vertices), so they never grow.
 struct Scratch {
     arcs: Vec<u32>,
     next: Vec<usize>,
@@ -552,5 +557,15 @@ mod tests {
         let g = par::in_pool(2, || assert_matches_adjacency(n as usize, &edges)).unwrap();
         assert!(g.offsets[1 << MAX_BLOCK_BITS] as usize > SORT_CAP);
         assert_eq!(g.degree(0), edges.len() as u64);
+    }
+
+    #[test]
+    fn building_adds_under_half_a_byte_per_tuple_to_the_csr_at_scale_22() {
+        let (n, m) = (1u64 << 22, 1u64 << 26);
+        let csr = 8 * (n + 1) + 2 * 4 * m;
+        let extra = Csr::bytes_for(n, m) - csr;
+        assert!(extra > 0 && extra <= m / 2, "{extra} bytes beyond the CSR");
+        let g = graph(5, &[(0, 1), (3, 4), (2, 2)]);
+        assert!(Csr::bytes_for(5, 3) >= g.heap_bytes());
     }
 }
