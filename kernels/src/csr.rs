@@ -3,7 +3,8 @@
 //! `targets[offsets[v]..offsets[v + 1]]` are the neighbours of `v`. Every
 //! edge tuple `(u, v)` with `u != v` appears twice, as `u -> v` and `v -> u`;
 //! self-loops are dropped, duplicate tuples kept (as the reference does).
-//! A row lists its arcs in the order of their tuples.
+//! A row lists its arcs in the order of their tuples (except in a region
+//! too big for the sort scratch, a hub's, where the order is still fixed).
 //!
 //! Construction by propagation blocking: every pass streams through memory
 //! and every random access lands in cache. The vertices are cut into blocks
@@ -36,6 +37,20 @@
 //! Memory: `8 (N + 1)` bytes of offsets, `4 * 2 * M` of targets, and while
 //! building 85 bytes per block per part (`N / 2^b` blocks) and a scratch of
 //! at most 1 MiB per worker ([`Csr::bytes_for`]).
+//!
+//! Why this design (AMD EPYC Zen 5, `graph500 --scale S --keys 1
+//! --no-validate --threads T`, `construction_time`, medians of 7
+//! alternating runs): the build it replaced counted arcs per vertex per
+//! part and then scattered each arc to `offsets[s] + cursor[s]`, a cache
+//! and TLB miss per arc in both passes; this one takes 0.18 s instead of
+//! 0.30 s at SCALE 20 on one thread and 0.86 s instead of 2.32 s at SCALE
+//! 22. Tried and dropped: the in-place sort for every region (a chain of
+//! dependent loads: 150 ms of sorting at SCALE 20 on one thread against
+//! 46 ms counting-sorted); plain stores for the full lines (1.63 s against
+//! 1.10 s at SCALE 22); transparent huge pages for `targets` (faster once
+//! the pages are backed, 0.13 s against 0.18 s at SCALE 20, but 1.45 s
+//! against 0.83 s at SCALE 22 on this VM, whose fresh huge pages are slow
+//! to fault in).
 
 use crate::Parents;
 use generator::{Edge, EdgeList, Vertex};
@@ -146,10 +161,10 @@ impl Csr {
     /// tuples over `num_vertices` vertices: `8 (N + 1)` of offsets, 4 per
     /// arc (two arcs per tuple; fewer with self-loops, so an upper bound),
     /// 8 per block for the blocks' arc counts, and the larger of what the
-    /// two building passes add: while scattering [`BIN_BYTES`] (85) per
+    /// two building passes add: while scattering 85 (`BIN_BYTES`) per
     /// block per part for the most parts any worker count gives
     /// ([`Csr::parts`]); while sorting, 32 per block of region handles and
-    /// a scratch of 4 bytes per arc (at most [`SORT_CAP`] arcs) and 8 per
+    /// a scratch of 4 bytes per arc (at most `2^18` arcs) and 8 per
     /// vertex of a block, for each of up to `MAX_PARTS` workers.
     pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
         let as_usize = |x: u64| usize::try_from(x).unwrap_or(usize::MAX);
