@@ -3,41 +3,75 @@
 //! `targets[offsets[v]..offsets[v + 1]]` are the neighbours of `v`. Every
 //! edge tuple `(u, v)` with `u != v` appears twice, as `u -> v` and `v -> u`;
 //! self-loops are dropped, duplicate tuples kept (as the reference does).
-//! Neighbour order within a row is unspecified.
+//! A row lists its arcs in the order of their tuples (except in a region
+//! too big for the sort scratch, a hub's, where the order is still fixed).
 //!
-//! Construction, with no locked read-modify-write per arc (on x86 each one
-//! waits for the store buffer to drain, and the scattered stores of kernel 1
-//! miss the cache, so every arc paid a full memory latency):
-//! 1. the tuples are cut into `P` contiguous parts, one per worker (at most
-//!    [`MAX_PARTS`]); each part counts its arcs per source vertex into its
-//!    own `u32` array with plain increments;
-//! 2. per vertex, the parts' counts become each part's first position inside
-//!    the vertex's row, and their sum the row's length; a prefix sum of the
-//!    lengths gives the offsets;
-//! 3. each part places its arcs at `offsets[source] + cursor[source]`,
-//!    bumping its own cursor: every slot of `targets` is written by exactly
-//!    one part, so a plain (relaxed) store suffices.
+//! Construction by propagation blocking: every pass streams through memory
+//! and every random access lands in cache. The vertices are cut into blocks
+//! of `2^b` consecutive ids; a block's rows are contiguous in `targets`, so
+//! its *region* there is known as soon as its arcs are counted, and serves
+//! as its bin. `b` is at most 11 (a region, about 64 Ki arcs, and its sort
+//! scratch fit a 1 MiB L2) and at most `32 - bits(N - 1)`, so that a
+//! source's offset in its block packs beside the target id in 32 bits.
+//! 1. count: the tuples are cut into `P` contiguous parts, one per worker
+//!    (at most [`MAX_PARTS`]); each part counts its arcs per block (an
+//!    L1-sized array, where the old per-vertex counts missed the cache);
+//! 2. scatter: each part owns a slice of every block's region (blocks in
+//!    order, parts in order inside a block, so a region holds its arcs in
+//!    tuple order for any `P`) and appends each arc there as
+//!    `target << b | source offset`. Arcs wait in a one-line (16-arc)
+//!    buffer per block and leave as whole 64-byte lines, written with
+//!    non-temporal stores ([`LineWriter`]), so the writes to thousands of
+//!    far-apart places stream instead of missing per arc;
+//! 3. sort: in parallel over blocks, each region is counting-sorted by
+//!    source offset through the worker's scratch, which unpacks the targets;
+//!    the counts are the block's rows, so their running sum plus the
+//!    region's start gives the block's `offsets`. A region over
+//!    [`SORT_CAP`] arcs (only a hub makes one) is sorted in place instead.
 //!
-//! Both passes prefetch the per-vertex slots of the tuple 16 ahead.
-//! Memory: `8 (N + 1)` bytes of offsets, `4 * 2 * M` bytes of targets, and
-//! during construction `4 N P` bytes of counts (`P` at most `M / 2N`, so at
-//! most 2 bytes per tuple).
+//! No atomics: every slot of `targets` is written by exactly one part
+//! through its own `&mut` slice. The result is identical for any thread
+//! count (the counting sort is stable; the in-place one is deterministic on
+//! a region that does not depend on `P`).
+//!
+//! Memory: `8 (N + 1)` bytes of offsets, `4 * 2 * M` of targets, and while
+//! building 85 bytes per block per part (`N / 2^b` blocks) and a scratch of
+//! at most 1 MiB per worker ([`Csr::bytes_for`]).
+//!
+//! Why this design (AMD EPYC Zen 5, `graph500 --scale S --keys 1
+//! --no-validate --threads T`, `construction_time`, medians of 7
+//! alternating runs): the build it replaced counted arcs per vertex per
+//! part and then scattered each arc to `offsets[s] + cursor[s]`, a cache
+//! and TLB miss per arc in both passes; this one takes 0.18 s instead of
+//! 0.30 s at SCALE 20 on one thread and 0.86 s instead of 2.32 s at SCALE
+//! 22. Tried and dropped: the in-place sort for every region (a chain of
+//! dependent loads: 150 ms of sorting at SCALE 20 on one thread against
+//! 46 ms counting-sorted); plain stores for the full lines (1.63 s against
+//! 1.10 s at SCALE 22); transparent huge pages for `targets` (faster once
+//! the pages are backed, 0.13 s against 0.18 s at SCALE 20, but 1.45 s
+//! against 0.83 s at SCALE 22 on this VM, whose fresh huge pages are slow
+//! to fault in).
 
 use crate::Parents;
 use generator::{Edge, EdgeList, Vertex};
-use par::hint::prefetch;
+use par::hint::LineWriter;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// The most parts construction cuts the tuples into; beyond this many
-/// workers, more parts would cost more memory (`4 N` each) than they save.
+/// workers, more parts would cost more memory than they save.
 pub(crate) const MAX_PARTS: usize = 16;
-/// Vertices per parallel work item when the counts become cursors.
-const VERTEX_GRAIN: usize = 1 << 14;
-/// Entries per block of the parallel prefix sum.
-const SCAN_BLOCK: usize = 1 << 16;
-/// Tuples ahead whose per-vertex slots are prefetched.
-const AHEAD: usize = 16;
+/// The most vertices a block holds, as a power of two: a block's region of
+/// `targets` (32 arcs a vertex on average: 256 KiB) and its sort scratch fit
+/// a 1 MiB L2. 10 and 12 measured the same at SCALE 20.
+const MAX_BLOCK_BITS: u32 = 11;
+/// The most arcs a region may hold to be sorted through a scratch buffer (1
+/// MiB of it per worker); bigger ones are sorted in place.
+const SORT_CAP: usize = 1 << 18;
+/// Arcs a part buffers per block before writing them out: one cache line.
+const LINE: usize = 16;
+/// Bytes per block per part while scattering: its count (`u32`), its
+/// slice, its line buffer and the buffer's fill.
+const BIN_BYTES: u64 = 4 + 16 + 4 * LINE as u64 + 1;
 
 /// An undirected graph in compressed sparse rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,35 +88,69 @@ impl Csr {
 
     /// Builds the graph of `edges` over `num_vertices` vertices; every id
     /// must be below `num_vertices` (panics otherwise). Parallel on the
-    /// current pool, in at most [`Csr::parts`] parts.
+    /// current pool, in at most [`Csr::parts`] parts. Reads the tuples twice
+    /// and writes and rereads `targets` once; O(M + N P / 2^b) work.
     pub fn build(num_vertices: usize, edges: &[Edge]) -> Csr {
+        let blocks = Blocks::new(num_vertices);
         let parts = Csr::parts(num_vertices, edges.len(), rayon::current_num_threads());
         let pieces: Vec<&[Edge]> = edges.chunks(edges.len().div_ceil(parts).max(1)).collect();
-        let mut cursors: Vec<Vec<u32>> = pieces
-            .par_iter()
-            .map(|piece| count_arcs(piece, num_vertices))
+        let counts: Vec<Vec<u32>> = pieces.par_iter().map(|p| blocks.count(p)).collect();
+        let block_arcs: Vec<usize> = (0..blocks.count)
+            .map(|b| counts.iter().map(|c| c[b] as usize).sum())
             .collect();
-        let offsets = row_offsets(&mut cursors, num_vertices);
-        let num_arcs = usize::try_from(offsets[num_vertices]).expect("arcs fit in memory");
-        let targets: Vec<AtomicU32> = (0..num_arcs)
-            .into_par_iter()
-            .map(|_| AtomicU32::new(0))
+        let mut targets = vec![0; block_arcs.iter().sum()];
+
+        // Each part's slice of each block's region: blocks in order, parts
+        // in order inside a block.
+        let mut bins: Vec<Vec<&mut [u32]>> = (0..pieces.len())
+            .map(|_| Vec::with_capacity(blocks.count))
             .collect();
+        let mut rest = targets.as_mut_slice();
+        for b in 0..blocks.count {
+            for (part, c) in bins.iter_mut().zip(&counts) {
+                let (bin, tail) = rest.split_at_mut(c[b] as usize);
+                part.push(bin);
+                rest = tail;
+            }
+        }
+        drop(counts);
         pieces
             .par_iter()
-            .zip(cursors.par_iter_mut())
-            .for_each(|(piece, cursor)| place_arcs(piece, &offsets, cursor, &targets));
-        Csr {
-            offsets,
-            targets: targets.into_iter().map(AtomicU32::into_inner).collect(),
+            .zip(bins)
+            .for_each(|(piece, bins)| Bins::new(blocks, bins).scatter(piece));
+
+        let mut regions = Vec::with_capacity(blocks.count);
+        let mut rest = targets.as_mut_slice();
+        for &n in &block_arcs {
+            let (region, tail) = rest.split_at_mut(n);
+            regions.push((region, (n, 0)));
+            rest = tail;
         }
+        let mut start = 0;
+        for (_, (n, first)) in &mut regions {
+            *first = start;
+            start += *n as u64;
+        }
+        let largest = block_arcs.iter().copied().max().unwrap_or(0).min(SORT_CAP);
+        let new_scratch = || Scratch {
+            arcs: Vec::with_capacity(largest),
+            next: Vec::with_capacity(1 << blocks.bits),
+        };
+        let mut offsets = vec![0u64; num_vertices + 1];
+        offsets[1..]
+            .par_chunks_mut(1 << blocks.bits)
+            .zip(regions)
+            .for_each_init(new_scratch, |scratch, (ends, (region, (_, first)))| {
+                blocks.sort(region, ends, first, scratch);
+            });
+        Csr { offsets, targets }
     }
 
     /// How many parts construction cuts `num_edges` tuples into for
     /// `workers` workers: one per worker, at most `MAX_PARTS` (16) and at most
-    /// `M / 2N` (so the counts take at most 2 bytes per tuple), at least
-    /// one, and enough that no part holds `2^31` tuples (its counts are
-    /// `u32`).
+    /// `M / 2N` (so a part's per-block state, O(N / 2^b), stays small beside
+    /// its tuples), at least one, and enough that no part holds `2^31`
+    /// tuples (its counts are `u32`).
     pub fn parts(num_vertices: usize, num_edges: usize, workers: usize) -> usize {
         let by_memory = num_edges / (2 * num_vertices.max(1));
         let by_width = num_edges.div_ceil(1 << 31);
@@ -92,12 +160,23 @@ impl Csr {
     /// Peak bytes of building, and then holding, the graph of `num_edges`
     /// tuples over `num_vertices` vertices: `8 (N + 1)` of offsets, 4 per
     /// arc (two arcs per tuple; fewer with self-loops, so an upper bound),
-    /// and while building `4 N` per part for the most parts any worker count
-    /// gives ([`Csr::parts`]).
+    /// 8 per block for the blocks' arc counts, and the larger of what the
+    /// two building passes add: while scattering 85 (`BIN_BYTES`) per
+    /// block per part for the most parts any worker count gives
+    /// ([`Csr::parts`]); while sorting, 32 per block of region handles and
+    /// a scratch of 4 bytes per arc (at most `2^18` arcs) and 8 per
+    /// vertex of a block, for each of up to `MAX_PARTS` workers.
     pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
         let as_usize = |x: u64| usize::try_from(x).unwrap_or(usize::MAX);
-        let parts = Csr::parts(as_usize(num_vertices), as_usize(num_edges), MAX_PARTS) as u64;
-        8 * (num_vertices + 1) + 2 * 4 * num_edges + 4 * num_vertices * parts
+        let (n, m) = (as_usize(num_vertices), as_usize(num_edges));
+        let parts = Csr::parts(n, m, MAX_PARTS) as u64;
+        let blocks = Blocks::new(n);
+        let count = blocks.count as u64;
+        let arcs = 2 * num_edges;
+        let scatter = BIN_BYTES * count * parts;
+        let scratch = 4 * arcs.min(SORT_CAP as u64) + (8 << blocks.bits);
+        let sort = 32 * count + MAX_PARTS as u64 * scratch;
+        8 * (num_vertices + 1) + 4 * arcs + 8 * count + scatter.max(sort)
     }
 
     /// `N`.
@@ -149,116 +228,175 @@ impl Csr {
     }
 }
 
-/// Step 1 for one part: its arcs per source vertex. Self-loops are not
-/// arcs.
-fn count_arcs(piece: &[Edge], num_vertices: usize) -> Vec<u32> {
-    let mut counts = vec![0u32; num_vertices];
-    for (i, e) in piece.iter().enumerate() {
-        if let Some(ahead) = piece.get(i + AHEAD) {
-            prefetch(&counts[ahead.u as usize]);
-            prefetch(&counts[ahead.v as usize]);
-        }
-        if !e.is_self_loop() {
-            counts[e.u as usize] += 1;
-            counts[e.v as usize] += 1;
-        }
-    }
-    counts
+/// How the vertices are cut into blocks of `2^bits` consecutive ids, and
+/// how an arc waits in its block's region: `target << bits | offset`, where
+/// `offset` is the source's place inside its block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Blocks {
+    bits: u32,
+    count: usize,
 }
 
-/// Step 2: turns every part's counts into its first position inside each
-/// row (the counts of the parts before it) and returns the `N + 1` row
-/// offsets. Parallel over blocks of vertices.
-fn row_offsets(cursors: &mut [Vec<u32>], num_vertices: usize) -> Vec<u64> {
-    let mut offsets = vec![0u64; num_vertices + 1];
-    // Block b of every part's array, gathered so one task owns them all.
-    let mut blocks: Vec<Vec<&mut [u32]>> = Vec::new();
-    for part in cursors.iter_mut() {
-        for (b, block) in part.chunks_mut(VERTEX_GRAIN).enumerate() {
-            if b == blocks.len() {
-                blocks.push(Vec::new());
-            }
-            blocks[b].push(block);
+impl Blocks {
+    /// Blocks of at most `2^MAX_BLOCK_BITS` vertices, fewer when the ids
+    /// leave no room for the offset (down to one vertex a block for 32-bit
+    /// ids).
+    fn new(num_vertices: usize) -> Blocks {
+        let id_bits = usize::BITS - num_vertices.saturating_sub(1).leading_zeros();
+        let bits = MAX_BLOCK_BITS.min(Vertex::BITS.saturating_sub(id_bits));
+        Blocks {
+            bits,
+            count: num_vertices.div_ceil(1 << bits),
         }
     }
-    offsets[1..]
-        .par_chunks_mut(VERTEX_GRAIN)
-        .zip(blocks)
-        .for_each(|(lengths, mut parts)| {
-            for (i, length) in lengths.iter_mut().enumerate() {
-                let mut row = 0u64;
-                for part in &mut parts {
-                    let count = part[i];
-                    part[i] = u32::try_from(row).expect("a part's position in a row fits u32");
-                    row += u64::from(count);
+
+    /// The block of `v`.
+    #[inline]
+    fn of(self, v: Vertex) -> usize {
+        (v >> self.bits) as usize
+    }
+
+    /// The arc `source -> target` as it waits in the source's block.
+    #[inline]
+    fn pack(self, source: Vertex, target: Vertex) -> u32 {
+        target << self.bits | (source & ((1 << self.bits) - 1))
+    }
+
+    /// Pass 1 for one part: its arcs per block. Self-loops are not arcs.
+    fn count(self, piece: &[Edge]) -> Vec<u32> {
+        let mut counts = vec![0; self.count];
+        for e in piece.iter().filter(|e| !e.is_self_loop()) {
+            counts[self.of(e.u)] += 1;
+            counts[self.of(e.v)] += 1;
+        }
+        counts
+    }
+
+    /// Pass 3 for one block: sorts its region by source and unpacks the
+    /// targets, and writes `ends[v] = start + the end of v's row` for each
+    /// of the block's vertices. A region of at most [`SORT_CAP`] arcs is
+    /// counting-sorted through the scratch (independent loads and stores,
+    /// all in L2; stable); a bigger one is sorted in place (American flag
+    /// sort: each misplaced arc is swapped straight into its row, a chain of
+    /// dependent loads, but no scratch).
+    fn sort(self, region: &mut [u32], ends: &mut [u64], start: u64, scratch: &mut Scratch) {
+        let low = (1 << self.bits) - 1;
+        let next = &mut scratch.next;
+        next.clear();
+        next.resize(ends.len(), 0);
+        for &arc in region.iter() {
+            next[(arc & low) as usize] += 1;
+        }
+        let mut sum = 0;
+        for (n, end) in next.iter_mut().zip(ends.iter_mut()) {
+            let count = *n;
+            *n = sum;
+            sum += count;
+            *end = start + sum as u64;
+        }
+        if region.len() <= SORT_CAP {
+            let sorted = &mut scratch.arcs;
+            sorted.resize(region.len(), 0);
+            for &arc in region.iter() {
+                let row = &mut next[(arc & low) as usize];
+                sorted[*row] = arc >> self.bits;
+                *row += 1;
+            }
+            region.copy_from_slice(sorted);
+            return;
+        }
+        for v in 0..ends.len() {
+            let end = usize::try_from(ends[v] - start).expect("a region is in memory");
+            while next[v] < end {
+                let mut arc = region[next[v]];
+                loop {
+                    let row = (arc & low) as usize;
+                    if row == v {
+                        break;
+                    }
+                    let slot = next[row];
+                    next[row] += 1;
+                    arc = std::mem::replace(&mut region[slot], arc >> self.bits);
                 }
-                *length = row;
+                region[next[v]] = arc >> self.bits;
+                next[v] += 1;
             }
-        });
-    inclusive_prefix_sum(&mut offsets[1..]);
-    offsets
-}
-
-/// Step 3 for one part: writes each arc at its source's row start plus the
-/// part's cursor, which it then advances. The part owns those slots, so the
-/// store needs no lock.
-fn place_arcs(piece: &[Edge], offsets: &[u64], cursor: &mut [u32], targets: &[AtomicU32]) {
-    for (i, e) in piece.iter().enumerate() {
-        if let Some(ahead) = piece.get(i + AHEAD) {
-            for x in [ahead.u as usize, ahead.v as usize] {
-                prefetch(&offsets[x]);
-                prefetch(&cursor[x]);
-            }
-        }
-        if !e.is_self_loop() {
-            place_arc(e.u, e.v, offsets, cursor, targets);
-            place_arc(e.v, e.u, offsets, cursor, targets);
         }
     }
 }
 
-/// Writes `target` at `source`'s next free slot of this part.
-#[inline]
-fn place_arc(
-    source: Vertex,
-    target: Vertex,
-    offsets: &[u64],
-    cursor: &mut [u32],
-    targets: &[AtomicU32],
-) {
-    let s = source as usize;
-    let slot = offsets[s] + u64::from(cursor[s]);
-    cursor[s] += 1;
-    targets[usize::try_from(slot).expect("slot in memory")].store(target, Relaxed);
+/// A sorting worker's buffers, reused from block to block: the sorted
+/// region and each row's next slot. Allocated at their largest use (at most
+/// [`SORT_CAP`] arcs and a block's vertices), so they never grow.
+struct Scratch {
+    arcs: Vec<u32>,
+    next: Vec<usize>,
 }
 
-/// Replaces each value by the sum of itself and all before it. Parallel:
-/// blocks scan locally, then each adds the total of the blocks before it.
-fn inclusive_prefix_sum(values: &mut [u64]) {
-    let block_totals: Vec<u64> = values
-        .par_chunks_mut(SCAN_BLOCK)
-        .map(|block| {
-            let mut sum = 0;
-            for x in block.iter_mut() {
-                sum += *x;
-                *x = sum;
-            }
-            sum
-        })
-        .collect();
-    let carries: Vec<u64> = block_totals
-        .iter()
-        .scan(0, |carry, total| {
-            let before = *carry;
-            *carry += total;
-            Some(before)
-        })
-        .collect();
-    values
-        .par_chunks_mut(SCAN_BLOCK)
-        .zip(carries)
-        .skip(1)
-        .for_each(|(block, carry)| block.iter_mut().for_each(|x| *x += carry));
+/// Pass 2 for one part: its write position in every block's region. Each
+/// block's arcs wait in a buffer that mirrors the cache line they go to
+/// (`fill` is the position in that line) and are written when the line is
+/// complete, so the scattered writes leave as whole lines, streamed past
+/// the caches (no read of the line before it is overwritten).
+struct Bins<'a> {
+    blocks: Blocks,
+    slices: Vec<&'a mut [u32]>,
+    lines: Vec<[u32; LINE]>,
+    fill: Vec<u8>,
+    writer: LineWriter<'a>,
+}
+
+impl<'a> Bins<'a> {
+    fn new(blocks: Blocks, slices: Vec<&'a mut [u32]>) -> Self {
+        Bins {
+            blocks,
+            lines: vec![[0; LINE]; slices.len()],
+            fill: slices.iter().map(|s| line_position(s)).collect(),
+            slices,
+            writer: LineWriter::default(),
+        }
+    }
+
+    /// Appends each arc of `piece` to the part's slice of its source's
+    /// block, in tuple order. Self-loops are not arcs.
+    fn scatter(mut self, piece: &[Edge]) {
+        for e in piece.iter().filter(|e| !e.is_self_loop()) {
+            self.put(e.u, e.v);
+            self.put(e.v, e.u);
+        }
+        for (slice, line) in self.slices.into_iter().zip(&self.lines) {
+            let from = usize::from(line_position(slice));
+            slice.copy_from_slice(&line[from..from + slice.len()]);
+        }
+    }
+
+    /// Buffers one arc; writes its line out once the line is complete.
+    #[inline(always)]
+    fn put(&mut self, source: Vertex, target: Vertex) {
+        let b = self.blocks.of(source);
+        let f = usize::from(self.fill[b]);
+        self.lines[b][f] = self.blocks.pack(source, target);
+        if f + 1 < LINE {
+            self.fill[b] += 1;
+            return;
+        }
+        let from = usize::from(line_position(self.slices[b]));
+        let (head, rest) = std::mem::take(&mut self.slices[b]).split_at_mut(LINE - from);
+        if from == 0 {
+            let whole = head.try_into().expect("a whole line");
+            self.writer.write(whole, &self.lines[b]);
+        } else {
+            head.copy_from_slice(&self.lines[b][from..]);
+        }
+        self.slices[b] = rest;
+        self.fill[b] = 0;
+    }
+}
+
+/// Where `slice` starts within its 64-byte cache line, in `u32`s.
+fn line_position(slice: &[u32]) -> u8 {
+    let position = slice.as_ptr().addr() / size_of::<u32>() % LINE;
+    u8::try_from(position).expect("below LINE")
 }
 
 #[cfg(test)]
@@ -336,33 +474,113 @@ mod tests {
         assert_eq!(Csr::parts(1 << 31, 1 << 36, 1), 32, "u32 counts per part");
     }
 
-    #[test]
-    fn prefix_sum_spans_blocks() {
-        let mut values: Vec<u64> = (0..3 * SCAN_BLOCK as u64 + 5).collect();
-        let expected: Vec<u64> = values
-            .iter()
-            .scan(0, |s, x| {
-                *s += x;
-                Some(*s)
-            })
-            .collect();
-        inclusive_prefix_sum(&mut values);
-        assert_eq!(values, expected);
+    /// Every vertex's row, as a multiset, against a plain per-vertex list.
+    fn assert_matches_adjacency(n: usize, edges: &[Edge]) -> Csr {
+        let g = Csr::build(n, edges);
+        let mut expected = vec![Vec::new(); n];
+        for e in edges.iter().filter(|e| !e.is_self_loop()) {
+            expected[e.u as usize].push(e.v);
+            expected[e.v as usize].push(e.u);
+        }
+        assert_eq!(g.num_vertices(), n);
+        for (v, mut want) in expected.into_iter().enumerate() {
+            want.sort_unstable();
+            assert_eq!(sorted_neighbors(&g, v as u32), want, "vertex {v}");
+        }
+        g
     }
 
     #[test]
     fn build_matches_a_sequential_adjacency_on_a_generated_graph() {
         let edges =
             generator::EdgeGenerator::generate(&generator::Kronecker::new(11, 8, 3).unwrap());
-        let g = Csr::from_edge_list(&edges);
-        let mut expected = vec![Vec::new(); edges.num_vertices()];
+        assert_matches_adjacency(edges.num_vertices(), edges.edges());
+    }
+
+    #[test]
+    fn the_csr_is_identical_for_any_thread_count() {
+        // Rows in tuple order, whatever the parts: the regions fill in
+        // tuple order and the sort is stable.
+        let edges =
+            generator::EdgeGenerator::generate(&generator::Kronecker::new(13, 16, 5).unwrap());
+        let one = par::in_pool(1, || Csr::from_edge_list(&edges)).unwrap();
+        for threads in [2, 3, 5] {
+            let many = par::in_pool(threads, || Csr::from_edge_list(&edges)).unwrap();
+            assert!(many == one, "{threads} threads");
+        }
+        let mut rows = vec![Vec::new(); edges.num_vertices()];
         for e in edges.edges().iter().filter(|e| !e.is_self_loop()) {
-            expected[e.u as usize].push(e.v);
-            expected[e.v as usize].push(e.u);
+            rows[e.u as usize].push(e.v);
+            rows[e.v as usize].push(e.u);
         }
-        for (v, mut want) in expected.into_iter().enumerate() {
-            want.sort_unstable();
-            assert_eq!(sorted_neighbors(&g, v as u32), want, "vertex {v}");
+        assert!((0..rows.len()).all(|v| one.neighbors(v as u32) == rows[v]));
+    }
+
+    #[test]
+    fn blocks_leave_room_for_the_source_offset_beside_any_id() {
+        for (n, bits) in [
+            (0, MAX_BLOCK_BITS),
+            (1, MAX_BLOCK_BITS),
+            (1 << 20, MAX_BLOCK_BITS),
+            (1 << 22, 10),
+            ((1 << 22) + 1, 9),
+            (1 << 31, 1),
+            (1 << 32, 0),
+        ] {
+            let blocks = Blocks::new(n);
+            assert_eq!(blocks.bits, bits, "N = {n}");
+            assert_eq!(blocks.count, n.div_ceil(1 << bits));
+            let last = (n.max(1) - 1) as u32;
+            let low = (1 << bits) - 1;
+            for (source, target) in [(last, last), (0, last), (last, 0)] {
+                let arc = blocks.pack(source, target);
+                assert_eq!((arc >> bits, arc & low), (target, source & low));
+            }
         }
+    }
+
+    #[test]
+    fn rows_span_block_boundaries_and_a_last_partial_block() {
+        // N is not a multiple of the block size; every tuple joins
+        // neighbouring blocks, and the last block holds 5 vertices.
+        let block = 1u32 << MAX_BLOCK_BITS;
+        let n = 3 * block + 5;
+        let mut edges = Vec::new();
+        for i in 0..20_000u32 {
+            let u = i.wrapping_mul(2_654_435_761) % n;
+            let v = (u + block - 1 + i % 3) % n;
+            edges.push(Edge::new(u, v));
+        }
+        edges.push(Edge::new(n - 1, 0));
+        let g = par::in_pool(3, || assert_matches_adjacency(n as usize, &edges)).unwrap();
+        assert_eq!(g.offsets[n as usize] as usize, g.num_arcs());
+        for tiny in [1, 2] {
+            let g = assert_matches_adjacency(tiny, &[Edge::new(0, tiny as u32 - 1)]);
+            assert_eq!(g.num_arcs(), 2 * (tiny - 1));
+        }
+    }
+
+    #[test]
+    fn a_hub_region_too_big_for_the_scratch_is_sorted_in_place() {
+        // Vertex 0 meets every other vertex of a small graph in turn, so
+        // block 0's region (the hub's arcs and its neighbours' in block 0)
+        // holds more than SORT_CAP arcs.
+        let n = 3000u32;
+        let edges: Vec<Edge> = (0..SORT_CAP as u32 + 1000)
+            .map(|i| Edge::new(i % (n - 1) + 1, 0))
+            .collect();
+        let g = par::in_pool(2, || assert_matches_adjacency(n as usize, &edges)).unwrap();
+        assert!(g.offsets[1 << MAX_BLOCK_BITS] as usize > SORT_CAP);
+        assert_eq!(g.degree(0), edges.len() as u64);
+    }
+
+    #[test]
+    fn building_adds_under_half_a_byte_per_tuple_to_the_csr_at_scale_22() {
+        let (n, m) = (1u64 << 22, 1u64 << 26);
+        let csr = 8 * (n + 1) + 2 * 4 * m;
+        let extra = Csr::bytes_for(n, m) - csr;
+        assert!(extra > 0 && extra <= m / 2, "{extra} bytes beyond the CSR");
+        let g = graph(5, &[(0, 1), (3, 4), (2, 2)]);
+        assert!(Csr::bytes_for(5, 3) >= g.heap_bytes());
     }
 }

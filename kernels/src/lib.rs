@@ -3,7 +3,8 @@
 //!
 //! - [`Csr`]: compressed sparse rows, both directions of every edge,
 //!   self-loops dropped, duplicates kept; `u32` vertex ids, `u64` offsets.
-//!   Built in parallel with atomic counters (see `csr.rs`).
+//!   Built in parallel by propagation blocking, with no atomics (see
+//!   `csr.rs`).
 //! - [`Bfs`]: one search engine per run. It holds the graph through an
 //!   [`Arc`] (shared, never copied) and its per-search arrays
 //!   ([`Parents`], [`Frontier`]), allocated once and reset between searches.

@@ -1,10 +1,10 @@
-//! Cache hints for the random-access loops over big arrays (kernel 1's
-//! counters, the validator's cells).
+//! Cache hints for the loops over big arrays: a prefetch for random reads
+//! (the validator's cells) and streaming line writes (kernel 1's scatter).
 
 /// Asks the CPU to start loading the cache line of `x`. A hint: it changes
 /// nothing the program can observe but timing. Used where a loop knows the
-/// addresses it will touch a few iterations ahead (kernel 1's atomic
-/// counters, the validator's cells); each use was measured to pay.
+/// addresses it will touch a few iterations ahead (the validator's cells);
+/// each use was measured to pay.
 #[inline(always)]
 pub fn prefetch<T>(x: &T) {
     #[cfg(target_arch = "x86_64")]
@@ -18,4 +18,76 @@ pub fn prefetch<T>(x: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = x;
+}
+
+/// Writes whole cache lines around the caches (x86_64 non-temporal
+/// stores): no read of the old line first and no eviction of useful data,
+/// for loops that fill many far-apart lines once (kernel 1's scatter into
+/// thousands of regions). The lines written stay borrowed for `'a`, as long
+/// as the writer lives, and dropping it fences the stores: nothing can read
+/// them, on this thread or another, before the fence.
+#[derive(Debug, Default)]
+pub struct LineWriter<'a>(std::marker::PhantomData<&'a mut [u32]>);
+
+impl<'a> LineWriter<'a> {
+    /// Copies `line` into `dest`: streamed when `dest` starts a 64-byte
+    /// line, an ordinary copy otherwise.
+    #[inline]
+    pub fn write(&mut self, dest: &'a mut [u32; 16], line: &[u32; 16]) {
+        #[cfg(target_arch = "x86_64")]
+        if dest.as_ptr().addr() % 64 == 0 {
+            use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+            let to = dest.as_mut_ptr().cast::<__m128i>();
+            let from = line.as_ptr().cast::<__m128i>();
+            for i in 0..4 {
+                #[allow(unsafe_code)]
+                // SAFETY: both pointers come from references to 64 bytes,
+                // so each 16-byte piece `i < 4` is in bounds; `to` is
+                // 64-byte aligned (checked above), so each piece is 16-byte
+                // aligned as the streaming store requires; `from` is read
+                // unaligned. SSE2 is part of every x86_64 CPU. `dest` stays
+                // borrowed until `drop` has fenced the stores.
+                unsafe {
+                    _mm_stream_si128(to.add(i), _mm_loadu_si128(from.add(i)));
+                }
+            }
+            return;
+        }
+        dest.copy_from_slice(line);
+    }
+}
+
+impl Drop for LineWriter<'_> {
+    fn drop(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        // SAFETY: a store fence has no operands and no preconditions.
+        unsafe {
+            std::arch::x86_64::_mm_sfence();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_writer_writes_aligned_and_unaligned_lines_alike() {
+        let line: [u32; 16] = std::array::from_fn(|i| u32::try_from(i).unwrap() + 1);
+        let mut memory = vec![0u32; 64];
+        let aligned = memory.as_ptr().addr().next_multiple_of(64) - memory.as_ptr().addr();
+        let start = aligned / size_of::<u32>();
+        {
+            let (_, rest) = memory.split_at_mut(start);
+            let (first, rest) = rest.split_at_mut(16);
+            let (_, third) = rest.split_at_mut(3);
+            let mut writer = LineWriter::default();
+            writer.write(first.try_into().unwrap(), &line);
+            writer.write((&mut third[..16]).try_into().unwrap(), &line);
+        }
+        assert_eq!(memory[start..start + 16], line, "streamed");
+        assert_eq!(memory[start + 19..start + 35], line, "copied");
+        assert!(memory[start + 16..start + 19].iter().all(|&x| x == 0));
+    }
 }

@@ -30,7 +30,8 @@
 //!
 //! - [`first_index`]: the lowest index matching a predicate, scanned in
 //!   parallel on rayon; the answer does not depend on the thread count.
-//! - [`hint::prefetch`]: a cache prefetch hint for random-access loops.
+//! - [`hint::prefetch`]: a cache prefetch hint for random-access loops;
+//!   [`hint::LineWriter`]: whole cache lines written past the caches.
 //! - [`in_pool`]: run a closure on a rayon pool of a given size (for the
 //!   tests that compare thread counts).
 
