@@ -343,7 +343,6 @@ struct Bins<'a> {
     slices: Vec<&'a mut [u32]>,
     lines: Vec<[u32; LINE]>,
     fill: Vec<u8>,
-    writer: LineWriter<'a>,
 }
 
 impl<'a> Bins<'a> {
@@ -353,17 +352,18 @@ impl<'a> Bins<'a> {
             lines: vec![[0; LINE]; slices.len()],
             fill: slices.iter().map(|s| line_position(s)).collect(),
             slices,
-            writer: LineWriter::default(),
         }
     }
 
     /// Appends each arc of `piece` to the part's slice of its source's
     /// block, in tuple order. Self-loops are not arcs.
     fn scatter(mut self, piece: &[Edge]) {
-        for e in piece.iter().filter(|e| !e.is_self_loop()) {
-            self.put(e.u, e.v);
-            self.put(e.v, e.u);
-        }
+        LineWriter::scope(|writer| {
+            for e in piece.iter().filter(|e| !e.is_self_loop()) {
+                self.put(writer, e.u, e.v);
+                self.put(writer, e.v, e.u);
+            }
+        });
         for (slice, line) in self.slices.into_iter().zip(&self.lines) {
             let from = usize::from(line_position(slice));
             slice.copy_from_slice(&line[from..from + slice.len()]);
@@ -372,7 +372,7 @@ impl<'a> Bins<'a> {
 
     /// Buffers one arc; writes its line out once the line is complete.
     #[inline(always)]
-    fn put(&mut self, source: Vertex, target: Vertex) {
+    fn put(&mut self, writer: &mut LineWriter<'a>, source: Vertex, target: Vertex) {
         let b = self.blocks.of(source);
         let f = usize::from(self.fill[b]);
         self.lines[b][f] = self.blocks.pack(source, target);
@@ -384,7 +384,7 @@ impl<'a> Bins<'a> {
         let (head, rest) = std::mem::take(&mut self.slices[b]).split_at_mut(LINE - from);
         if from == 0 {
             let whole = head.try_into().expect("a whole line");
-            self.writer.write(whole, &self.lines[b]);
+            writer.write(whole, &self.lines[b]);
         } else {
             head.copy_from_slice(&self.lines[b][from..]);
         }

@@ -23,19 +23,38 @@ pub fn prefetch<T>(x: &T) {
 /// Writes whole cache lines around the caches (x86_64 non-temporal
 /// stores): no read of the old line first and no eviction of useful data,
 /// for loops that fill many far-apart lines once (kernel 1's scatter into
-/// thousands of regions). The lines written stay borrowed for `'a`, as long
-/// as the writer lives, and dropping it fences the stores: nothing can read
-/// them, on this thread or another, before the fence.
-#[derive(Debug, Default)]
+/// thousands of regions). A writer exists only inside [`LineWriter::scope`],
+/// which fences the stores when it ends (also when it unwinds), and the
+/// lines written stay borrowed for `'a`, which outlasts the scope: nothing
+/// can read them, on this thread or another, before the fence.
+#[derive(Debug)]
 pub struct LineWriter<'a>(std::marker::PhantomData<&'a mut [u32]>);
 
 impl<'a> LineWriter<'a> {
+    /// Runs `f` with a writer, then fences its stores.
+    pub fn scope<R>(f: impl FnOnce(&mut LineWriter<'a>) -> R) -> R {
+        /// Fences when dropped, so an unwinding `f` is fenced too.
+        struct Fence;
+        impl Drop for Fence {
+            fn drop(&mut self) {
+                #[cfg(target_arch = "x86_64")]
+                #[allow(unsafe_code)]
+                // SAFETY: a store fence has no operands and no preconditions.
+                unsafe {
+                    std::arch::x86_64::_mm_sfence();
+                }
+            }
+        }
+        let _fence = Fence;
+        f(&mut LineWriter(std::marker::PhantomData))
+    }
+
     /// Copies `line` into `dest`: streamed when `dest` starts a 64-byte
     /// line, an ordinary copy otherwise.
     #[inline]
     pub fn write(&mut self, dest: &'a mut [u32; 16], line: &[u32; 16]) {
         #[cfg(target_arch = "x86_64")]
-        if dest.as_ptr().addr() % 64 == 0 {
+        if dest.as_ptr().addr().is_multiple_of(64) {
             use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
             let to = dest.as_mut_ptr().cast::<__m128i>();
             let from = line.as_ptr().cast::<__m128i>();
@@ -46,7 +65,7 @@ impl<'a> LineWriter<'a> {
                 // 64-byte aligned (checked above), so each piece is 16-byte
                 // aligned as the streaming store requires; `from` is read
                 // unaligned. SSE2 is part of every x86_64 CPU. `dest` stays
-                // borrowed until `drop` has fenced the stores.
+                // borrowed until `scope` has fenced the stores.
                 unsafe {
                     _mm_stream_si128(to.add(i), _mm_loadu_si128(from.add(i)));
                 }
@@ -54,17 +73,6 @@ impl<'a> LineWriter<'a> {
             return;
         }
         dest.copy_from_slice(line);
-    }
-}
-
-impl Drop for LineWriter<'_> {
-    fn drop(&mut self) {
-        #[cfg(target_arch = "x86_64")]
-        #[allow(unsafe_code)]
-        // SAFETY: a store fence has no operands and no preconditions.
-        unsafe {
-            std::arch::x86_64::_mm_sfence();
-        }
     }
 }
 
@@ -82,9 +90,10 @@ mod tests {
             let (_, rest) = memory.split_at_mut(start);
             let (first, rest) = rest.split_at_mut(16);
             let (_, third) = rest.split_at_mut(3);
-            let mut writer = LineWriter::default();
-            writer.write(first.try_into().unwrap(), &line);
-            writer.write((&mut third[..16]).try_into().unwrap(), &line);
+            LineWriter::scope(|writer| {
+                writer.write(first.try_into().unwrap(), &line);
+                writer.write((&mut third[..16]).try_into().unwrap(), &line);
+            });
         }
         assert_eq!(memory[start..start + 16], line, "streamed");
         assert_eq!(memory[start + 19..start + 35], line, "copied");
