@@ -72,20 +72,19 @@ impl TupleBlocks {
                 .iter()
                 .all(|e| (e.u.max(e.v) as usize) < num_vertices)
         );
-        tuples.par_iter_mut().with_min_len(1 << 14).for_each(|e| {
-            if e.u > e.v {
-                *e = Edge::new(e.v, e.u);
-            }
-        });
-        tuples.par_sort_unstable_by_key(sort_key);
-        let kept = tuples.partition_point(|e| !e.is_self_loop());
+        tuples
+            .par_iter_mut()
+            .with_min_len(1 << 14)
+            .for_each(|e| *e = pack(*e));
+        tuples.par_sort_unstable_by_key(|e| (u64::from(e.u) << 32) | u64::from(e.v));
+        let kept = tuples.partition_point(|&e| e != SELF_LOOP);
         let self_loops = tuples.len() - kept;
         let items = work_items(&tuples[..kept]);
         let mut words: Vec<u32> = bytemuck::allocation::cast_vec(tuples);
-        // Word i is read from words 2i and 2i + 1, at or after i: packing
+        // Word i is the second half of tuple i, words 2i and 2i + 1: packing
         // forwards overwrites only words already read.
         for i in 0..kept {
-            words[i] = (words[2 * i] & 0xffff) | (words[2 * i + 1] << BLOCK_BITS);
+            words[i] = words[2 * i + 1];
         }
         words.truncate(kept);
         words.shrink_to_fit();
@@ -132,37 +131,41 @@ impl TupleBlocks {
     }
 }
 
-/// The block pair of a turned tuple, self-loops last.
-fn pair_key(e: &Edge) -> u64 {
-    sort_key(e) >> BLOCK_BITS
-}
+/// A self-loop, packed: it sorts last, and no other tuple packs to it (a
+/// turned tuple of the last block pair has `a < b`, so its word is below
+/// `u32::MAX`).
+const SELF_LOOP: Edge = Edge::new(u32::MAX, u32::MAX);
 
-/// The order of turned tuples: by block pair, then by the low end, so that
-/// the low ends' cells are read in ascending order; self-loops last.
-fn sort_key(e: &Edge) -> u64 {
+/// A tuple turned (`a = min`, `b = max`) and packed in place: `u` becomes
+/// the block pair `(a / BLOCK) << 16 | b / BLOCK`, `v` the word. Ordered by
+/// `(u, v)`, packed tuples run by block pair.
+fn pack(e: Edge) -> Edge {
     if e.is_self_loop() {
-        u64::MAX
-    } else {
-        (u64::from(e.u >> BLOCK_BITS) << (32 + BLOCK_BITS))
-            | (u64::from(e.v >> BLOCK_BITS) << BLOCK_BITS)
-            | u64::from(e.u) & (BLOCK as u64 - 1)
+        return SELF_LOOP;
     }
+    let (a, b) = (e.u.min(e.v), e.u.max(e.v));
+    let low = (1 << BLOCK_BITS) - 1;
+    Edge::new(
+        ((a >> BLOCK_BITS) << BLOCK_BITS) | (b >> BLOCK_BITS),
+        (a & low) | ((b & low) << BLOCK_BITS),
+    )
 }
 
-/// Cuts sorted tuples into runs of one block pair, at most [`ITEM`] long.
+/// Cuts sorted packed tuples into runs of one block pair, at most [`ITEM`]
+/// long.
 fn work_items(sorted: &[Edge]) -> Vec<Item> {
     let starts: Vec<usize> = (0..sorted.len())
         .into_par_iter()
         .with_min_len(1 << 14)
-        .filter(|&i| i == 0 || pair_key(&sorted[i]) != pair_key(&sorted[i - 1]))
+        .filter(|&i| i == 0 || sorted[i].u != sorted[i - 1].u)
         .collect();
     let mut items = Vec::new();
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(sorted.len());
-        let e = sorted[start];
+        let pair = sorted[start].u as usize;
         let (low_base, high_base) = (
-            (e.u as usize >> BLOCK_BITS) << BLOCK_BITS,
-            (e.v as usize >> BLOCK_BITS) << BLOCK_BITS,
+            (pair >> BLOCK_BITS) << BLOCK_BITS,
+            (pair & (BLOCK - 1)) << BLOCK_BITS,
         );
         for s in (start..end).step_by(ITEM) {
             items.push(Item {
