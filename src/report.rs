@@ -108,11 +108,13 @@ pub struct GraphReport {
     pub num_edges: usize,
     /// [`generator::EdgeList::checksum`], as `0x` and 16 hex digits.
     pub checksum: String,
-    /// The order validation read the tuples in: `input`, or `blocked` when
-    /// the run sorted them by (source block, target block) first.
+    /// The order validation read the tuples in: `input`, `blocked` when the
+    /// run re-encoded them in block order first, `blocked copy` when it
+    /// copied them from a read-only mapped file to do so.
     #[serde(default)]
     pub tuple_order: String,
-    /// Seconds of that sort (0 for `input`); outside every timed figure.
+    /// Seconds of that copy and re-encoding (0 for `input`); outside every
+    /// timed figure.
     #[serde(default)]
     pub tuple_order_seconds: f64,
 }

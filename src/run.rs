@@ -252,9 +252,9 @@ fn misreport(stats: &SearchStats, tree: &TreeSummary) -> Option<Failure> {
 }
 
 /// The fewest validated searches for which a run puts the tuples in block
-/// order first: at SCALE 20 on 2 threads (AMD EPYC) the sort took 0.25 s
-/// and saved about 23 ms per validation, so it pays after about 11
-/// validations (README, "Block order", names the commands).
+/// order first: at SCALE 20 on 2 threads (AMD EPYC) re-encoding them took
+/// about 0.4 s and saved about 40 ms per validation, so it pays after about
+/// 10 validations (README, "Block order", names the commands).
 pub const BLOCK_ORDER_MIN_KEYS: usize = 32;
 
 /// The order the validator read the tuples in.
@@ -263,27 +263,31 @@ pub enum TupleOrder {
     /// As generated or read.
     Input,
     /// Re-encoded in block order by [`TupleBlocks::from_tuples`], which
-    /// took `seconds`.
+    /// took `seconds`; `copied` when the tuples were a read-only mapped
+    /// file, copied first (included in `seconds`).
     Blocked {
-        /// Seconds of the sort.
+        /// Seconds of the copy and the re-encoding.
         seconds: f64,
+        /// Whether the tuples were copied from a mapped file first.
+        copied: bool,
     },
 }
 
 impl TupleOrder {
-    /// `input` or `blocked`, as the JSON names it.
+    /// `input`, `blocked` or `blocked copy`, as the JSON names it.
     pub fn name(self) -> &'static str {
         match self {
             TupleOrder::Input => "input",
-            TupleOrder::Blocked { .. } => "blocked",
+            TupleOrder::Blocked { copied: false, .. } => "blocked",
+            TupleOrder::Blocked { copied: true, .. } => "blocked copy",
         }
     }
 
-    /// Seconds of the sort; 0 for the input order.
+    /// Seconds of the re-encoding; 0 for the input order.
     pub fn seconds(self) -> f64 {
         match self {
             TupleOrder::Input => 0.0,
-            TupleOrder::Blocked { seconds } => seconds,
+            TupleOrder::Blocked { seconds, .. } => seconds,
         }
     }
 }
@@ -367,18 +371,10 @@ pub fn run_with(
     observe::check(observer)?;
     let (num_vertices, num_edges, checksum) = (edges.num_vertices(), edges.len(), edges.checksum());
     let blocking = plan.validate && keys.len() >= BLOCK_ORDER_MIN_KEYS;
-    let owned = if blocking {
-        edges.into_tuples()
+    let (input, tuple_order) = if blocking {
+        block_order(edges)
     } else {
-        Err(edges)
-    };
-    let (input, tuple_order) = match owned {
-        Ok(tuples) => {
-            let (blocks, seconds) =
-                timed(|| on_pool_worker(|| TupleBlocks::from_tuples(num_vertices, tuples)));
-            (Input::Blocks(blocks), TupleOrder::Blocked { seconds })
-        }
-        Err(list) => (Input::List(list), TupleOrder::Input),
+        (Input::List(edges), TupleOrder::Input)
     };
 
     let mut engine = engine(Arc::clone(&graph));
@@ -411,6 +407,31 @@ pub fn run_with(
         }
         Err(invalid) => Outcome::Invalid(invalid),
     })
+}
+
+/// Re-encodes the tuples in block order for the validator: in place when
+/// the run owns them, as a copy when they are a read-only mapped file and
+/// the copy (8 bytes a tuple until re-encoded) fits in the available
+/// memory; otherwise the list stays as it is.
+fn block_order(edges: EdgeList) -> (Input, TupleOrder) {
+    let n = edges.num_vertices();
+    let start = Instant::now();
+    let (tuples, copied) = match edges.into_tuples() {
+        Ok(tuples) => (tuples, false),
+        Err(mapped) => {
+            let copy = EdgeList::bytes_for(mapped.len() as u64);
+            if crate::system::available_memory_bytes().is_none_or(|a| a < copy) {
+                return (Input::List(mapped), TupleOrder::Input);
+            }
+            (mapped.edges().to_vec(), true)
+        }
+    };
+    let blocks = on_pool_worker(|| TupleBlocks::from_tuples(n, tuples));
+    let seconds = start.elapsed().as_secs_f64();
+    (
+        Input::Blocks(blocks),
+        TupleOrder::Blocked { seconds, copied },
+    )
 }
 
 /// The tuples a run validates against, as loaded or in block order.
