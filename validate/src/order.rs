@@ -4,10 +4,11 @@
 //! Vertices fall into blocks of [`BLOCK`] (`2^16`) ids. Each tuple `(u, v)`
 //! is turned so that `a = min(u, v)`, `b = max(u, v)` (the checks do not
 //! depend on orientation), and the tuples are sorted by the block pair
-//! `(a / BLOCK, b / BLOCK)`. A run of tuples of one pair reads the cells of
-//! two 64 Ki-vertex ranges only (128 KiB each with 2-byte cells: both stay
-//! in L2), where the generated order reads two random cells of the whole
-//! array per tuple. Inside a run a tuple needs only the low 16 bits of each
+//! `(a / BLOCK, b / BLOCK)`, the pairs in tiles of 32 by 32 blocks so that
+//! above `2^21` vertices the blocks a tile reads stay in L3. A run of
+//! tuples of one pair reads the cells of two 64 Ki-vertex ranges only (256
+//! KiB each with 4-byte cells: both stay in L2), where the generated order
+//! reads two random cells of the whole array per tuple. Inside a run a tuple needs only the low 16 bits of each
 //! end: one `u32` word, `a mod 2^16` in the low half and `b mod 2^16` in
 //! the high half, half the bytes of an [`Edge`], so the pass also streams
 //! half the memory.
@@ -137,8 +138,8 @@ impl TupleBlocks {
 const SELF_LOOP: Edge = Edge::new(u32::MAX, u32::MAX);
 
 /// A tuple turned (`a = min`, `b = max`) and packed in place: `u` becomes
-/// the block pair `(a / BLOCK) << 16 | b / BLOCK`, `v` the word. Ordered by
-/// `(u, v)`, packed tuples run by block pair.
+/// the [`pair_code`] of `(a / BLOCK, b / BLOCK)`, `v` the word. Ordered by
+/// `(u, v)`, packed tuples run by block pair, the pairs tile by tile.
 fn pack(e: Edge) -> Edge {
     if e.is_self_loop() {
         return SELF_LOOP;
@@ -146,8 +147,33 @@ fn pack(e: Edge) -> Edge {
     let (a, b) = (e.u.min(e.v), e.u.max(e.v));
     let low = (1 << BLOCK_BITS) - 1;
     Edge::new(
-        ((a >> BLOCK_BITS) << BLOCK_BITS) | (b >> BLOCK_BITS),
+        pair_code(a >> BLOCK_BITS, b >> BLOCK_BITS),
         (a & low) | ((b & low) << BLOCK_BITS),
+    )
+}
+
+/// Block pairs go in tiles of `2^TILE_BITS` by `2^TILE_BITS` blocks: the
+/// cells of a tile's 64 blocks (16 MiB) stay in L3 while its pairs are
+/// read, where pair after pair of one low block would sweep every block.
+const TILE_BITS: u32 = 5;
+
+/// The sort code of the block pair `(low, high)`, both below `2^16`:
+/// tile-major, `low tile (11 bits) | high tile (11) | low in tile (5) |
+/// high in tile (5)`.
+fn pair_code(low: u32, high: u32) -> u32 {
+    let inside = (1 << TILE_BITS) - 1;
+    ((low >> TILE_BITS) << 21)
+        | ((high >> TILE_BITS) << 10)
+        | ((low & inside) << TILE_BITS)
+        | (high & inside)
+}
+
+/// The block pair `(low, high)` of a [`pair_code`].
+fn pair_of(code: u32) -> (u32, u32) {
+    let inside = (1 << TILE_BITS) - 1;
+    (
+        ((code >> 21) << TILE_BITS) | ((code >> TILE_BITS) & inside),
+        (((code >> 10) & 0x7ff) << TILE_BITS) | (code & inside),
     )
 }
 
@@ -162,11 +188,8 @@ fn work_items(sorted: &[Edge]) -> Vec<Item> {
     let mut items = Vec::new();
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(sorted.len());
-        let pair = sorted[start].u as usize;
-        let (low_base, high_base) = (
-            (pair >> BLOCK_BITS) << BLOCK_BITS,
-            (pair & (BLOCK - 1)) << BLOCK_BITS,
-        );
+        let (low, high) = pair_of(sorted[start].u);
+        let (low_base, high_base) = ((low as usize) << BLOCK_BITS, (high as usize) << BLOCK_BITS);
         for s in (start..end).step_by(ITEM) {
             items.push(Item {
                 start: s,
@@ -237,7 +260,7 @@ mod tests {
             multiset(original.iter().map(|e| (e.u, e.v)))
         );
         assert!(ends.iter().all(|(a, b)| a < b), "turned low end first");
-        let pair = |(a, b): &(Vertex, Vertex)| (a >> BLOCK_BITS, b >> BLOCK_BITS);
+        let pair = |(a, b): &(Vertex, Vertex)| pair_code(a >> BLOCK_BITS, b >> BLOCK_BITS);
         assert!(ends.windows(2).all(|w| pair(&w[0]) <= pair(&w[1])));
         // Items tile the words, each within one pair and at most ITEM long.
         let mut next = 0;
@@ -262,6 +285,25 @@ mod tests {
         let one = run(1);
         assert_eq!(run(2), one);
         assert_eq!(run(3), one);
+    }
+
+    #[test]
+    fn pair_codes_run_tile_by_tile_and_decode() {
+        let tile = 1 << TILE_BITS;
+        for (low, high) in [
+            (0, 0),
+            (3, 40),
+            (31, 31),
+            (32, 0),
+            (0xffff, 0xffff),
+            (1234, 65000),
+        ] {
+            assert_eq!(pair_of(pair_code(low, high)), (low, high));
+        }
+        // Every pair of the first tile comes before any pair of the next.
+        assert!(pair_code(tile - 1, tile - 1) < pair_code(0, tile));
+        assert!(pair_code(0, tile) < pair_code(1, tile));
+        assert_eq!(pair_code(0xffff, 0xffff), SELF_LOOP.u);
     }
 
     #[test]
