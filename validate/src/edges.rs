@@ -5,7 +5,7 @@
 //! exactly one is reached, or the levels differ by more than one, check 4
 //! fails; otherwise the tuple counts toward nedge, and if `v` is one level
 //! below `u` and `u` may be its parent (confirmed against the parent array
-//! when the cell only holds a fingerprint), `v`'s tree edge is marked
+//! when the cell holds only a print of it), `v`'s tree edge is marked
 //! present (and likewise for `u`). A tree edge always joins adjacent levels,
 //! so no tree edge is missed by marking only there. Afterwards every reached
 //! vertex but the root must have its tree edge marked (check 3).

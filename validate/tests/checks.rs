@@ -13,7 +13,7 @@
 //! nedge = 6 (0-1 twice, 0-2, 1-3, 2-3, 3-4; the self-loop does not count).
 
 use generator::{Edge, EdgeList};
-use validate::{Invalid, TreeSummary, Validator};
+use validate::{Invalid, TreeSummary, TupleBlocks, Validator};
 
 fn graph() -> EdgeList {
     let pairs = [
@@ -245,34 +245,39 @@ fn errors_are_the_same_for_one_and_two_threads() {
     assert_eq!(one, run(2).unwrap_err());
 }
 
+/// Guards the confirmation above 2^24 vertices, where a cell keeps only
+/// the parent's low 24 bits: in list order and in block order (whose
+/// sixteen duplicate tuples go through the wide loop where the processor
+/// has one), a print that matches must not pass a missing tree edge.
 #[test]
-fn a_fingerprint_collision_does_not_pass_a_missing_tree_edge() {
-    // 300 claims parent 1, but its only edge is to 257, which is on the same
-    // level as 1 and shares 1's low 8 bits (257 = 0x101): the cheap
-    // fingerprint matches, the confirmation against the parents must not.
-    let edges = [(0, 1), (0, 257), (257, 300)].map(|(u, v)| Edge::new(u, v));
-    let graph = EdgeList::new(301, edges.to_vec()).unwrap();
-    let mut parents = vec![-1i64; 301];
+fn a_print_collision_does_not_pass_a_missing_tree_edge() {
+    // 300 claims parent 1, but its only edges go to far = 2^24 + 1, which
+    // is on the same level as 1 and shares 1's low 24 bits: the print
+    // matches, the confirmation against the parents must not.
+    let far = (1u32 << 24) + 1;
+    let n = u64::from(far) + 1;
+    let mut edges = vec![Edge::new(0, 1), Edge::new(0, far)];
+    edges.extend([Edge::new(far, 300); 16]);
+    let list = EdgeList::new(n, edges.clone()).unwrap();
+    let blocks = TupleBlocks::from_tuples(list.num_vertices(), edges);
+    let mut parents = vec![-1i64; list.num_vertices()];
     parents[0] = 0;
     parents[1] = 0;
-    parents[257] = 0;
+    parents[far as usize] = 0;
     parents[300] = 1;
-    let err = Validator::new(301)
-        .validate(&graph, 0, &parents, None)
-        .unwrap_err();
+    let mut validator = Validator::new(0);
+    let missing = Invalid::NotAnEdge {
+        vertex: 300,
+        parent: 1,
+    };
     assert_eq!(
-        err,
-        Invalid::NotAnEdge {
-            vertex: 300,
-            parent: 1
-        }
+        validator.validate(&list, 0, &parents, None),
+        Err(missing.clone())
     );
-    parents[300] = 257;
-    assert!(
-        Validator::new(301)
-            .validate(&graph, 0, &parents, None)
-            .is_ok()
-    );
+    assert_eq!(validator.validate(&blocks, 0, &parents, None), Err(missing));
+    parents[300] = i64::from(far);
+    assert!(validator.validate(&list, 0, &parents, None).is_ok());
+    assert!(validator.validate(&blocks, 0, &parents, None).is_ok());
 }
 
 #[test]
