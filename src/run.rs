@@ -253,8 +253,9 @@ fn misreport(stats: &SearchStats, tree: &TreeSummary) -> Option<Failure> {
 
 /// The fewest validated searches for which a run puts the tuples in block
 /// order first: at SCALE 20 on 2 threads (AMD EPYC) re-encoding them took
-/// about 0.4 s and saved about 40 ms per validation, so it pays after about
-/// 10 validations (README, "Block order", names the commands).
+/// about 0.4 s and saved about 20 ms per validation (`validate` 43.2 ms,
+/// `validate_blocked` 22.8 ms in `GRAPH500_BENCH_SCALE=20 cargo bench
+/// --bench pipeline -- validate`), so it pays after about 20 validations.
 pub const BLOCK_ORDER_MIN_KEYS: usize = 32;
 
 /// The order the validator read the tuples in.
