@@ -18,6 +18,7 @@
 use crate::Invalid;
 use crate::cells::Cell;
 pub(crate) use crate::cells::UNREACHED;
+use par::first_index;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -26,64 +27,52 @@ const PENDING: u32 = u32::MAX - 1;
 /// Vertices per parallel work item.
 const VERTEX_GRAIN: usize = 1 << 12;
 
-/// Check 1 for the length and the root; [`assign_levels`] checks every
-/// parent's range as it reads it, and then that the root is its own
+/// Check 1: the length, the root, every parent in range, the root its own
 /// parent.
-pub(crate) fn check_lengths(n: usize, root: u64, parents: &[i64]) -> Result<(), Invalid> {
+pub(crate) fn check_ranges(n: usize, root: u64, parents: &[i64]) -> Result<(), Invalid> {
     if parents.len() != n {
         return Err(Invalid::WrongLength {
             found: parents.len(),
             expected: n,
         });
     }
-    if usize::try_from(root).is_ok_and(|r| r < n) {
-        Ok(())
-    } else {
-        Err(Invalid::RootOutOfRange {
+    let Some(root_index) = usize::try_from(root).ok().filter(|&r| r < n) else {
+        return Err(Invalid::RootOutOfRange {
             root,
             num_vertices: n,
-        })
-    }
-}
-
-/// The rest of check 1 (every parent in range, the root its own parent),
-/// then check 2: fills `levels` with tree depths. `parents` must have
-/// passed [`check_lengths`]. Reached vertices and the depth are counted by
-/// [`fill_cells`].
-pub(crate) fn assign_levels(
-    root: u64,
-    parents: &[i64],
-    levels: &[AtomicU32],
-) -> Result<(), Invalid> {
-    let n = parents.len();
+        });
+    };
     let in_range = |p: i64| p == -1 || usize::try_from(p).is_ok_and(|p| p < n);
-    let out_of_range = levels
-        .par_chunks(VERTEX_GRAIN)
-        .zip(parents.par_chunks(VERTEX_GRAIN))
-        .enumerate()
-        .map(|(block, (levels, parents))| {
-            for (level, &p) in levels.iter().zip(parents) {
-                level.store(if p == -1 { UNREACHED } else { PENDING }, Relaxed);
-            }
-            let first = parents.iter().position(|&p| !in_range(p));
-            first.map(|i| block * VERTEX_GRAIN + i)
-        })
-        .find_first(Option::is_some)
-        .flatten();
-    if let Some(v) = out_of_range {
+    if let Some(v) = first_index(parents.len(), |v| !in_range(parents[v])) {
         return Err(Invalid::ParentOutOfRange {
             vertex: v as u64,
             parent: parents[v],
         });
     }
-    let root_index = index(root);
     if parents[root_index] != root as i64 {
         return Err(Invalid::RootNotOwnParent {
             root,
             parent: parents[root_index],
         });
     }
-    levels[root_index].store(0, Relaxed);
+    Ok(())
+}
+
+/// Check 2: fills `levels` with tree depths; returns (reached, depth).
+/// `parents` must have passed [`check_ranges`].
+pub(crate) fn assign_levels(
+    root: u64,
+    parents: &[i64],
+    levels: &[AtomicU32],
+) -> Result<(u64, u32), Invalid> {
+    levels
+        .par_iter()
+        .zip(parents)
+        .with_min_len(VERTEX_GRAIN)
+        .for_each(|(level, &p)| {
+            level.store(if p == -1 { UNREACHED } else { PENDING }, Relaxed);
+        });
+    levels[index(root)].store(0, Relaxed);
 
     let first_error = levels
         .par_chunks(VERTEX_GRAIN)
@@ -96,10 +85,18 @@ pub(crate) fn assign_levels(
         })
         .find_first(Option::is_some)
         .flatten();
-    match first_error {
-        Some(error) => Err(error),
-        None => Ok(()),
+    if let Some(error) = first_error {
+        return Err(error);
     }
+
+    let (reached, depth) = levels
+        .par_iter()
+        .with_min_len(VERTEX_GRAIN)
+        .map(|l| l.load(Relaxed))
+        .filter(|&l| l != UNREACHED)
+        .fold(|| (0u64, 0u32), |(count, max), l| (count + 1, max.max(l)))
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
+    Ok((reached, depth))
 }
 
 /// Gives pending `v` (and the pending vertices above it) their levels, or reports
@@ -148,40 +145,19 @@ fn index(v: u64) -> usize {
     usize::try_from(v).expect("a checked vertex id")
 }
 
-/// Writes each vertex's [`Cell`] from its level and parent, after
-/// [`assign_levels`]; returns (reached, depth). A vertex deeper than
-/// `C::MAX_LEVEL` gets an unreached cell: the caller must then fill cells
-/// of a deeper kind. O(N), parallel.
-pub(crate) fn fill_cells<C: Cell>(
-    levels: &[AtomicU32],
-    parents: &[i64],
-    cells: &mut [C],
-) -> (u64, u32) {
+/// Writes each vertex's [`Cell`] from its level and parent. O(N), parallel.
+pub(crate) fn fill_cells<C: Cell>(levels: &[AtomicU32], parents: &[i64], cells: &mut [C]) {
     cells
         .par_iter_mut()
         .zip(levels)
         .zip(parents)
         .with_min_len(VERTEX_GRAIN)
-        .fold(
-            || (0u64, 0u32),
-            |(reached, depth), ((cell, level), &parent)| match level.load(Relaxed) {
-                UNREACHED => {
-                    *cell = C::unreached();
-                    (reached, depth)
-                }
-                level => {
-                    // A reached vertex's parent is a checked vertex id
-                    // below 2^32.
-                    #[allow(clippy::cast_possible_truncation)]
-                    let parent = parent as u32;
-                    *cell = if level <= C::MAX_LEVEL {
-                        C::reached(level, parent)
-                    } else {
-                        C::unreached()
-                    };
-                    (reached + 1, depth.max(level))
-                }
-            },
-        )
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)))
+        .for_each(|((cell, level), &parent)| {
+            *cell = match level.load(Relaxed) {
+                UNREACHED => C::unreached(),
+                // A reached vertex's parent is a checked vertex id below 2^32.
+                #[allow(clippy::cast_possible_truncation)]
+                level => C::reached(level, parent as u32),
+            };
+        });
 }
