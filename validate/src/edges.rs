@@ -33,6 +33,9 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 const EDGE_GRAIN: usize = 1 << 14;
 /// How many tuples ahead the cells are prefetched.
 const AHEAD: usize = 16;
+/// Tuples per step of the wide loop (`wide.rs`): the whole groups an item
+/// hands it.
+pub(crate) const WIDE_LANES: usize = 16;
 
 /// Checks 3 and 4 over `tuples`; returns nedge. `cells` holds at least
 /// `N` cells, rounded up to a whole [`BLOCK`] for block-ordered tuples.
@@ -118,7 +121,7 @@ fn check_item<C: Cell>(
     seen: &[AtomicBool],
 ) -> (u64, Option<Invalid>) {
     let words = &words[item.start..item.end];
-    let whole = words.len() - words.len() % 16;
+    let whole = words.len() - words.len() % WIDE_LANES;
     match C::check_words_wide(item, &words[..whole], cells, parents, seen) {
         Some((nedge, false)) => {
             let (rest, error) = check_words(item, whole, &words[whole..], parents, cells, seen);

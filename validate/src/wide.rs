@@ -28,8 +28,8 @@ use std::arch::x86_64::{
 };
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-/// Tuples per step.
-pub(crate) const LANES: usize = 16;
+/// Tuples per step: one 512-bit vector of `u32` words.
+pub(crate) const LANES: usize = crate::edges::WIDE_LANES;
 
 /// True when this processor runs [`check_words`].
 pub(crate) fn available() -> bool {
