@@ -13,8 +13,9 @@
 //! parents to the `i64` form) and counting nedge are outside every timed
 //! region. So is putting the tuples in block order for the validator
 //! ([`TupleBlocks`]), done once after kernel 1 when a run
-//! validates at least [`BLOCK_ORDER_MIN_KEYS`] searches of a graph it owns
-//! (not a read-only mapped file); the checksum is taken before. The
+//! validates at least [`BLOCK_ORDER_MIN_KEYS`] searches (a read-only mapped
+//! file is copied first when the copy fits in the available memory); the
+//! checksum is taken before. The
 //! observer is told of each step between timed regions and may
 //! stop the run there.
 

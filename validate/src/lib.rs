@@ -115,7 +115,7 @@ pub struct Validator {
 
 impl Validator {
     /// The most working memory a validator for `num_vertices` vertices
-    /// takes: 7 bytes per vertex, plus 8 more once a tree deeper than 253
+    /// takes: 9 bytes per vertex, plus 8 more once a tree deeper than 253
     /// levels comes (see `cells.rs`), the cell arrays padded to a whole
     /// block of 64 Ki vertices. The parent array it reads is the
     /// caller's.
