@@ -1,0 +1,370 @@
+//! `Comm`: the collective operations the distributed run needs, and two
+//! implementations besides MPI's: [`Solo`] (one rank) and [`ThreadRanks`]
+//! (P ranks as threads of one process, for tests and for trying the
+//! distributed code without MPI).
+//!
+//! The trait moves bytes; the typed helpers ([`exchange`], [`all_gather`],
+//! [`all_reduce`]) cast plain-old-data slices to and from them. Every
+//! operation is collective: each rank calls it, in the same order, with
+//! arguments that agree (the same `op`, the same counts where counts are
+//! shared). Each implementation counts the bytes this rank sends to other
+//! ranks ([`Comm::bytes_sent`]); what a rank passes to itself is a copy and
+//! not counted.
+
+use bytemuck::Pod;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Barrier, Mutex};
+
+/// A reduction of `u64` values, element by element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// Wrapping sum.
+    Sum,
+    /// Largest.
+    Max,
+    /// Smallest.
+    Min,
+}
+
+impl Reduce {
+    /// `a` combined with `b`.
+    pub fn apply(self, a: u64, b: u64) -> u64 {
+        match self {
+            Reduce::Sum => a.wrapping_add(b),
+            Reduce::Max => a.max(b),
+            Reduce::Min => a.min(b),
+        }
+    }
+}
+
+/// A group of ranks and the collectives among them.
+pub trait Comm: Send + Sync {
+    /// This rank, `0..size()`.
+    fn rank(&self) -> usize;
+    /// The number of ranks, P.
+    fn size(&self) -> usize;
+    /// All-to-all: `send[displs]`, cut by `send_counts` (bytes, one count
+    /// per destination rank, in rank order), goes to each rank; what every
+    /// rank sent to this one is written to `recv` (cleared first), sources
+    /// in rank order, and `recv_counts[s]` says how many bytes came from
+    /// rank `s`.
+    fn exchange_bytes(
+        &self,
+        send: &[u8],
+        send_counts: &[usize],
+        recv: &mut Vec<u8>,
+        recv_counts: &mut [usize],
+    );
+    /// All-gather with known sizes: rank `r` contributes `counts[r]` bytes
+    /// (`mine.len() == counts[rank]`); `all` (their sum) receives them in
+    /// rank order.
+    fn all_gather_bytes(&self, mine: &[u8], counts: &[usize], all: &mut [u8]);
+    /// Reduces `values` element by element over the ranks; every rank gets
+    /// the result in place.
+    fn all_reduce(&self, values: &mut [u64], op: Reduce);
+    /// Waits for every rank.
+    fn barrier(&self);
+    /// Bytes this rank has sent to other ranks so far.
+    fn bytes_sent(&self) -> u64;
+}
+
+/// All-to-all of `send`, cut into per-destination runs by `counts`
+/// (elements): returns what came to this rank, sources in rank order, and
+/// each source's element count.
+pub fn exchange<T: Pod>(comm: &dyn Comm, send: &[T], counts: &[usize]) -> (Vec<T>, Vec<usize>) {
+    let size = size_of::<T>();
+    let byte_counts: Vec<usize> = counts.iter().map(|c| c * size).collect();
+    let mut recv = Vec::new();
+    let mut recv_counts = vec![0; comm.size()];
+    comm.exchange_bytes(
+        bytemuck::cast_slice(send),
+        &byte_counts,
+        &mut recv,
+        &mut recv_counts,
+    );
+    let received: Vec<T> = bytemuck::pod_collect_to_vec(&recv);
+    (received, recv_counts.iter().map(|c| c / size).collect())
+}
+
+/// All-gather with known sizes (elements per rank): `all[..]` gets every
+/// rank's `mine`, in rank order.
+pub fn all_gather<T: Pod>(comm: &dyn Comm, mine: &[T], counts: &[usize], all: &mut [T]) {
+    let size = size_of::<T>();
+    let byte_counts: Vec<usize> = counts.iter().map(|c| c * size).collect();
+    comm.all_gather_bytes(
+        bytemuck::cast_slice(mine),
+        &byte_counts,
+        bytemuck::cast_slice_mut(all),
+    );
+}
+
+/// `values` reduced over every rank (a copy; the argument is unchanged).
+pub fn all_reduce<const K: usize>(comm: &dyn Comm, mut values: [u64; K], op: Reduce) -> [u64; K] {
+    comm.all_reduce(&mut values, op);
+    values
+}
+
+/// Agrees on an outcome: `Ok` on every rank only if every rank's `mine`
+/// is `Ok`; otherwise every rank gets the message of the lowest rank that
+/// failed. Collective; costs two small all-gathers.
+pub fn agree<T>(comm: &dyn Comm, mine: Result<T, String>) -> Result<T, String> {
+    let message = match &mine {
+        Ok(_) => Vec::new(),
+        Err(m) => m.as_bytes().to_vec(),
+    };
+    let mut lengths = vec![0u64; comm.size()];
+    all_gather(
+        comm,
+        &[message.len() as u64],
+        &vec![1; comm.size()],
+        &mut lengths,
+    );
+    if lengths.iter().all(|&l| l == 0) {
+        return mine;
+    }
+    let counts: Vec<usize> = lengths
+        .iter()
+        .map(|&l| usize::try_from(l).expect("a message"))
+        .collect();
+    let mut all = vec![0u8; counts.iter().sum()];
+    all_gather(comm, &message, &counts, &mut all);
+    let first = counts.iter().position(|&c| c > 0).expect("one failed");
+    let start: usize = counts[..first].iter().sum();
+    let text = String::from_utf8_lossy(&all[start..start + counts[first]]);
+    Err(if comm.size() > 1 {
+        format!("rank {first}: {text}")
+    } else {
+        text.into_owned()
+    })
+}
+
+/// The group of one rank: every collective is a copy.
+#[derive(Debug, Default)]
+pub struct Solo;
+
+impl Comm for Solo {
+    fn rank(&self) -> usize {
+        0
+    }
+    fn size(&self) -> usize {
+        1
+    }
+    fn exchange_bytes(&self, send: &[u8], _: &[usize], recv: &mut Vec<u8>, counts: &mut [usize]) {
+        recv.clear();
+        recv.extend_from_slice(send);
+        counts[0] = send.len();
+    }
+    fn all_gather_bytes(&self, mine: &[u8], _: &[usize], all: &mut [u8]) {
+        all.copy_from_slice(mine);
+    }
+    fn all_reduce(&self, _: &mut [u64], _: Reduce) {}
+    fn barrier(&self) {}
+    fn bytes_sent(&self) -> u64 {
+        0
+    }
+}
+
+/// P ranks as threads of one process, meeting at a barrier: rank `r`
+/// posts its pieces in row `r` of a P x P table of slots, everyone waits,
+/// then reads column `r`, and everyone waits again before the table is
+/// reused. Made by [`ThreadRanks::run`].
+pub struct ThreadRanks {
+    rank: usize,
+    shared: Arc<Table>,
+    sent: AtomicU64,
+}
+
+struct Table {
+    size: usize,
+    barrier: Barrier,
+    slots: Vec<Mutex<Vec<u8>>>,
+}
+
+impl Table {
+    fn slot(&self, from: usize, to: usize) -> std::sync::MutexGuard<'_, Vec<u8>> {
+        self.slots[from * self.size + to]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl ThreadRanks {
+    /// Runs `body` on `size` ranks, each on its own thread, and returns
+    /// their results in rank order. A rank that panics makes `run` panic
+    /// once the others are done (they must not be waiting on it).
+    pub fn run<R: Send>(size: usize, body: impl Fn(&ThreadRanks) -> R + Sync) -> Vec<R> {
+        assert!(size > 0, "at least one rank");
+        let shared = Arc::new(Table {
+            size,
+            barrier: Barrier::new(size),
+            slots: (0..size * size).map(|_| Mutex::new(Vec::new())).collect(),
+        });
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..size)
+                .map(|rank| {
+                    let comm = ThreadRanks {
+                        rank,
+                        shared: Arc::clone(&shared),
+                        sent: AtomicU64::new(0),
+                    };
+                    let body = &body;
+                    s.spawn(move || body(&comm))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        })
+    }
+
+    fn count_sent(&self, bytes: usize) {
+        self.sent.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+}
+
+impl Comm for ThreadRanks {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+    fn size(&self) -> usize {
+        self.shared.size
+    }
+    fn exchange_bytes(
+        &self,
+        send: &[u8],
+        send_counts: &[usize],
+        recv: &mut Vec<u8>,
+        recv_counts: &mut [usize],
+    ) {
+        let t = &*self.shared;
+        let mut start = 0;
+        for (to, &count) in send_counts.iter().enumerate() {
+            let piece = &send[start..start + count];
+            t.slot(self.rank, to).extend_from_slice(piece);
+            if to != self.rank {
+                self.count_sent(count);
+            }
+            start += count;
+        }
+        t.barrier.wait();
+        recv.clear();
+        for (from, count) in recv_counts.iter_mut().enumerate() {
+            let mut slot = t.slot(from, self.rank);
+            *count = slot.len();
+            recv.extend_from_slice(&slot);
+            slot.clear();
+        }
+        t.barrier.wait();
+    }
+
+    fn all_gather_bytes(&self, mine: &[u8], counts: &[usize], all: &mut [u8]) {
+        let t = &*self.shared;
+        debug_assert_eq!(mine.len(), counts[self.rank]);
+        t.slot(self.rank, self.rank).extend_from_slice(mine);
+        self.count_sent(mine.len() * (t.size - 1));
+        t.barrier.wait();
+        let mut start = 0;
+        for (from, &count) in counts.iter().enumerate() {
+            all[start..start + count].copy_from_slice(&t.slot(from, from));
+            start += count;
+        }
+        t.barrier.wait();
+        t.slot(self.rank, self.rank).clear();
+        t.barrier.wait();
+    }
+
+    fn all_reduce(&self, values: &mut [u64], op: Reduce) {
+        let t = &*self.shared;
+        t.slot(self.rank, self.rank)
+            .extend_from_slice(bytemuck::cast_slice(values));
+        self.count_sent(size_of_val(values) * (t.size - 1));
+        t.barrier.wait();
+        let mut result: Option<Vec<u64>> = None;
+        for from in 0..t.size {
+            let theirs: Vec<u64> = bytemuck::pod_collect_to_vec(&t.slot(from, from));
+            result = Some(match result {
+                None => theirs,
+                Some(acc) => acc
+                    .iter()
+                    .zip(&theirs)
+                    .map(|(&a, &b)| op.apply(a, b))
+                    .collect(),
+            });
+        }
+        values.copy_from_slice(&result.expect("one rank at least"));
+        t.barrier.wait();
+        t.slot(self.rank, self.rank).clear();
+        t.barrier.wait();
+    }
+
+    fn barrier(&self) {
+        self.shared.barrier.wait();
+    }
+
+    fn bytes_sent(&self) -> u64 {
+        self.sent.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exchange_delivers_each_piece_to_its_rank_in_source_order() {
+        let got = ThreadRanks::run(3, |c| {
+            let r = c.rank() as u32;
+            // Rank r sends r+1 copies of 10r+d to rank d.
+            let mut send = Vec::new();
+            let mut counts = Vec::new();
+            for d in 0..3u32 {
+                send.extend(std::iter::repeat_n(10 * r + d, r as usize + 1));
+                counts.push(r as usize + 1);
+            }
+            let (recv, recv_counts) = exchange(c, &send, &counts);
+            (recv, recv_counts, c.bytes_sent())
+        });
+        for (d, (recv, counts, sent)) in got.into_iter().enumerate() {
+            let d = d as u32;
+            assert_eq!(recv, vec![d, 10 + d, 10 + d, 20 + d, 20 + d, 20 + d]);
+            assert_eq!(counts, vec![1, 2, 3]);
+            assert_eq!(
+                sent,
+                4 * 2 * (u64::from(d) + 1),
+                "self-sends are not counted"
+            );
+        }
+    }
+
+    #[test]
+    fn gather_reduce_and_agree_see_every_rank() {
+        let got = ThreadRanks::run(4, |c| {
+            let r = c.rank() as u64;
+            let counts: Vec<usize> = (0..4).map(|i| i + 1).collect();
+            let mine = vec![r; c.rank() + 1];
+            let mut all = vec![0u64; 10];
+            all_gather(c, &mine, &counts, &mut all);
+            let sums = all_reduce(c, [r, r * r], Reduce::Sum);
+            let max = all_reduce(c, [r], Reduce::Max);
+            let min = all_reduce(c, [r + 5], Reduce::Min);
+            let verdict = agree(
+                c,
+                if r % 2 == 1 {
+                    Err(format!("bad {r}"))
+                } else {
+                    Ok(r)
+                },
+            );
+            let fine = agree(c, Ok::<u64, String>(r));
+            (all, sums, max, min, verdict, fine)
+        });
+        for (r, (all, sums, max, min, verdict, fine)) in got.into_iter().enumerate() {
+            assert_eq!(all, vec![0, 1, 1, 2, 2, 2, 3, 3, 3, 3]);
+            assert_eq!(sums, [6, 14]);
+            assert_eq!((max, min), ([3], [5]));
+            assert_eq!(verdict, Err("rank 1: bad 1".to_string()));
+            assert_eq!(fine, Ok(r as u64));
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! graph500 across processes: the same benchmark on P ranks, with the same
+//! answers as one process.
+//!
+//! - [`Comm`]: the collectives the distributed run needs (all-to-all,
+//!   all-gather, all-reduce), implemented over MPI (`Mpi`, feature `mpi`),
+//!   for one rank ([`Solo`]) and for P ranks as threads of one process
+//!   ([`ThreadRanks`], which the tests use).
+//! - [`Partition`]: vertices over ranks, 1-D by blocks of consecutive ids.
+//! - [`LocalGraph`]: distributed kernel 1; each rank's rows, global ids of
+//!   type [`Id`] (`u32`, or `u64` beyond 2^32 vertices).
+//!
+//! Nothing here prints or exits; every function that takes a [`Comm`] is
+//! collective (every rank calls it, in the same order).
+
+#![cfg_attr(test, allow(clippy::cast_possible_truncation))]
+
+mod comm;
+mod graph;
+mod partition;
+mod route;
+
+pub use comm::{Comm, Reduce, Solo, ThreadRanks, agree, all_gather, all_reduce, exchange};
+pub use graph::{LocalGraph, ROUND_TUPLES};
+pub use partition::Partition;
+pub use route::{Outbox, route};
+
+/// A global vertex id as the distributed code stores and sends it: `u32`
+/// while `N` fits (half the bytes per arc and per message), `u64` beyond.
+pub trait Id: bytemuck::Pod + Default + Eq + Send + Sync + std::fmt::Debug + 'static {
+    /// `v`, which must fit.
+    fn from_u64(v: u64) -> Self;
+    /// The id as a `u64`.
+    fn to_u64(self) -> u64;
+}
+
+impl Id for u32 {
+    #[inline]
+    fn from_u64(v: u64) -> Self {
+        debug_assert!(v <= u64::from(u32::MAX));
+        // The caller picks u32 only when every id fits.
+        #[allow(clippy::cast_possible_truncation)]
+        let v = v as u32;
+        v
+    }
+    #[inline]
+    fn to_u64(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Id for u64 {
+    #[inline]
+    fn from_u64(v: u64) -> Self {
+        v
+    }
+    #[inline]
+    fn to_u64(self) -> u64 {
+        self
+    }
+}
