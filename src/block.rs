@@ -49,7 +49,7 @@ pub struct Statistics {
     pub nbfs: usize,
     /// Seconds to generate (or read) the edge list.
     pub graph_generation: f64,
-    /// `num_mpi_processes`: 1 for a single process.
+    /// `num_mpi_processes`: 1 for a single process, P over MPI ranks.
     pub num_mpi_processes: u32,
     /// Seconds in kernel 1.
     pub construction_time: f64,

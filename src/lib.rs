@@ -14,6 +14,8 @@
 //!   official output block, byte for byte, with C's `%g`.
 //! - [`report`]: the one JSON schema of runs, sweeps and profiles, written
 //!   and read back typed.
+//! - [`run_distributed`]: the same run over the ranks of a [`dist::Comm`]
+//!   (MPI, or ranks as threads), through the same [`search_all`].
 //! - [`budget`] and [`system`]: a command's peak memory, summed from what
 //!   each library says its part needs, against what the OS has.
 //!
@@ -24,6 +26,7 @@
 
 pub mod block;
 pub mod budget;
+mod distributed;
 mod error;
 mod observe;
 mod plan;
@@ -32,6 +35,7 @@ mod run;
 pub mod stats;
 pub mod system;
 
+pub use distributed::{rank_bytes, run_distributed};
 pub use error::Error;
 pub use observe::{Event, Observer, Silent};
 pub use plan::{GeneratorKind, GeneratorSpec, GraphSource, KeyRule, Plan};
@@ -70,7 +74,10 @@ impl Plan {
             edgefactor,
             nbfs: measured.searches.len(),
             graph_generation: measured.graph_generation,
-            num_mpi_processes: 1,
+            num_mpi_processes: measured
+                .mpi
+                .as_ref()
+                .map_or(1, |m| u32::try_from(m.ranks).unwrap_or(u32::MAX)),
             construction_time: measured.construction_time,
             nedge: Summary::of(&nedges).expect(at_least_one),
             bfs: KernelStatistics::of(&times, &nedges, validate_times.as_deref())
@@ -126,6 +133,7 @@ impl Plan {
             searches: measured.searches.clone(),
             memory_estimate_bytes: measured.memory_estimate,
             peak_memory_bytes: system::peak_resident_bytes(),
+            mpi: measured.mpi.clone(),
         }
     }
 

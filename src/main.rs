@@ -50,7 +50,9 @@ fn main() -> ExitCode {
     match dispatch(cli) {
         Ok(code) => code,
         Err(e) if is_interruption(&e) => {
-            console::err_line(&format!("graph500: {}", interrupt::Interrupted));
+            if cli::ranks::speaks() {
+                console::err_line(&format!("graph500: {}", interrupt::Interrupted));
+            }
             ExitCode::from(interrupt::EXIT_STATUS)
         }
         Err(e) => fail(&e),
@@ -63,9 +65,12 @@ fn is_interruption(e: &anyhow::Error) -> bool {
     e.is::<interrupt::Interrupted>() || matches!(e.downcast_ref(), Some(harness::Error::Stopped))
 }
 
-/// Reports `e` on one line of stderr; exit status 2.
+/// Reports `e` on one line of stderr (rank 0 only, in a distributed run);
+/// exit status 2.
 fn fail(e: &anyhow::Error) -> ExitCode {
-    console::err_line(&format!("graph500: error: {e:#}"));
+    if cli::ranks::speaks() {
+        console::err_line(&format!("graph500: error: {e:#}"));
+    }
     ExitCode::from(2)
 }
 
@@ -101,10 +106,22 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         kernels::par::init_global(threads.into())
             .map_err(|size| anyhow::anyhow!("the pipes pool already runs {size} threads"))?;
     }
-    let progress = Progress::new(cli.quiet);
+    let benchmark = matches!(cli.command, None | Some(Command::Run(_)));
+    let ranks = if benchmark {
+        cli::ranks::start()?
+    } else {
+        None
+    };
+    let ranks = ranks.as_ref().map(|r| r as &dyn dist::Comm);
+    if let Some(comm) = ranks {
+        cli::ranks::set_rank(comm.rank());
+    }
+    let quiet = cli.quiet || ranks.is_some_and(|r| r.rank() != 0);
+    let progress = Progress::new(quiet);
     let commands = cli::commands::Commands {
         force: cli.force,
         progress: &progress,
+        ranks,
     };
     match &cli.command {
         None => commands.run(&cli.run),

@@ -8,7 +8,7 @@ use generator::format::EdgeFormat;
 use generator::{
     EdgeGenerator, EdgeList, Kronecker, ReferenceKronecker, RootCandidates, SeedStreams,
 };
-use kernels::{Csr, Kernel, SearchKey, choose_reference_search_keys, choose_search_keys};
+use kernels::{Csr, Eligible, Kernel, SearchKey, choose_keys_among, choose_reference_keys_among};
 use std::path::PathBuf;
 
 /// The Kronecker generators.
@@ -147,22 +147,28 @@ impl GraphSource {
 /// How a run picks its search keys.
 #[derive(Clone, Debug)]
 pub enum KeyRule {
-    /// Drawn from a seed's search-key stream ([`choose_search_keys`]).
+    /// Drawn from a seed's search-key stream ([`kernels::choose_search_keys`]).
     Seeded(u64),
     /// The reference code's rule over its candidates
-    /// ([`choose_reference_search_keys`]).
+    /// ([`kernels::choose_reference_search_keys`]).
     Reference(RootCandidates),
 }
 
 impl KeyRule {
     /// `count` keys of `graph`.
     pub fn choose(&self, graph: &Csr, count: usize) -> Result<Vec<SearchKey>, Error> {
+        self.choose_among(&Eligible::of(graph), count)
+    }
+
+    /// `count` keys among `eligible` (what a distributed run knows of its
+    /// graph): the same keys as [`KeyRule::choose`] of the whole graph.
+    pub fn choose_among(&self, eligible: &Eligible, count: usize) -> Result<Vec<SearchKey>, Error> {
         let keys = match self {
             KeyRule::Seeded(seed) => {
-                choose_search_keys(graph, count, &mut SeedStreams::new(*seed).search_keys())
+                choose_keys_among(eligible, count, &mut SeedStreams::new(*seed).search_keys())
             }
             KeyRule::Reference(candidates) => {
-                choose_reference_search_keys(graph, count, candidates.clone())
+                choose_reference_keys_among(eligible, count, candidates.clone())
             }
         };
         keys.map_err(|cause| Error::Kernel {
@@ -187,6 +193,9 @@ pub struct Plan {
     pub trace: bool,
     /// Run even if the memory estimate exceeds the available memory.
     pub force: bool,
+    /// In a distributed run, use 64-bit global vertex ids even where 32
+    /// bits would do (tests the path graphs beyond 2^32 vertices take).
+    pub wide_ids: bool,
 }
 
 impl Plan {
@@ -200,6 +209,7 @@ impl Plan {
             validate: true,
             trace: false,
             force: false,
+            wide_ids: false,
         }
     }
 

@@ -59,8 +59,33 @@ pub struct RunReport {
     /// The estimated peak memory, in bytes (what `--force` overrides).
     pub memory_estimate_bytes: u64,
     /// The process's peak resident memory in bytes, from the OS, at the end
-    /// of the run (`null` where the OS does not tell).
+    /// of the run (`null` where the OS does not tell); rank 0's in a
+    /// distributed run.
     pub peak_memory_bytes: Option<u64>,
+    /// What only a distributed run has (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mpi: Option<MpiReport>,
+}
+
+/// The figures of a run over MPI ranks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MpiReport {
+    /// Ranks (`num_mpi_processes`).
+    pub ranks: usize,
+    /// Bytes of a global vertex id in the ranks' graphs and messages (4,
+    /// or 8 beyond 2^32 vertices or when forced).
+    pub id_bytes: usize,
+    /// Each rank's peak resident memory, bytes, in rank order (0 where the
+    /// OS does not tell).
+    pub peak_memory_bytes_per_rank: Vec<u64>,
+    /// Bytes the ranks sent one another in kernel 1, summed.
+    pub kernel1_bytes: u64,
+    /// Bytes the ranks sent one another per search, summed over ranks and
+    /// levels, in key order (per level and direction: each search's
+    /// `trace`, with `--trace`).
+    pub search_bytes: Vec<u64>,
+    /// Bytes the ranks sent one another per validation, in key order.
+    pub validate_bytes: Vec<u64>,
 }
 
 /// Every option of a run that changes a result or a time.
@@ -159,6 +184,9 @@ pub struct TraceStep {
     pub edges_examined: Option<u64>,
     /// Seconds it took.
     pub seconds: f64,
+    /// Bytes all ranks sent one another in it (distributed runs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
 }
 
 impl TraceStep {
@@ -176,6 +204,7 @@ impl From<&kernels::Step> for TraceStep {
             discovered: s.discovered,
             edges_examined: s.edges_examined,
             seconds: s.seconds,
+            bytes: None,
         }
     }
 }

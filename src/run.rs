@@ -21,7 +21,7 @@
 
 use crate::observe::{self, Event, Observer};
 use crate::plan::{GeneratorSpec, GraphSource, Plan};
-use crate::report::{SearchRecord, TraceStep};
+use crate::report::{MpiReport, SearchRecord, TraceStep};
 use crate::{Error, budget};
 use generator::EdgeList;
 use kernels::{Bfs, Csr, Parents, SearchKey, SearchStats};
@@ -313,6 +313,8 @@ pub struct Measured {
     pub memory_estimate: u64,
     /// One record per search, in key order.
     pub searches: Vec<SearchRecord>,
+    /// What a distributed run adds (`None` in one process).
+    pub mpi: Option<MpiReport>,
 }
 
 /// How a run ended.
@@ -405,6 +407,7 @@ pub fn run_with(
                 construction_time,
                 memory_estimate,
                 searches,
+                mpi: None,
             })
         }
         Err(invalid) => Outcome::Invalid(invalid),

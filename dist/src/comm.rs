@@ -66,6 +66,9 @@ pub trait Comm: Send + Sync {
     fn barrier(&self);
     /// Bytes this rank has sent to other ranks so far.
     fn bytes_sent(&self) -> u64;
+    /// How many ranks of the group share this rank's machine (and its
+    /// memory), this one included.
+    fn ranks_on_this_machine(&self) -> usize;
 }
 
 /// All-to-all of `send`, cut into per-destination runs by `counts`
@@ -106,7 +109,8 @@ pub fn all_reduce<const K: usize>(comm: &dyn Comm, mut values: [u64; K], op: Red
 
 /// Agrees on an outcome: `Ok` on every rank only if every rank's `mine`
 /// is `Ok`; otherwise every rank gets the message of the lowest rank that
-/// failed. Collective; costs two small all-gathers.
+/// failed, named (`rank 2: ...`) unless every rank failed. Collective;
+/// costs two small all-gathers.
 pub fn agree<T>(comm: &dyn Comm, mine: Result<T, String>) -> Result<T, String> {
     let message = match &mine {
         Ok(_) => Vec::new(),
@@ -131,7 +135,7 @@ pub fn agree<T>(comm: &dyn Comm, mine: Result<T, String>) -> Result<T, String> {
     let first = counts.iter().position(|&c| c > 0).expect("one failed");
     let start: usize = counts[..first].iter().sum();
     let text = String::from_utf8_lossy(&all[start..start + counts[first]]);
-    Err(if comm.size() > 1 {
+    Err(if lengths.contains(&0) {
         format!("rank {first}: {text}")
     } else {
         text.into_owned()
@@ -162,6 +166,9 @@ impl Comm for Solo {
     fn bytes_sent(&self) -> u64 {
         0
     }
+    fn ranks_on_this_machine(&self) -> usize {
+        1
+    }
 }
 
 /// P ranks as threads of one process, meeting at a barrier: rank `r`
@@ -189,9 +196,12 @@ impl Table {
 }
 
 impl ThreadRanks {
-    /// Runs `body` on `size` ranks, each on its own thread, and returns
-    /// their results in rank order. A rank that panics makes `run` panic
-    /// once the others are done (they must not be waiting on it).
+    /// Runs `body` on `size` ranks, each on its own thread and with its own
+    /// rayon pool of two workers (as separate processes would have: a rank
+    /// waiting in a collective on a worker of a shared pool could starve
+    /// another rank of workers), and returns their results in rank order.
+    /// A rank that panics makes `run` panic once the others are done (they
+    /// must not be waiting on it).
     pub fn run<R: Send>(size: usize, body: impl Fn(&ThreadRanks) -> R + Sync) -> Vec<R> {
         assert!(size > 0, "at least one rank");
         let shared = Arc::new(Table {
@@ -208,7 +218,14 @@ impl ThreadRanks {
                         sent: AtomicU64::new(0),
                     };
                     let body = &body;
-                    s.spawn(move || body(&comm))
+                    s.spawn(move || {
+                        let pool = rayon::ThreadPoolBuilder::new()
+                            .num_threads(2)
+                            .thread_name(move |i| format!("rank {rank} worker {i}"))
+                            .build()
+                            .expect("a rank's thread pool starts");
+                        pool.install(|| body(&comm))
+                    })
                 })
                 .collect();
             handles
@@ -304,6 +321,10 @@ impl Comm for ThreadRanks {
 
     fn bytes_sent(&self) -> u64 {
         self.sent.load(Ordering::Relaxed)
+    }
+
+    fn ranks_on_this_machine(&self) -> usize {
+        self.shared.size
     }
 }
 

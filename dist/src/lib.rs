@@ -8,19 +8,32 @@
 //! - [`Partition`]: vertices over ranks, 1-D by blocks of consecutive ids.
 //! - [`LocalGraph`]: distributed kernel 1; each rank's rows, global ids of
 //!   type [`Id`] (`u32`, or `u64` beyond 2^32 vertices).
+//! - [`DistBfs`]: distributed kernel 2, direction-optimizing; top-down
+//!   steps exchange `(vertex, parent)` pairs, bottom-up steps all-gather
+//!   the frontier bitmap.
+//! - [`DistValidator`]: validation of a distributed BFS tree from the input
+//!   tuples alone (checks 1-6 of `validate`), independent of the kernels.
 //!
 //! Nothing here prints or exits; every function that takes a [`Comm`] is
 //! collective (every rank calls it, in the same order).
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
+mod bfs;
+mod check;
 mod comm;
 mod graph;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod partition;
 mod route;
 
+pub use bfs::{DistBfs, DistStep, NO_PARENT};
+pub use check::DistValidator;
 pub use comm::{Comm, Reduce, Solo, ThreadRanks, agree, all_gather, all_reduce, exchange};
 pub use graph::{LocalGraph, ROUND_TUPLES};
+#[cfg(feature = "mpi")]
+pub use mpi::Mpi;
 pub use partition::Partition;
 pub use route::{Outbox, route};
 

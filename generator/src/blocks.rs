@@ -5,6 +5,7 @@
 
 use crate::{Edge, EdgeList};
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// Edges per block: the unit of parallel work and of progress reports.
 /// (The default generator also draws each block from its own stream, so
@@ -55,14 +56,32 @@ pub trait EdgeGenerator: Sync {
     /// any worker) after each of the [`num_blocks`](EdgeGenerator::num_blocks)
     /// blocks: for progress reports.
     fn generate_reporting(&self, block_done: &(dyn Fn() + Sync)) -> EdgeList {
-        let mut edges: Vec<Edge> = bytemuck::zeroed_vec(self.num_edges());
+        let edges = self.generate_blocks(0..self.num_blocks(), block_done);
+        EdgeList::from_trusted(self.num_vertices(), edges)
+    }
+
+    /// The blocks that rank `rank` of `ranks` generates in a distributed
+    /// run: consecutive blocks, about `num_blocks / ranks` of them, so the
+    /// ranks' lists, concatenated in rank order, are the whole list.
+    fn block_share(&self, rank: usize, ranks: usize) -> Range<usize> {
+        let blocks = self.num_blocks();
+        blocks * rank / ranks..blocks * (rank + 1) / ranks
+    }
+
+    /// The tuples of `blocks` (the first is tuple number
+    /// `blocks.start * EDGES_PER_BLOCK` of the whole list), generated in
+    /// parallel on the current pool, calling `block_done` after each block.
+    fn generate_blocks(&self, blocks: Range<usize>, block_done: &(dyn Fn() + Sync)) -> Vec<Edge> {
+        let first = blocks.start * EDGES_PER_BLOCK;
+        let end = (blocks.end * EDGES_PER_BLOCK).min(self.num_edges());
+        let mut edges: Vec<Edge> = bytemuck::zeroed_vec(end.saturating_sub(first));
         edges
             .par_chunks_mut(EDGES_PER_BLOCK)
             .enumerate()
-            .for_each(|(block, out)| {
-                self.fill_block(block, out);
+            .for_each(|(i, out)| {
+                self.fill_block(blocks.start + i, out);
                 block_done();
             });
-        EdgeList::from_trusted(self.num_vertices(), edges)
+        edges
     }
 }

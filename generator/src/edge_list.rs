@@ -158,13 +158,30 @@ impl EdgeList {
     /// changes when a tuple, its orientation or its position changes. The
     /// vertex count is mixed in too. One parallel pass.
     pub fn checksum(&self) -> u64 {
-        let sum = self
-            .edges()
+        EdgeList::finish_checksum(
+            EdgeList::checksum_terms(self.edges(), 0),
+            self.num_vertices as u64,
+        )
+    }
+
+    /// The part of [`EdgeList::checksum`] that `edges`, the tuples numbered
+    /// `first..` of a list, contribute: parts of a list cut anywhere add
+    /// up (wrapping) to the whole's. One parallel pass.
+    pub fn checksum_terms(edges: &[Edge], first: u64) -> u64 {
+        edges
             .par_iter()
             .enumerate()
-            .map(|(i, e)| mix64((i as u64) ^ mix64((u64::from(e.u) << 32) | u64::from(e.v))))
-            .reduce(|| 0, u64::wrapping_add);
-        mix64(sum ^ self.num_vertices as u64)
+            .map(|(i, e)| {
+                let position = first + i as u64;
+                mix64(position ^ mix64((u64::from(e.u) << 32) | u64::from(e.v)))
+            })
+            .reduce(|| 0, u64::wrapping_add)
+    }
+
+    /// The checksum of a list of `num_vertices` vertices whose
+    /// [`EdgeList::checksum_terms`] sum (wrapping) to `terms`.
+    pub fn finish_checksum(terms: u64, num_vertices: u64) -> u64 {
+        mix64(terms ^ num_vertices)
     }
 
     /// Fails with the first tuple (by position) that names a vertex out of range.

@@ -48,7 +48,10 @@ pub use csr::Csr;
 pub use error::Error;
 pub use frontier::{Frontier, LocalBuffer};
 pub use generator::Vertex;
-pub use keys::{SearchKey, choose_reference_search_keys, choose_search_keys};
+pub use keys::{
+    Eligible, SearchKey, choose_keys_among, choose_reference_keys_among,
+    choose_reference_search_keys, choose_search_keys,
+};
 pub use par;
 pub use parents::{NO_PARENT, Parents};
 pub use trace::{Direction, MAX_STEPS, Step, StepLog};

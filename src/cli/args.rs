@@ -149,6 +149,10 @@ pub(crate) struct RunArgs {
     /// found, entries read, time) in the JSON; costs some speed.
     #[arg(long, requires = "json")]
     pub(crate) trace: bool,
+    /// Under mpirun: 64-bit global vertex ids even where 32 bits would do
+    /// (the path graphs beyond 2^32 vertices take; for tests).
+    #[arg(long, hide = true)]
+    pub(crate) wide_ids: bool,
 }
 
 impl RunArgs {
@@ -168,6 +172,7 @@ impl RunArgs {
             validate: !self.no_validate,
             trace: self.trace,
             force,
+            wide_ids: self.wide_ids,
             ..Plan::new(source)
         })
     }

@@ -22,15 +22,42 @@ pub(crate) struct Commands<'a> {
     pub(crate) force: bool,
     /// Where progress goes; also the runs' observer.
     pub(crate) progress: &'a Progress,
+    /// The ranks of an MPI job, when `run` is one of several.
+    pub(crate) ranks: Option<&'a dyn dist::Comm>,
 }
 
 impl Commands<'_> {
     /// `graph500 run`: the benchmark, the statistics block, optionally JSON
     /// and CSV.
     pub(crate) fn run(&self, args: &RunArgs) -> anyhow::Result<ExitCode> {
-        output::check(&args.input, args.json.iter().chain(&args.csv))?;
-        let plan = args.plan(self.force)?;
-        let measured = match harness::run(&plan, self.progress)? {
+        let outputs = args.json.iter().chain(&args.csv);
+        let plan = match self.ranks {
+            None => {
+                output::check(&args.input, outputs)?;
+                args.plan(self.force)?
+            }
+            Some(comm) => {
+                // Rank 0 writes; every rank learns whether it may.
+                let mine = match comm.rank() {
+                    0 => output::check(&args.input, outputs).and_then(|()| args.plan(self.force)),
+                    _ => args.plan(self.force),
+                };
+                let agreed = dist::agree(comm, mine.map_err(|e| format!("{e:#}")));
+                agreed.map_err(anyhow::Error::msg)?
+            }
+        };
+        let outcome = match self.ranks {
+            None => harness::run(&plan, self.progress)?,
+            Some(comm) => harness::run_distributed(&plan, self.progress, comm)?,
+        };
+        let speaks = self.ranks.is_none_or(|comm| comm.rank() == 0);
+        if !speaks {
+            return Ok(ExitCode::from(match outcome {
+                Outcome::Valid(_) => 0,
+                Outcome::Invalid(_) => 1,
+            }));
+        }
+        let measured = match outcome {
             Outcome::Valid(measured) => measured,
             Outcome::Invalid(InvalidSearch {
                 search,

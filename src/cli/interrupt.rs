@@ -38,14 +38,20 @@ impl std::error::Error for Interrupted {}
 /// another handler is installed.
 pub(crate) fn install() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(|| {
+        // Under mpirun every rank gets the signal; only rank 0 says so.
+        let speaks = crate::cli::ranks::speaks();
         if INTERRUPTED.swap(true, SeqCst) {
             remove_temporaries();
-            crate::cli::console::err_line("graph500: interrupted again; exiting now");
+            if speaks {
+                crate::cli::console::err_line("graph500: interrupted again; exiting now");
+            }
             std::process::exit(EXIT_STATUS.into());
         }
-        crate::cli::console::err_line(
-            "graph500: interrupted; stopping after the current step (again to stop at once)",
-        );
+        if speaks {
+            crate::cli::console::err_line(
+                "graph500: interrupted; stopping after the current step (again to stop at once)",
+            );
+        }
     })
 }
 

@@ -2,8 +2,8 @@
 //! function per subcommand ([`commands`], [`plot`], [`profile`],
 //! [`sweep`]), progress on stderr ([`progress`]), stdout and stderr that
 //! never panic ([`console`]), output files written whole or through
-//! ([`output`]), signals ([`interrupt`]) and out-of-memory exits
-//! ([`alloc`]).
+//! ([`output`]), signals ([`interrupt`]), out-of-memory exits
+//! ([`alloc`]) and runs under `mpirun` ([`ranks`]).
 
 pub(crate) mod alloc;
 pub(crate) mod args;
@@ -14,4 +14,5 @@ pub(crate) mod output;
 pub(crate) mod plot;
 pub(crate) mod profile;
 pub(crate) mod progress;
+pub(crate) mod ranks;
 pub(crate) mod sweep;

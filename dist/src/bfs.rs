@@ -1,0 +1,656 @@
+//! `DistBfs`: direction-optimizing BFS across the ranks of a [`Comm`]
+//! (distributed kernel 2), over the 1-D block [`Partition`](crate::Partition).
+//!
+//! Level-synchronous; at every level all ranks take the same direction, by
+//! Beamer's heuristic on global counts with the formulas of
+//! `kernels::DoBfs` ([`DoParams`]): bottom-up when the frontier's edges
+//! exceed `m_u / alpha` (`m_u`: edges not yet checked top-down); back
+//! top-down when the frontier shrinks to at most `N / beta` vertices.
+//!
+//! - **top-down**: each rank scans the rows of its frontier (a queue of
+//!   local indices); a neighbour it owns it claims by CAS on its parent
+//!   slot, any other goes to its owner as a `(vertex, parent)` pair of type
+//!   `I`, all of the level's pairs in one exchange, and the owner claims
+//!   them by CAS. `2 size_of::<I>()` bytes per arc to another rank.
+//! - **bottom-up**: each rank's frontier is a bitmap of its own words; one
+//!   all-gather of them is the global frontier (`N / 8` bytes to each rank);
+//!   each unreached vertex scans its row for the first neighbour in it. A
+//!   worker owns whole words, so parents are stored without CAS.
+//!
+//! Collectives: one all-reduce to start (root degree, arcs); per level one
+//! exchange or one all-gather, then one all-reduce of the level's
+//! discovered vertices and their edges (the next direction, and the end
+//! when none); two all-reduces to end (bytes summed, seconds maxed, for all
+//! steps). Only global counts steer them, so every rank, one without
+//! vertices too, makes the same calls in the same order.
+//!
+//! Invariants: a vertex gets its parent (the global id of a vertex of the
+//! previous level) in the step that discovers it, once; `visited` holds the
+//! reached and edgeless vertices and the padding past the rank's last one.
+//! [`DistBfs::new`] allocates the per-search arrays; a top-down step
+//! allocates its per-worker send buffers and the pairs it receives.
+
+use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
+use crate::{Id, LocalGraph};
+use kernels::{Direction, DoParams, SearchStats};
+use rayon::prelude::*;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+/// The parent of a vertex no search has reached (never a vertex id).
+pub const NO_PARENT: u64 = u64::MAX;
+
+/// Frontier vertices per work item of a top-down step.
+const TOP_DOWN_GRAIN: usize = 64;
+/// Bitmap words (64 vertices each) per work item of a bottom-up step.
+const BOTTOM_UP_GRAIN: usize = 16;
+
+/// One step (level) of a distributed search, the same on every rank.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DistStep {
+    /// The direction every rank took.
+    pub direction: Direction,
+    /// Global vertices in the frontier the step started from.
+    pub frontier: u64,
+    /// Global vertices the step discovered.
+    pub discovered: u64,
+    /// Bytes sent by all ranks in this step (its closing all-reduce
+    /// included), summed.
+    pub bytes: u64,
+    /// Seconds the step took on the slowest rank.
+    pub seconds: f64,
+}
+
+/// A distributed direction-optimizing BFS engine: one per rank, bound to
+/// that rank's [`LocalGraph`] and the ranks of `comm`.
+pub struct DistBfs<'c, I: Id> {
+    comm: &'c dyn Comm,
+    graph: Arc<LocalGraph<I>>,
+    params: DoParams,
+    /// Parents (global ids) by local index.
+    parents: Vec<AtomicU64>,
+    /// Top-down frontiers (local indices); bottom-up ones (local words).
+    queue: Vec<usize>,
+    next_queue: Vec<usize>,
+    front: Vec<u64>,
+    next: Vec<u64>,
+    /// The global frontier bitmap, every rank's words in rank order.
+    global: Vec<u64>,
+    /// Reached, edgeless and padding bits; `unreachable`: the last two.
+    visited: Vec<AtomicU64>,
+    unreachable: Vec<u64>,
+    /// A top-down step's outgoing pairs by rank; `partition.words(r)`.
+    send: Vec<I>,
+    send_counts: Vec<usize>,
+    word_counts: Vec<usize>,
+    steps: Vec<DistStep>,
+    step_bytes: Vec<u64>,
+    step_nanos: Vec<u64>,
+}
+
+impl<'c, I: Id> DistBfs<'c, I> {
+    /// Bytes of the per-search arrays of a rank with `rows` vertices in a
+    /// graph of `num_vertices`: parents (8 a vertex), two queues (8 each),
+    /// four bitmaps of the rank's vertices and the global frontier bitmap
+    /// (`N / 8`). A top-down step's messages come on top; they are bounded
+    /// by the level's arcs to other ranks.
+    pub fn bytes_for(rows: u64, num_vertices: u64) -> u64 {
+        24 * rows + 4 * rows.div_ceil(64) * 8 + num_vertices.div_ceil(64) * 8
+    }
+
+    /// An engine for this rank's `graph` (built over the same ranks as
+    /// `comm`). Not collective. Allocates the per-search arrays once
+    /// ([`DistBfs::bytes_for`]).
+    pub fn new(comm: &'c dyn Comm, graph: Arc<LocalGraph<I>>, params: DoParams) -> Self {
+        let part = *graph.partition();
+        assert_eq!(part.ranks(), comm.size(), "the graph's ranks are comm's");
+        assert_eq!(graph.rank(), comm.rank(), "the graph is this rank's");
+        let rows = graph.num_rows();
+        let words = part.words(comm.rank());
+        let isolated = |u: usize| u >= rows || graph.degree(u) == 0;
+        let unreachable: Vec<u64> = (0..words)
+            .map(|w| {
+                (0..64)
+                    .filter(|&b| isolated(w * 64 + b))
+                    .fold(0, |m, b| m | 1 << b)
+            })
+            .collect();
+        let word_counts: Vec<usize> = (0..comm.size()).map(|r| part.words(r)).collect();
+        DistBfs {
+            comm,
+            params,
+            parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
+            queue: Vec::with_capacity(rows),
+            next_queue: Vec::with_capacity(rows),
+            front: vec![0; words],
+            next: vec![0; words],
+            global: vec![0; word_counts.iter().sum()],
+            visited: unreachable.iter().map(|&w| AtomicU64::new(w)).collect(),
+            unreachable,
+            send: Vec::new(),
+            send_counts: vec![0; comm.size()],
+            word_counts,
+            steps: Vec::new(),
+            step_bytes: Vec::new(),
+            step_nanos: Vec::new(),
+            graph,
+        }
+    }
+
+    /// Clears the per-search state: every local vertex unreached, no
+    /// steps. O(local N), parallel; not collective.
+    pub fn reset(&mut self) {
+        self.parents
+            .par_iter()
+            .with_min_len(1 << 14)
+            .for_each(|p| p.store(NO_PARENT, Relaxed));
+        for (v, &u) in self.visited.iter().zip(&self.unreachable) {
+            v.store(u, Relaxed);
+        }
+        self.queue.clear();
+        self.steps.clear();
+        self.step_bytes.clear();
+        self.step_nanos.clear();
+    }
+
+    /// Searches from the global vertex `root`, filling
+    /// [`parents`](Self::parents). Collective: every rank passes the same
+    /// root, after [`reset`](Self::reset) if it searched before. Returns the
+    /// global reached count and depth (the same on every rank); ends with a
+    /// collective, so every rank has finished. Cost per level: the local
+    /// frontier's rows (top-down) or the unreached local vertices' rows up
+    /// to their first frontier neighbour (bottom-up), plus the level's
+    /// collectives (see the module comment).
+    pub fn search(&mut self, root: u64) -> SearchStats {
+        let part = *self.graph.partition();
+        let n = part.num_vertices();
+        assert!(root < n, "root {root} is not a vertex ({n} vertices)");
+        let (alpha, beta) = (self.params.alpha.max(1), self.params.beta.max(1));
+        let mut root_degree = 0;
+        if part.owner(root) == self.comm.rank() {
+            let u = part.local(root);
+            self.parents[u].store(root, Relaxed);
+            self.visited[u / 64].fetch_or(1 << (u % 64), Relaxed);
+            self.queue.push(u);
+            root_degree = self.graph.degree(u);
+        }
+        let arcs = self.graph.num_arcs() as u64;
+        let [mut scout, mut edges_to_check] =
+            all_reduce(self.comm, [root_degree, arcs], Reduce::Sum);
+        let (mut frontier, mut reached, mut depth) = (1u64, 1u64, 0u32);
+        let mut direction = Direction::TopDown;
+        loop {
+            let start = Instant::now();
+            let sent = self.comm.bytes_sent();
+            if direction == Direction::TopDown && scout > edges_to_check / alpha {
+                self.queue_to_front();
+                direction = Direction::BottomUp;
+            }
+            let (found, found_scout) = match direction {
+                Direction::TopDown => {
+                    edges_to_check = edges_to_check.saturating_sub(scout);
+                    self.top_down_step()
+                }
+                Direction::BottomUp => (self.bottom_up_step(), 0),
+            };
+            let [discovered, next_scout] = all_reduce(self.comm, [found, found_scout], Reduce::Sum);
+            self.steps.push(DistStep {
+                direction,
+                frontier,
+                discovered,
+                bytes: 0,
+                seconds: 0.0,
+            });
+            self.step_bytes.push(self.comm.bytes_sent() - sent);
+            self.step_nanos
+                .push(u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX));
+            if discovered == 0 {
+                break;
+            }
+            reached += discovered;
+            depth += 1;
+            match direction {
+                Direction::TopDown => scout = next_scout,
+                Direction::BottomUp => {
+                    if discovered < frontier && discovered <= n / beta {
+                        self.front_to_queue();
+                        direction = Direction::TopDown;
+                        scout = 1;
+                    }
+                }
+            }
+            frontier = discovered;
+        }
+        // Every rank made the same number of steps.
+        self.comm.all_reduce(&mut self.step_bytes, Reduce::Sum);
+        self.comm.all_reduce(&mut self.step_nanos, Reduce::Max);
+        for ((step, &bytes), &nanos) in self
+            .steps
+            .iter_mut()
+            .zip(&self.step_bytes)
+            .zip(&self.step_nanos)
+        {
+            step.bytes = bytes;
+            step.seconds = std::time::Duration::from_nanos(nanos).as_secs_f64();
+        }
+        SearchStats { reached, depth }
+    }
+
+    /// The parents of this rank's vertices after the last search, by local
+    /// index, as global ids: [`NO_PARENT`] if unreached, the root's is the
+    /// root.
+    pub fn parents(&self) -> &[AtomicU64] {
+        &self.parents
+    }
+
+    /// The last search's nedge: half the degree sum of the reached vertices
+    /// over all ranks (the rule of `kernels::Csr::nedge`). Collective; one
+    /// all-reduce and O(local N), parallel.
+    pub fn nedge(&self) -> u64 {
+        let graph = &*self.graph;
+        let arcs: u64 = self
+            .parents
+            .par_iter()
+            .enumerate()
+            .with_min_len(1 << 12)
+            .filter(|(_, p)| p.load(Relaxed) != NO_PARENT)
+            .map(|(u, _)| graph.degree(u))
+            .sum();
+        all_reduce(self.comm, [arcs], Reduce::Sum)[0] / 2
+    }
+
+    /// The levels of the last search, the same on every rank.
+    pub fn steps(&self) -> &[DistStep] {
+        &self.steps
+    }
+
+    /// Claims the neighbours of the queue's vertices: its own at once, the
+    /// others' through one exchange. Makes the claimed local vertices the
+    /// queue; returns how many and their degree sum.
+    fn top_down_step(&mut self) -> (u64, u64) {
+        let (graph, parents, visited) = (&*self.graph, &self.parents[..], &self.visited[..]);
+        let part = *graph.partition();
+        let (rank, first) = (graph.rank(), graph.first());
+        // Per worker: flattened (vertex, parent) pairs per rank, and the
+        // vertices claimed here.
+        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>)> = self
+            .queue
+            .par_iter()
+            .with_min_len(TOP_DOWN_GRAIN)
+            .fold(
+                || (vec![Vec::new(); part.ranks()], Vec::new()),
+                |(mut out, mut won), &u| {
+                    let parent = first + u as u64;
+                    for &v in graph.neighbors(u) {
+                        let (owner, local) = (part.owner(v.to_u64()), part.local(v.to_u64()));
+                        if owner != rank {
+                            out[owner].extend([v, I::from_u64(parent)]);
+                        } else if claim(parents, visited, local, parent) {
+                            won.push(local);
+                        }
+                    }
+                    (out, won)
+                },
+            )
+            .collect();
+        self.send.clear();
+        for (r, count) in self.send_counts.iter_mut().enumerate() {
+            let before = self.send.len();
+            for (out, _) in &pieces {
+                self.send.extend_from_slice(&out[r]);
+            }
+            *count = self.send.len() - before;
+        }
+        let (received, _) = exchange(self.comm, &self.send, &self.send_counts);
+        let won_for_others: Vec<usize> = received
+            .par_chunks_exact(2)
+            .with_min_len(TOP_DOWN_GRAIN)
+            .filter_map(|pair| {
+                let u = part.local(pair[0].to_u64());
+                claim(parents, visited, u, pair[1].to_u64()).then_some(u)
+            })
+            .collect();
+        self.next_queue.clear();
+        for (_, won) in &pieces {
+            self.next_queue.extend_from_slice(won);
+        }
+        self.next_queue.extend_from_slice(&won_for_others);
+        std::mem::swap(&mut self.queue, &mut self.next_queue);
+        let scout = self
+            .queue
+            .par_iter()
+            .with_min_len(1 << 10)
+            .map(|&u| graph.degree(u))
+            .sum();
+        (self.queue.len() as u64, scout)
+    }
+
+    /// Gathers the global frontier from every rank's `front`, finds a
+    /// frontier parent for every unreached local vertex that has one, and
+    /// makes those the new `front`; returns how many.
+    fn bottom_up_step(&mut self) -> u64 {
+        all_gather(self.comm, &self.front, &self.word_counts, &mut self.global);
+        let (graph, parents, visited, global) =
+            (&*self.graph, &self.parents, &self.visited, &self.global[..]);
+        let found: u64 = self
+            .next
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(BOTTOM_UP_GRAIN)
+            .map(|(w, next)| {
+                let seen = visited[w].load(Relaxed);
+                let (mut todo, mut found) = (!seen, 0u64);
+                while todo != 0 {
+                    let bit = todo.trailing_zeros();
+                    todo &= todo - 1;
+                    let u = w * 64 + bit as usize;
+                    if let Some(v) = first_in(global, graph.neighbors(u)) {
+                        parents[u].store(v, Relaxed);
+                        found |= 1 << bit;
+                    }
+                }
+                *next = found;
+                if found != 0 {
+                    visited[w].store(seen | found, Relaxed);
+                }
+                u64::from(found.count_ones())
+            })
+            .sum();
+        std::mem::swap(&mut self.front, &mut self.next);
+        found
+    }
+
+    /// Sets the bits of the queue's vertices in `front` (after clearing it).
+    /// O(local words + queue).
+    fn queue_to_front(&mut self) {
+        self.front.fill(0);
+        for &u in &self.queue {
+            self.front[u / 64] |= 1 << (u % 64);
+        }
+    }
+
+    /// Makes the vertices of `front` the queue. O(local words + frontier).
+    fn front_to_queue(&mut self) {
+        self.queue.clear();
+        for (w, &word) in self.front.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                self.queue.push(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+    }
+}
+
+/// Makes `parent` the parent of local vertex `u` if it has none yet, and
+/// marks it visited; true if this call did it. A plain load first skips
+/// the CAS for vertices already reached.
+#[inline]
+fn claim(parents: &[AtomicU64], visited: &[AtomicU64], u: usize, parent: u64) -> bool {
+    let slot = &parents[u];
+    let won = slot.load(Relaxed) == NO_PARENT
+        && slot
+            .compare_exchange(NO_PARENT, parent, Relaxed, Relaxed)
+            .is_ok();
+    if won {
+        visited[u / 64].fetch_or(1 << (u % 64), Relaxed);
+    }
+    won
+}
+
+/// The first of `row` (global ids) set in the global bitmap.
+#[inline]
+fn first_in<I: Id>(global: &[u64], row: &[I]) -> Option<u64> {
+    // v < N, so v / 64 indexes the bitmap, which is in memory.
+    #[allow(clippy::cast_possible_truncation)]
+    let set = |v: u64| global[(v / 64) as usize] >> (v % 64) & 1 != 0;
+    row.iter().map(|v| v.to_u64()).find(|&v| set(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Partition, ThreadRanks};
+    use generator::{EdgeGenerator, EdgeList, Kronecker};
+    use kernels::{Csr, Kernel, SearchKey};
+    use validate::Validator;
+
+    /// Only top-down steps: `m_f <= m_u` always, so `m_f > m_u / 1` never holds.
+    const TOP_DOWN_ONLY: DoParams = DoParams {
+        alpha: 1,
+        beta: u64::MAX,
+        scan_every_vertex: false,
+    };
+    /// Bottom-up from the first level on (`m_u / alpha` is 0) and never back
+    /// (`N / beta` is 0).
+    const BOTTOM_UP_ONLY: DoParams = DoParams {
+        alpha: u64::MAX,
+        beta: u64::MAX,
+        scan_every_vertex: false,
+    };
+
+    /// What one rank reports of one search.
+    #[derive(Debug)]
+    struct Report {
+        first: u64,
+        parents: Vec<u64>,
+        stats: SearchStats,
+        nedge: u64,
+        steps: Vec<DistStep>,
+    }
+
+    /// Searches from each of `roots` on `p` ranks (ids of type `I`), each
+    /// rank building its rows from its share of the tuples; one report per
+    /// root per rank.
+    fn run_ranks<I: Id>(
+        list: &EdgeList,
+        p: usize,
+        params: DoParams,
+        roots: &[u64],
+    ) -> Vec<Vec<Report>> {
+        let part = Partition::new(list.num_vertices() as u64, p);
+        ThreadRanks::run(p, |c| {
+            let m = list.len();
+            let share = &list.edges()[m * c.rank() / p..m * (c.rank() + 1) / p];
+            let graph = Arc::new(LocalGraph::<I>::build(c, part, share));
+            let mut bfs = DistBfs::new(c, Arc::clone(&graph), params);
+            roots
+                .iter()
+                .map(|&root| {
+                    bfs.reset();
+                    let stats = bfs.search(root);
+                    Report {
+                        first: graph.first(),
+                        parents: bfs.parents().iter().map(|p| p.load(Relaxed)).collect(),
+                        stats,
+                        nedge: bfs.nedge(),
+                        steps: bfs.steps().to_vec(),
+                    }
+                })
+                .collect()
+        })
+    }
+
+    /// Checks every search of `run_ranks` against the single-process
+    /// direction-optimizing BFS and the validator; returns the steps of
+    /// each search (rank 0's, which all ranks share).
+    fn check<I: Id>(
+        list: &EdgeList,
+        p: usize,
+        params: DoParams,
+        roots: &[u64],
+    ) -> Vec<Vec<DistStep>> {
+        let n = list.num_vertices();
+        let csr = Arc::new(Csr::from_edge_list(list));
+        let mut single = Kernel::Dobfs(DoParams::DEFAULT).engine(Arc::clone(&csr));
+        let mut validator = Validator::new(n);
+        let reports = run_ranks::<I>(list, p, params, roots);
+        let mut all_steps = Vec::new();
+        for (i, &root) in roots.iter().enumerate() {
+            let what = format!(
+                "P {p} root {root} {params:?} {}",
+                std::any::type_name::<I>()
+            );
+            single.reset();
+            let want = single.search(SearchKey::new(root, &csr).unwrap());
+            let want_nedge = csr.nedge(single.parents());
+            let mut parents = vec![-1i64; n];
+            for rank in &reports {
+                let r = &rank[i];
+                assert_eq!(r.stats, want, "{what}");
+                assert_eq!(r.nedge, want_nedge, "{what}");
+                assert_eq!(
+                    r.steps, reports[0][i].steps,
+                    "{what}: every rank has the same steps"
+                );
+                for (u, &parent) in r.parents.iter().enumerate() {
+                    let v = usize::try_from(r.first).unwrap() + u;
+                    parents[v] = if parent == NO_PARENT {
+                        -1
+                    } else {
+                        i64::try_from(parent).unwrap()
+                    };
+                }
+            }
+            let summary = validator
+                .validate(list, root, &parents, Some(want_nedge))
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(
+                (summary.reached, summary.depth),
+                (want.reached, want.depth),
+                "{what}"
+            );
+            let steps = reports[0][i].steps.clone();
+            assert_eq!(
+                steps.len() as u32,
+                want.depth + 1,
+                "{what}: one step per level, and the empty one"
+            );
+            assert_eq!(
+                steps.iter().map(|s| s.discovered).sum::<u64>() + 1,
+                want.reached,
+                "{what}"
+            );
+            all_steps.push(steps);
+        }
+        all_steps
+    }
+
+    fn kronecker(scale: u32, seed: u64) -> EdgeList {
+        Kronecker::new(scale, 16, seed).unwrap().generate()
+    }
+
+    /// `count` roots with edges, spread over the id space.
+    fn roots(list: &EdgeList, count: usize) -> Vec<u64> {
+        let csr = Csr::from_edge_list(list);
+        let n = u32::try_from(csr.num_vertices()).unwrap();
+        let with_edges: Vec<u32> = (0..n).filter(|&v| csr.degree(v) > 0).collect();
+        let stride = with_edges.len() / count;
+        with_edges
+            .iter()
+            .step_by(stride.max(1))
+            .take(count)
+            .map(|&v| u64::from(v))
+            .collect()
+    }
+
+    /// Guards the distributed search as a whole: for P = 1..4, scales 8 to
+    /// 11, u32 and u64 ids, every tree validates and has the single-process
+    /// reached, depth and nedge, and every rank reports the same steps.
+    #[test]
+    fn trees_validate_and_match_one_process_for_1_to_4_ranks() {
+        for scale in 8..=11 {
+            let list = kronecker(scale, u64::from(scale));
+            let roots = roots(&list, 3);
+            for p in 1..=4 {
+                check::<u32>(&list, p, DoParams::DEFAULT, &roots);
+                check::<u64>(&list, p, DoParams::DEFAULT, &roots);
+            }
+        }
+    }
+
+    /// Guards each direction on its own: with parameters that never leave
+    /// top-down, and with ones that go bottom-up at once and stay, the trees
+    /// still validate and match, and the steps went the way forced.
+    #[test]
+    fn top_down_only_and_bottom_up_only_searches_are_both_valid() {
+        let list = kronecker(10, 7);
+        let roots = roots(&list, 3);
+        for p in [1, 2, 3, 4] {
+            for (params, only) in [
+                (TOP_DOWN_ONLY, Direction::TopDown),
+                (BOTTOM_UP_ONLY, Direction::BottomUp),
+            ] {
+                for steps in check::<u32>(&list, p, params, &roots)
+                    .into_iter()
+                    .chain(check::<u64>(&list, p, params, &roots))
+                {
+                    assert!(
+                        steps.iter().all(|s| s.direction == only),
+                        "{params:?}: {steps:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Guards the switching: with Beamer's parameters a scale-11 search goes
+    /// top-down, then bottom-up, then top-down again, and steps on several
+    /// ranks move bytes (top-down pairs, bottom-up bitmaps) while one rank
+    /// sends nothing.
+    #[test]
+    fn default_parameters_switch_directions_and_count_bytes() {
+        let list = kronecker(11, 1);
+        let roots = roots(&list, 2);
+        for p in [1, 3] {
+            for steps in check::<u32>(&list, p, DoParams::DEFAULT, &roots) {
+                let directions: Vec<Direction> = steps.iter().map(|s| s.direction).collect();
+                assert_eq!(directions.first(), Some(&Direction::TopDown), "{steps:?}");
+                assert!(directions.contains(&Direction::BottomUp), "{steps:?}");
+                let back = directions
+                    .windows(2)
+                    .any(|w| w == [Direction::BottomUp, Direction::TopDown]);
+                assert!(back, "returns top-down: {steps:?}");
+                for s in &steps {
+                    if p == 1 {
+                        assert_eq!(s.bytes, 0, "{s:?}");
+                    } else {
+                        assert!(s.bytes > 0, "{s:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Guards ranks that own no vertex (N = 64 < 64 P: rank 0 owns all):
+    /// they still join every collective, and the trees are right.
+    #[test]
+    fn ranks_without_vertices_take_part_in_every_level() {
+        let list = kronecker(6, 2);
+        assert_eq!(Partition::new(64, 4).count(1), 0);
+        let roots = roots(&list, 4);
+        for params in [DoParams::DEFAULT, TOP_DOWN_ONLY, BOTTOM_UP_ONLY] {
+            check::<u32>(&list, 4, params, &roots);
+            check::<u64>(&list, 4, params, &roots);
+        }
+    }
+
+    /// Guards a root without edges (any vertex may be searched from): it
+    /// reaches only itself, in one empty step, on every rank.
+    #[test]
+    fn a_root_without_edges_reaches_only_itself() {
+        let list = kronecker(9, 3);
+        let csr = Csr::from_edge_list(&list);
+        let n = u32::try_from(csr.num_vertices()).unwrap();
+        let root = (0..n)
+            .find(|&v| csr.degree(v) == 0)
+            .expect("an isolated vertex");
+        for p in [1, 3] {
+            for steps in check::<u32>(&list, p, DoParams::DEFAULT, &[u64::from(root)]) {
+                assert_eq!(steps.len(), 1);
+                assert_eq!(steps[0].discovered, 0);
+            }
+        }
+    }
+}

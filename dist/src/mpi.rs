@@ -1,0 +1,184 @@
+//! `Mpi`: [`Comm`] over the system's MPI library (rsmpi), for runs started
+//! by `mpirun`. A binary started without `mpirun` initialises MPI as a
+//! singleton: one rank.
+//!
+//! MPI is initialised at [`Threading::Serialized`]: the run loop calls the
+//! collectives from a rayon worker, not always the main thread, but never
+//! two at once, and every call here holds one lock to make that so. MPI
+//! counts are C `int`s, so one rank sends at most 2^31 - 1 bytes to one
+//! rank per exchange and contributes at most that much to an all-gather
+//! (the kernels' rounds stay far below; the frontier bitmap reaches it at
+//! 2^34 vertices).
+
+use crate::comm::{Comm, Reduce};
+use mpi::collective::SystemOperation;
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::environment::Universe;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use mpi::{Count, Threading};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The world communicator of an MPI job; MPI is finalised when it is
+/// dropped.
+pub struct Mpi {
+    world: SimpleCommunicator,
+    rank: usize,
+    size: usize,
+    on_this_machine: usize,
+    lock: Mutex<()>,
+    sent: AtomicU64,
+    _universe: Universe,
+}
+
+// SAFETY: MPI is initialised with at least `Threading::Serialized` (checked
+// in `Mpi::init`), which allows calls from any thread provided no two run
+// at once; every method that calls MPI holds `self.lock` for the whole
+// call, so they never do. The communicator handle itself is only passed to
+// MPI, never dereferenced here.
+#[allow(unsafe_code)]
+unsafe impl Send for Mpi {}
+// SAFETY: as for `Send`: shared references only reach MPI through
+// `self.lock`.
+#[allow(unsafe_code)]
+unsafe impl Sync for Mpi {}
+
+impl Mpi {
+    /// Initialises MPI (once per process). Fails if MPI was initialised
+    /// already or cannot serialise calls from several threads.
+    pub fn init() -> Result<Mpi, String> {
+        let (universe, threading) = mpi::initialize_with_threading(Threading::Serialized)
+            .ok_or("MPI was already initialised")?;
+        if threading < Threading::Serialized {
+            return Err(format!(
+                "the MPI library offers only {threading:?} threading; graph500 needs Serialized"
+            ));
+        }
+        let world = universe.world();
+        let rank = usize::try_from(world.rank()).expect("a rank is not negative");
+        let size = usize::try_from(world.size()).expect("a size is positive");
+        let on_this_machine = world.split_shared(world.rank()).size();
+        Ok(Mpi {
+            world,
+            rank,
+            size,
+            on_this_machine: usize::try_from(on_this_machine).expect("a size is positive"),
+            lock: Mutex::new(()),
+            sent: AtomicU64::new(0),
+            _universe: universe,
+        })
+    }
+
+    /// Ends the whole job at once with `code` (every rank exits): for a
+    /// failure that the ranks cannot agree on collectively.
+    pub fn abort(&self, code: i32) -> ! {
+        self.world.abort(code)
+    }
+
+    fn locked(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// `n` as an MPI count.
+fn count(n: usize) -> Count {
+    Count::try_from(n).unwrap_or_else(|_| {
+        panic!("{n} bytes exceed MPI's limit of 2^31 - 1 per rank and operation")
+    })
+}
+
+/// Counts and their running sums (displacements), as MPI takes them.
+fn partition(counts: &[usize]) -> (Vec<Count>, Vec<Count>) {
+    let counts: Vec<Count> = counts.iter().map(|&c| count(c)).collect();
+    let displs = counts
+        .iter()
+        .scan(0usize, |at, &c| {
+            let d = *at;
+            *at += usize::try_from(c).expect("a count is not negative");
+            Some(count(d))
+        })
+        .collect();
+    (counts, displs)
+}
+
+impl Comm for Mpi {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn size(&self) -> usize {
+        self.size
+    }
+
+    fn exchange_bytes(
+        &self,
+        send: &[u8],
+        send_counts: &[usize],
+        recv: &mut Vec<u8>,
+        recv_counts: &mut [usize],
+    ) {
+        let _guard = self.locked();
+        let (counts, displs) = partition(send_counts);
+        let mut theirs = vec![0 as Count; self.size];
+        self.world.all_to_all_into(&counts[..], &mut theirs[..]);
+        for (out, &c) in recv_counts.iter_mut().zip(&theirs) {
+            *out = usize::try_from(c).expect("a count is not negative");
+        }
+        let (rcounts, rdispls) = partition(recv_counts);
+        recv.clear();
+        recv.resize(recv_counts.iter().sum(), 0);
+        // Open MPI refuses equal send and receive addresses, which two
+        // empty slices may have (both dangling): give each a real one.
+        recv.reserve(1);
+        let spare = [0u8; 1];
+        let send = if send.is_empty() { &spare[..0] } else { send };
+        let outgoing = Partition::new(send, counts, displs);
+        let mut incoming = PartitionMut::new(&mut recv[..], rcounts, rdispls);
+        self.world
+            .all_to_all_varcount_into(&outgoing, &mut incoming);
+        let others: usize = send_counts.iter().sum::<usize>() - send_counts[self.rank];
+        self.sent.fetch_add(others as u64, Ordering::Relaxed);
+    }
+
+    fn all_gather_bytes(&self, mine: &[u8], counts: &[usize], all: &mut [u8]) {
+        let _guard = self.locked();
+        let (counts, displs) = partition(counts);
+        let spare = [0u8; 1];
+        let mine = if mine.is_empty() { &spare[..0] } else { mine };
+        let mut incoming = PartitionMut::new(all, counts, displs);
+        self.world.all_gather_varcount_into(mine, &mut incoming);
+        self.sent
+            .fetch_add((mine.len() * (self.size - 1)) as u64, Ordering::Relaxed);
+    }
+
+    fn all_reduce(&self, values: &mut [u64], op: Reduce) {
+        let _guard = self.locked();
+        let mine = values.to_vec();
+        let op = match op {
+            Reduce::Sum => SystemOperation::sum(),
+            Reduce::Max => SystemOperation::max(),
+            Reduce::Min => SystemOperation::min(),
+        };
+        self.world.all_reduce_into(&mine[..], values, op);
+        self.sent.fetch_add(
+            (size_of_val(values) * (self.size - 1)) as u64,
+            Ordering::Relaxed,
+        );
+    }
+
+    fn barrier(&self) {
+        let _guard = self.locked();
+        self.world.barrier();
+    }
+
+    fn bytes_sent(&self) -> u64 {
+        self.sent.load(Ordering::Relaxed)
+    }
+
+    fn ranks_on_this_machine(&self) -> usize {
+        self.on_this_machine
+    }
+}

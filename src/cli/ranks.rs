@@ -1,0 +1,53 @@
+//! Runs under `mpirun`. A process knows it was started by a launcher from
+//! the environment the launcher sets (Open MPI's `OMPI_COMM_WORLD_SIZE`,
+//! MPICH's and Slurm's `PMI_SIZE`); only then, and only for the benchmark
+//! itself (`graph500` or `graph500 run`), is MPI started, so a binary built
+//! with the `mpi` feature and started on its own runs as one process, and
+//! every other subcommand never touches MPI.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// False on the ranks other than 0 of a distributed run: they print
+/// nothing, not even the errors all ranks agreed on (rank 0 prints those).
+static SPEAKS: AtomicBool = AtomicBool::new(true);
+
+/// Whether this process prints its errors.
+pub(crate) fn speaks() -> bool {
+    SPEAKS.load(Ordering::Relaxed)
+}
+
+/// Records this process's rank in a distributed run.
+pub(crate) fn set_rank(rank: usize) {
+    SPEAKS.store(rank == 0, Ordering::Relaxed);
+}
+
+/// The rank count a launcher announced, if any.
+pub(crate) fn launched_ranks() -> Option<usize> {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok()?.parse().ok())
+}
+
+/// The ranks of this job, when it has more than one: MPI started. A
+/// binary built without the `mpi` feature refuses to run as one of
+/// several copies (each would run the whole benchmark alone).
+#[cfg(feature = "mpi")]
+pub(crate) fn start() -> anyhow::Result<Option<dist::Mpi>> {
+    if launched_ranks().unwrap_or(1) <= 1 {
+        return Ok(None);
+    }
+    dist::Mpi::init()
+        .map(Some)
+        .map_err(|e| anyhow::anyhow!("starting MPI: {e}"))
+}
+
+/// See the `mpi` build's `start`.
+#[cfg(not(feature = "mpi"))]
+pub(crate) fn start() -> anyhow::Result<Option<dist::Solo>> {
+    match launched_ranks() {
+        Some(ranks) if ranks > 1 => anyhow::bail!(
+            "started as one of {ranks} MPI ranks, but this graph500 was built without MPI; build it with `cargo build --release --features mpi`"
+        ),
+        _ => Ok(None),
+    }
+}

@@ -1,0 +1,331 @@
+//! The run over P ranks: the same [`search_all`] loop as one process,
+//! driven by a distributed [`Searcher`] ([`dist::DistBfs`]) and its
+//! independent [`Checker`] ([`dist::DistValidator`]).
+//!
+//! Every rank runs this function with the same plan, and every step is
+//! collective: rank `r` generates its share of the edge blocks (the ranks'
+//! shares, in rank order, are the single-process list, so the checksum is
+//! the same), kernel 1 sends each arc to its source's owner, the search
+//! keys come from every rank's eligible vertices gathered into one
+//! [`Eligible`] set (so they are the single-process keys), then the loop.
+//! Phase times end with a barrier, so each is the slowest rank's. Only
+//! rank 0's observer hears events; stop requests are agreed on (any
+//! rank's request stops every rank at the same point). Failures on any
+//! rank are agreed on too: every rank returns the same error.
+
+use crate::observe::{self, Event, Observer};
+use crate::plan::{GraphSource, Plan};
+use crate::report::{MpiReport, TraceStep};
+use crate::run::{Checker, Measured, Outcome, Searcher, TupleOrder, on_pool_worker, timed};
+use crate::{Error, budget, search_all, system};
+use dist::{Comm, DistBfs, DistValidator, Id, LocalGraph, Partition, Reduce, agree, all_gather};
+use generator::{EDGES_PER_BLOCK, Edge, EdgeList};
+use kernels::{Eligible, Kernel, SearchKey, SearchStats};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use validate::{Invalid, TreeSummary};
+
+/// Runs `plan` as one of the ranks of `comm`. Collective: every rank calls
+/// it with the same plan. Generated graphs only, searched by `dobfs`.
+pub fn run_distributed(
+    plan: &Plan,
+    observer: &dyn Observer,
+    comm: &dyn Comm,
+) -> Result<Outcome, Error> {
+    let GraphSource::Generated(spec) = &plan.source else {
+        return Err(Error::Refused(
+            "a distributed run generates its graph; --input is not supported under mpirun yet"
+                .into(),
+        ));
+    };
+    if !matches!(plan.kernel, Kernel::Dobfs(_)) {
+        return Err(Error::Refused(format!(
+            "under mpirun only --kernel dobfs runs, not {}",
+            plan.kernel
+        )));
+    }
+    let agreed = Agreed {
+        comm,
+        own: observer,
+        speaks: comm.rank() == 0,
+    };
+    if plan.wide_ids || spec.num_vertices() > u64::from(u32::MAX) {
+        run_ids::<u64>(plan, &agreed, comm)
+    } else {
+        run_ids::<u32>(plan, &agreed, comm)
+    }
+}
+
+/// The estimated peak bytes of one rank of `ranks` for `m` tuples and `n`
+/// vertices: its share of the tuples, its rows and kernel 1's rounds, the
+/// engine (its parents, its part of the bitmaps and the global frontier
+/// bitmap), the validator's per-vertex arrays and its rounds, the keys'
+/// global eligibility bitmap.
+pub fn rank_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
+    let (m_r, n_r) = (m.div_ceil(ranks), n.div_ceil(ranks));
+    let tuples = EdgeList::bytes_for(m_r);
+    let rows = LocalGraph::<I>::bytes_for(n_r, 2 * m_r);
+    let engine = DistBfs::<I>::bytes_for(n_r, n);
+    let checking = if validate {
+        DistValidator::bytes_for(n_r, m_r)
+    } else {
+        0
+    };
+    tuples + rows + engine + checking + n / 4 + budget::FIXED
+}
+
+fn run_ids<I: Id>(plan: &Plan, observer: &Agreed<'_>, comm: &dyn Comm) -> Result<Outcome, Error> {
+    let GraphSource::Generated(spec) = &plan.source else {
+        unreachable!("checked by run_distributed")
+    };
+    let (rank, ranks) = (comm.rank(), comm.size());
+    let (m, n) = (spec.num_edges(), spec.num_vertices());
+    let memory_estimate = rank_bytes::<I>(m, n, ranks as u64, plan.validate);
+    let sharing = comm.ranks_on_this_machine() as u64;
+    let what = format!(
+        "a run at SCALE {} over {ranks} ranks ({sharing} on this machine, about {:.1} GiB each)",
+        spec.scale,
+        memory_estimate as f64 / f64::from(1u32 << 30)
+    );
+    let checked = budget::check(sharing * memory_estimate, &what, None, plan.force)
+        .and_then(|()| spec.build());
+    let (generator, key_rule) = agreed(comm, checked)?;
+
+    // Generation: this rank's blocks.
+    let blocks = generator.block_share(rank, ranks);
+    let first_tuple = (blocks.start * EDGES_PER_BLOCK) as u64;
+    observer.event(Event::Loading {
+        what: &format!(
+            "generating a Kronecker graph: SCALE {}, edgefactor {}, {}, over {ranks} ranks",
+            spec.scale,
+            spec.edgefactor,
+            generator.label()
+        ),
+        blocks: blocks.len() as u64,
+    });
+    let (tuples, graph_generation) = timed(|| {
+        let tuples: Vec<Edge> = generator.generate_blocks(blocks, &|| observer.block_generated());
+        comm.barrier();
+        tuples
+    });
+    let terms = EdgeList::checksum_terms(&tuples, first_tuple);
+    let checksum = EdgeList::finish_checksum(dist::all_reduce(comm, [terms], Reduce::Sum)[0], n);
+    observer.event(Event::Loaded {
+        vertices: usize::try_from(n).unwrap_or(usize::MAX),
+        edges: usize::try_from(m).unwrap_or(usize::MAX),
+        seconds: graph_generation,
+    });
+    observe::check(observer)?;
+
+    // Kernel 1.
+    observer.event(Event::Building);
+    let part = Partition::new(n, ranks);
+    let sent_before = comm.bytes_sent();
+    let (graph, construction_time) = timed(|| {
+        let graph = LocalGraph::<I>::build(comm, part, &tuples);
+        comm.barrier();
+        graph
+    });
+    let kernel1_bytes = sum(comm, comm.bytes_sent() - sent_before);
+    let graph = Arc::new(graph);
+    let keys = agreed(
+        comm,
+        key_rule.choose_among(&eligible(comm, &graph), plan.keys),
+    )?;
+    observer.event(Event::Built {
+        seconds: construction_time,
+    });
+    observe::check(observer)?;
+
+    let Kernel::Dobfs(params) = plan.kernel else {
+        unreachable!("checked by run_distributed")
+    };
+    let mut searcher = Ranked {
+        engine: DistBfs::new(comm, Arc::clone(&graph), params),
+        bytes: Vec::with_capacity(keys.len()),
+    };
+    observer.event(Event::Searching {
+        searches: keys.len(),
+        kernel: &format!("{} over {ranks} ranks", plan.kernel),
+        threads: rayon::current_num_threads(),
+        validating: plan.validate,
+    });
+    let (searches, validate_bytes) = on_pool_worker(|| {
+        let mut checker = plan.validate.then(|| RankedChecker {
+            validator: DistValidator::new(comm, part, &tuples, first_tuple),
+            parents: vec![0; part.count(rank)],
+            comm,
+            bytes: Vec::with_capacity(keys.len()),
+        });
+        let searches = search_all(
+            &mut searcher,
+            checker.as_mut().map(|c| c as &mut dyn Checker<[AtomicU64]>),
+            &keys,
+            plan.trace,
+            observer,
+        );
+        (searches, checker.map(|c| c.bytes).unwrap_or_default())
+    });
+    let searches = searches?;
+    let peak = system::peak_resident_bytes().unwrap_or(0);
+    let mut peaks = vec![0u64; ranks];
+    all_gather(comm, &[peak], &vec![1; ranks], &mut peaks);
+    Ok(match searches {
+        Ok(mut searches) => {
+            // The warm-up search's bytes come first.
+            let search_bytes = searcher.bytes.split_off(1);
+            observer.event(Event::Finished);
+            if !plan.trace {
+                for record in &mut searches {
+                    record.trace = None;
+                }
+            }
+            Outcome::Valid(Measured {
+                num_vertices: usize::try_from(n).unwrap_or(usize::MAX),
+                num_edges: usize::try_from(m).unwrap_or(usize::MAX),
+                checksum,
+                tuple_order: TupleOrder::Input,
+                graph_generation,
+                construction_time,
+                memory_estimate,
+                searches,
+                mpi: Some(MpiReport {
+                    ranks,
+                    id_bytes: size_of::<I>(),
+                    peak_memory_bytes_per_rank: peaks,
+                    kernel1_bytes,
+                    search_bytes,
+                    validate_bytes,
+                }),
+            })
+        }
+        Err(invalid) => Outcome::Invalid(invalid),
+    })
+}
+
+/// `Ok` on every rank only if it is on every rank; otherwise every rank
+/// fails with the lowest failing rank's message.
+fn agreed<T>(comm: &dyn Comm, mine: Result<T, Error>) -> Result<T, Error> {
+    agree(comm, mine.map_err(|e| e.to_string())).map_err(Error::Refused)
+}
+
+/// `x` summed over the ranks.
+fn sum(comm: &dyn Comm, x: u64) -> u64 {
+    dist::all_reduce(comm, [x], Reduce::Sum)[0]
+}
+
+/// The vertices with an edge (not a self-loop), every rank's words
+/// gathered: the same set as the whole graph's [`Eligible::of`].
+fn eligible<I: Id>(comm: &dyn Comm, graph: &LocalGraph<I>) -> Eligible {
+    let part = graph.partition();
+    let rows = graph.num_rows();
+    let mine: Vec<u64> = (0..rows.div_ceil(64))
+        .map(|w| {
+            (w * 64..(w * 64 + 64).min(rows)).fold(0u64, |bits, row| {
+                bits | u64::from(graph.degree(row) > 0) << (row % 64)
+            })
+        })
+        .collect();
+    let counts: Vec<usize> = (0..part.ranks()).map(|r| part.words(r)).collect();
+    let mut words = vec![0u64; counts.iter().sum()];
+    all_gather(comm, &mine, &counts, &mut words);
+    Eligible::from_words(part.num_vertices(), words)
+}
+
+/// The distributed engine as the run loop drives it; records the bytes
+/// each search sent (the warm-up's first).
+struct Ranked<'c, I: Id> {
+    engine: DistBfs<'c, I>,
+    bytes: Vec<u64>,
+}
+
+impl<I: Id> Searcher for Ranked<'_, I> {
+    type Output = [AtomicU64];
+
+    fn reset(&mut self) {
+        self.engine.reset();
+    }
+
+    fn search(&mut self, key: SearchKey) -> SearchStats {
+        let stats = self.engine.search(key.vertex().into());
+        self.bytes
+            .push(self.engine.steps().iter().map(|s| s.bytes).sum());
+        stats
+    }
+
+    fn output(&self) -> &[AtomicU64] {
+        self.engine.parents()
+    }
+
+    fn nedge(&self) -> u64 {
+        self.engine.nedge()
+    }
+
+    fn trace(&self) -> Vec<TraceStep> {
+        self.engine
+            .steps()
+            .iter()
+            .map(|s| TraceStep {
+                direction: s.direction.name().to_string(),
+                frontier: s.frontier,
+                discovered: s.discovered,
+                edges_examined: None,
+                seconds: s.seconds,
+                bytes: Some(s.bytes),
+            })
+            .collect()
+    }
+}
+
+/// The distributed validator as the run loop drives it.
+struct RankedChecker<'c> {
+    validator: DistValidator<'c>,
+    parents: Vec<u64>,
+    comm: &'c dyn Comm,
+    bytes: Vec<u64>,
+}
+
+impl Checker<[AtomicU64]> for RankedChecker<'_> {
+    fn prepare(&mut self, parents: &[AtomicU64]) {
+        for (mine, p) in self.parents.iter_mut().zip(parents) {
+            *mine = p.load(Ordering::Relaxed);
+        }
+    }
+
+    fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
+        let before = self.comm.bytes_sent();
+        let verdict = self
+            .validator
+            .check(root.vertex().into(), &self.parents, Some(nedge));
+        self.bytes.push(self.comm.bytes_sent() - before);
+        verdict
+    }
+}
+
+/// Each rank's observer, heard only on rank 0, with stop requests agreed
+/// on: asking any rank to stop stops all of them at the same check (one
+/// small all-reduce per check).
+struct Agreed<'a> {
+    comm: &'a dyn Comm,
+    own: &'a dyn Observer,
+    speaks: bool,
+}
+
+impl Observer for Agreed<'_> {
+    fn event(&self, event: Event<'_>) {
+        if self.speaks {
+            self.own.event(event);
+        }
+    }
+
+    fn block_generated(&self) {
+        if self.speaks {
+            self.own.block_generated();
+        }
+    }
+
+    fn stop_requested(&self) -> bool {
+        let mine = u64::from(self.own.stop_requested());
+        dist::all_reduce(self.comm, [mine], Reduce::Max)[0] == 1
+    }
+}

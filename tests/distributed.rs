@@ -1,0 +1,94 @@
+//! The distributed run loop over ranks as threads (no MPI needed): for one
+//! seed, every rank count gives the single-process checksum, roots and
+//! nedge of every search, and every tree is validated across the ranks.
+
+use dist::ThreadRanks;
+use harness::{GeneratorKind, GeneratorSpec, GraphSource, Measured, Outcome, Plan, Silent};
+
+fn plan(kind: GeneratorKind, scale: u32) -> Plan {
+    Plan {
+        keys: 8,
+        ..Plan::new(GraphSource::Generated(GeneratorSpec {
+            kind,
+            scale,
+            edgefactor: 16,
+            seed: (kind == GeneratorKind::Xoshiro).then_some(7),
+        }))
+    }
+}
+
+fn valid(outcome: Result<Outcome, harness::Error>) -> Measured {
+    match outcome {
+        Ok(Outcome::Valid(m)) => m,
+        Ok(Outcome::Invalid(e)) => panic!("search {} failed validation: {}", e.search, e.failure),
+        Err(e) => panic!("the run failed: {e}"),
+    }
+}
+
+/// (root, nedge, reached, depth) per search.
+fn searches(m: &Measured) -> Vec<(u32, u64, u64, u32)> {
+    m.searches
+        .iter()
+        .map(|s| (s.root, s.nedge, s.reached, s.depth))
+        .collect()
+}
+
+fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
+    let one = valid(harness::run(plan, &Silent));
+    for &p in ranks {
+        let all = ThreadRanks::run(p, |comm| {
+            valid(harness::run_distributed(plan, &Silent, comm))
+        });
+        for (rank, m) in all.iter().enumerate() {
+            assert_eq!(m.checksum, one.checksum, "P {p} rank {rank}: checksum");
+            assert_eq!(searches(m), searches(&one), "P {p} rank {rank}: searches");
+            let mpi = m.mpi.as_ref().expect("a distributed run says so");
+            assert_eq!(mpi.ranks, p);
+            assert_eq!(mpi.search_bytes.len(), plan.keys);
+            if p > 1 {
+                assert!(mpi.kernel1_bytes > 0 && mpi.search_bytes.iter().all(|&b| b > 0));
+            }
+            let stats = plan.statistics(m);
+            assert_eq!(stats.num_mpi_processes as usize, p);
+        }
+    }
+}
+
+#[test]
+fn every_rank_count_gives_the_single_process_checksum_roots_and_nedge() {
+    same_as_one_process(&plan(GeneratorKind::Xoshiro, 11), &[1, 2, 3, 4]);
+}
+
+#[test]
+fn the_reference_generator_splits_over_ranks_to_the_same_graph_and_keys() {
+    same_as_one_process(&plan(GeneratorKind::Graph500, 10), &[3]);
+}
+
+#[test]
+fn wide_ids_give_the_same_answers() {
+    let wide = Plan {
+        wide_ids: true,
+        ..plan(GeneratorKind::Xoshiro, 10)
+    };
+    same_as_one_process(&wide, &[2]);
+    let all = ThreadRanks::run(2, |comm| {
+        valid(harness::run_distributed(&wide, &Silent, comm))
+    });
+    assert_eq!(all[0].mpi.as_ref().unwrap().id_bytes, 8);
+}
+
+#[test]
+fn bad_input_on_the_ranks_is_one_agreed_error() {
+    let too_many_keys = Plan {
+        keys: 100_000,
+        ..plan(GeneratorKind::Xoshiro, 6)
+    };
+    let errors = ThreadRanks::run(3, |comm| {
+        match harness::run_distributed(&too_many_keys, &Silent, comm) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("100000 keys of 64 vertices"),
+        }
+    });
+    assert!(errors.iter().all(|e| e == &errors[0]), "{errors:?}");
+    assert!(errors[0].contains("search keys"), "{}", errors[0]);
+}

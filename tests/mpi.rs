@@ -1,0 +1,239 @@
+//! The binary under `mpirun` (feature `mpi`; `.ci/run` installs Open MPI
+//! and runs these): for one seed every rank count gives the single-process
+//! checksum, roots and nedge, the block says `num_mpi_processes: P`, bad
+//! input is one message and exit 2 from every rank, and a SIGTERM to
+//! mpirun stops every rank without leaving a file behind.
+
+#![cfg(feature = "mpi")]
+
+use harness::report::{Document, RunReport};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `mpirun -np ranks graph500 args`, allowed to run as root and to put
+/// more ranks than cores on this machine.
+fn mpirun(ranks: usize, args: &[&str]) -> Command {
+    let mut command = Command::new("mpirun");
+    command
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .env("OMPI_MCA_rmaps_base_oversubscribe", "1")
+        .args(["-np", &ranks.to_string(), "--oversubscribe"])
+        .arg(env!("CARGO_BIN_EXE_graph500"))
+        .args(args);
+    command
+}
+
+/// Runs `command`, killing it (and failing) if it runs past `seconds`: a
+/// hang guard, not a timing assertion.
+fn finish(mut command: Command, seconds: u64) -> Output {
+    let (out, err) = (tempfile::tempfile().unwrap(), tempfile::tempfile().unwrap());
+    let mut child = command
+        .stdout(out.try_clone().unwrap())
+        .stderr(err.try_clone().unwrap())
+        .spawn()
+        .expect("mpirun runs (Debian: openmpi-bin)");
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("still running after {seconds} s: a hang");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let read = |mut f: std::fs::File| {
+        use std::io::{Read, Seek};
+        let mut bytes = Vec::new();
+        f.rewind().unwrap();
+        f.read_to_end(&mut bytes).unwrap();
+        bytes
+    };
+    Output {
+        status,
+        stdout: read(out),
+        stderr: read(err),
+    }
+}
+
+fn report(path: &Path) -> RunReport {
+    match Document::from_json(&std::fs::read_to_string(path).unwrap()).unwrap() {
+        Document::Run(r) => *r,
+        other => panic!("not a run report: {other:?}"),
+    }
+}
+
+/// (root, nedge) per search.
+fn searches(r: &RunReport) -> Vec<(u32, u64)> {
+    r.searches.iter().map(|s| (s.root, s.nedge)).collect()
+}
+
+#[test]
+fn every_rank_count_gives_the_single_process_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = |name: &str| dir.path().join(name).display().to_string();
+    let common = ["--scale", "12", "--keys", "8", "--seed", "5", "--quiet"];
+    let single = json("single.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_graph500"))
+        .args(common)
+        .args(["--json", &single])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let one = report(Path::new(&single));
+    for (ranks, threads, wide) in [
+        (1, 2, false),
+        (2, 1, false),
+        (2, 2, true),
+        (3, 1, false),
+        (4, 1, false),
+    ] {
+        let name = json(&format!("p{ranks}t{threads}.json"));
+        let threads = threads.to_string();
+        let mut args = vec!["--threads", &threads, "--json", &name];
+        if wide {
+            args.push("--wide-ids");
+        }
+        args.extend(common);
+        let out = finish(mpirun(ranks, &args), 300);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "P {ranks}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let blocks = stdout.matches("SCALE:").count();
+        assert_eq!(blocks, 1, "one block from rank 0 only:\n{stdout}");
+        assert!(
+            stdout.contains(&format!("num_mpi_processes:              {ranks}\n")),
+            "{stdout}"
+        );
+        let r = report(Path::new(&name));
+        assert_eq!(r.graph.checksum, one.graph.checksum, "P {ranks}: checksum");
+        assert_eq!(searches(&r), searches(&one), "P {ranks}: roots and nedge");
+        assert!(r.searches.iter().all(|s| s.validate_time.is_some()));
+        if ranks > 1 {
+            let mpi = r.mpi.as_ref().expect("the JSON has the MPI figures");
+            assert_eq!(mpi.peak_memory_bytes_per_rank.len(), ranks);
+            assert_eq!(mpi.id_bytes, if wide { 8 } else { 4 });
+            assert!(mpi.kernel1_bytes > 0);
+        }
+    }
+}
+
+#[test]
+fn the_reference_generator_gives_its_graph_and_keys_over_ranks() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = dir.path().join("single.json");
+    let split = dir.path().join("split.json");
+    let common = [
+        "--generator",
+        "graph500",
+        "--scale",
+        "10",
+        "--keys",
+        "4",
+        "--quiet",
+    ];
+    let out = Command::new(env!("CARGO_BIN_EXE_graph500"))
+        .args(common)
+        .arg("--json")
+        .arg(&single)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let mut args: Vec<&str> = common.to_vec();
+    let path = split.display().to_string();
+    args.extend(["--json", &path]);
+    let out = finish(mpirun(3, &args), 300);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (a, b) = (report(&single), report(&split));
+    assert_eq!(a.graph.checksum, b.graph.checksum);
+    assert_eq!(searches(&a), searches(&b));
+}
+
+/// Bad input found by every rank (too many keys), by one rank only (rank
+/// 0's output folder) and too little memory: one line, exit 2, no hang.
+#[test]
+fn bad_input_is_one_message_and_exit_2_from_every_rank() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir
+        .path()
+        .join("no/such/folder/r.json")
+        .display()
+        .to_string();
+    let cases: [&[&str]; 3] = [
+        &["--scale", "6", "--keys", "100000"],
+        &["--scale", "8", "--keys", "4", "--json", &missing],
+        &["--scale", "31", "--edgefactor", "64"],
+    ];
+    for args in cases {
+        let mut args = args.to_vec();
+        args.push("--quiet");
+        let out = finish(mpirun(3, &args), 120);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let ours: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("graph500: error"))
+            .collect();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(
+            ours.len(),
+            1,
+            "{args:?}: one message, printed once:\n{stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// SIGTERM to mpirun while the ranks search: every rank stops, mpirun
+/// exits non-zero, and neither the JSON nor a temporary file is left.
+#[test]
+fn sigterm_to_mpirun_stops_every_rank_and_writes_nothing() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json").display().to_string();
+    let mut child = mpirun(2, &["--scale", "17", "--keys", "64", "--json", &json])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the searches to start (rank 0's progress), then signal.
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut lines = stderr.lines();
+    let searching = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|line| line.contains("searches with kernel"));
+    assert!(searching, "the run never reached its searches");
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "mpirun still runs 60 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(!status.success(), "{rest:?}");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
