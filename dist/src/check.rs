@@ -34,8 +34,8 @@
 //! replies with one cursor per rank: positions never travel.
 
 use crate::Partition;
-use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
-use crate::route::route;
+use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange, exchange_known};
+use crate::route::{Sends, route};
 use generator::Edge;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
@@ -184,9 +184,9 @@ impl<'c> DistValidator<'c> {
         self.pending.par_extend(waiting.map(local32));
         let mut orphan = None;
         let still = loop {
-            let out = route(&self.pending, comm.size(), |&c, push| {
+            let out = route(&self.pending, comm.size(), |&c| {
                 let p = parents[c as usize];
-                push(part.owner(p), (c, local32(part.local(p))));
+                Sends::one(part.owner(p), (c, local32(part.local(p))))
             });
             let (children, targets): (Vec<u32>, Vec<u32>) = out.items.into_iter().unzip();
             let replies = ask(comm, &targets, &out.counts, |t| {
@@ -226,9 +226,9 @@ impl<'c> DistValidator<'c> {
         let mut jump: Vec<u64> = pending.iter().map(|&c| parents[c as usize]).collect();
         let index: Vec<u32> = (0..pending.len()).map(local32).collect();
         for _ in 0..u64::BITS - (part.num_vertices().max(2) - 1).leading_zeros() {
-            let out = route(&index, comm.size(), |&i, push| {
+            let out = route(&index, comm.size(), |&i| {
                 let t = jump[i as usize];
-                push(part.owner(t), (i, local32(part.local(t))));
+                Sends::one(part.owner(t), (i, local32(part.local(t))))
             });
             let (from, targets): (Vec<u32>, Vec<u32>) = out.items.into_iter().unzip();
             let replies = ask(comm, &targets, &out.counts, |t| {
@@ -254,12 +254,17 @@ impl<'c> DistValidator<'c> {
         for i in 0..usize::try_from(rounds).expect("rounds") {
             let start = (i * self.round).min(tuples.len());
             let chunk = &tuples[start..(start + self.round).min(tuples.len())];
-            let out = route(chunk, comm.size(), |e, push| {
-                if !e.is_self_loop() {
-                    let (u, v) = (u64::from(e.u), u64::from(e.v));
-                    push(part.owner(u), [local32(part.local(u)), e.v]);
-                    push(part.owner(v), [local32(part.local(v)), e.u]);
+            let out = route(chunk, comm.size(), |e| {
+                if e.is_self_loop() {
+                    return Sends::none();
                 }
+                let (u, v) = (u64::from(e.u), u64::from(e.v));
+                Sends::two(
+                    part.owner(u),
+                    [local32(part.local(u)), e.v],
+                    part.owner(v),
+                    [local32(part.local(v)), e.u],
+                )
             });
             let replies = ask(comm, &out.items, &out.counts, |[x, other]| {
                 if parents[x as usize] == u64::from(other) {
@@ -365,7 +370,7 @@ where
 {
     let (asked, asked_counts) = exchange(comm, requests, counts);
     let answers: Vec<A> = asked.par_iter().map(|&q| answer(q)).collect();
-    exchange(comm, &answers, &asked_counts).0
+    exchange_known(comm, &answers, &asked_counts, counts)
 }
 
 /// Check 4 on tuple `e` at position `edge`, given its ends' levels: whether

@@ -43,17 +43,19 @@ pub trait Comm: Send + Sync {
     fn rank(&self) -> usize;
     /// The number of ranks, P.
     fn size(&self) -> usize;
-    /// All-to-all: `send[displs]`, cut by `send_counts` (bytes, one count
-    /// per destination rank, in rank order), goes to each rank; what every
-    /// rank sent to this one is written to `recv` (cleared first), sources
-    /// in rank order, and `recv_counts[s]` says how many bytes came from
-    /// rank `s`.
+    /// All-to-all of one count per pair of ranks: `send_counts[d]` goes to
+    /// rank `d`, and `recv_counts[s]` is what rank `s` sent here.
+    fn exchange_counts(&self, send_counts: &[usize], recv_counts: &mut [usize]);
+    /// All-to-all of bytes whose counts both sides know: `send`, cut by
+    /// `send_counts` (one count per destination, in rank order), goes to
+    /// each rank; `recv`, cut by `recv_counts`, receives what each rank
+    /// sent here, sources in rank order.
     fn exchange_bytes(
         &self,
         send: &[u8],
         send_counts: &[usize],
-        recv: &mut Vec<u8>,
-        recv_counts: &mut [usize],
+        recv: &mut [u8],
+        recv_counts: &[usize],
     );
     /// All-gather with known sizes: rank `r` contributes `counts[r]` bytes
     /// (`mine.len() == counts[rank]`); `all` (their sum) receives them in
@@ -73,20 +75,56 @@ pub trait Comm: Send + Sync {
 
 /// All-to-all of `send`, cut into per-destination runs by `counts`
 /// (elements): returns what came to this rank, sources in rank order, and
-/// each source's element count.
+/// each source's element count. One all-to-all of counts, then
+/// [`exchange_known`].
 pub fn exchange<T: Pod>(comm: &dyn Comm, send: &[T], counts: &[usize]) -> (Vec<T>, Vec<usize>) {
-    let size = size_of::<T>();
-    let byte_counts: Vec<usize> = counts.iter().map(|c| c * size).collect();
-    let mut recv = Vec::new();
+    let mut received = Vec::new();
+    let recv_counts = exchange_into(comm, send, counts, &mut received);
+    (received, recv_counts)
+}
+
+/// [`exchange`] into `received` (its memory reused; see
+/// [`route_into`](crate::route_into)); returns each source's count.
+pub fn exchange_into<T: Pod>(
+    comm: &dyn Comm,
+    send: &[T],
+    counts: &[usize],
+    received: &mut Vec<T>,
+) -> Vec<usize> {
     let mut recv_counts = vec![0; comm.size()];
+    comm.exchange_counts(counts, &mut recv_counts);
+    let size = size_of::<T>();
+    let bytes = |counts: &[usize]| -> Vec<usize> { counts.iter().map(|c| c * size).collect() };
+    received.clear();
+    received.resize(recv_counts.iter().sum(), T::zeroed());
     comm.exchange_bytes(
         bytemuck::cast_slice(send),
-        &byte_counts,
-        &mut recv,
-        &mut recv_counts,
+        &bytes(counts),
+        bytemuck::cast_slice_mut(received),
+        &bytes(&recv_counts),
     );
-    let received: Vec<T> = bytemuck::pod_collect_to_vec(&recv);
-    (received, recv_counts.iter().map(|c| c / size).collect())
+    recv_counts
+}
+
+/// [`exchange`] when this rank knows what each rank sends it
+/// (`recv_counts`, elements), as for the replies to requests: received
+/// straight into the returned vector.
+pub fn exchange_known<T: Pod>(
+    comm: &dyn Comm,
+    send: &[T],
+    send_counts: &[usize],
+    recv_counts: &[usize],
+) -> Vec<T> {
+    let size = size_of::<T>();
+    let bytes = |counts: &[usize]| -> Vec<usize> { counts.iter().map(|c| c * size).collect() };
+    let mut received: Vec<T> = bytemuck::zeroed_vec(recv_counts.iter().sum());
+    comm.exchange_bytes(
+        bytemuck::cast_slice(send),
+        &bytes(send_counts),
+        bytemuck::cast_slice_mut(&mut received),
+        &bytes(recv_counts),
+    );
+    received
 }
 
 /// All-gather with known sizes (elements per rank): `all[..]` gets every
@@ -153,10 +191,11 @@ impl Comm for Solo {
     fn size(&self) -> usize {
         1
     }
-    fn exchange_bytes(&self, send: &[u8], _: &[usize], recv: &mut Vec<u8>, counts: &mut [usize]) {
-        recv.clear();
-        recv.extend_from_slice(send);
-        counts[0] = send.len();
+    fn exchange_counts(&self, send_counts: &[usize], recv_counts: &mut [usize]) {
+        recv_counts.copy_from_slice(send_counts);
+    }
+    fn exchange_bytes(&self, send: &[u8], _: &[usize], recv: &mut [u8], _: &[usize]) {
+        recv.copy_from_slice(send);
     }
     fn all_gather_bytes(&self, mine: &[u8], _: &[usize], all: &mut [u8]) {
         all.copy_from_slice(mine);
@@ -247,12 +286,31 @@ impl Comm for ThreadRanks {
     fn size(&self) -> usize {
         self.shared.size
     }
+    fn exchange_counts(&self, send_counts: &[usize], recv_counts: &mut [usize]) {
+        let t = &*self.shared;
+        for (to, &count) in send_counts.iter().enumerate() {
+            t.slot(self.rank, to)
+                .extend_from_slice(&(count as u64).to_le_bytes());
+            if to != self.rank {
+                self.count_sent(8);
+            }
+        }
+        t.barrier.wait();
+        for (from, count) in recv_counts.iter_mut().enumerate() {
+            let mut slot = t.slot(from, self.rank);
+            let bytes: [u8; 8] = slot[..8].try_into().expect("one count");
+            *count = usize::try_from(u64::from_le_bytes(bytes)).expect("a count fits memory");
+            slot.clear();
+        }
+        t.barrier.wait();
+    }
+
     fn exchange_bytes(
         &self,
         send: &[u8],
         send_counts: &[usize],
-        recv: &mut Vec<u8>,
-        recv_counts: &mut [usize],
+        recv: &mut [u8],
+        recv_counts: &[usize],
     ) {
         let t = &*self.shared;
         let mut start = 0;
@@ -265,11 +323,12 @@ impl Comm for ThreadRanks {
             start += count;
         }
         t.barrier.wait();
-        recv.clear();
-        for (from, count) in recv_counts.iter_mut().enumerate() {
+        let mut at = 0;
+        for (from, &count) in recv_counts.iter().enumerate() {
             let mut slot = t.slot(from, self.rank);
-            *count = slot.len();
-            recv.extend_from_slice(&slot);
+            debug_assert_eq!(slot.len(), count, "the counts agree");
+            recv[at..at + count].copy_from_slice(&slot);
+            at += count;
             slot.clear();
         }
         t.barrier.wait();
@@ -336,7 +395,8 @@ mod tests {
     fn exchange_delivers_each_piece_to_its_rank_in_source_order() {
         let got = ThreadRanks::run(3, |c| {
             let r = c.rank() as u32;
-            // Rank r sends r+1 copies of 10r+d to rank d.
+            // Rank r sends r+1 copies of 10r+d to rank d (after one 8-byte
+            // count to each other rank).
             let mut send = Vec::new();
             let mut counts = Vec::new();
             for d in 0..3u32 {
@@ -352,7 +412,7 @@ mod tests {
             assert_eq!(counts, vec![1, 2, 3]);
             assert_eq!(
                 sent,
-                4 * 2 * (u64::from(d) + 1),
+                8 * 2 + 4 * 2 * (u64::from(d) + 1),
                 "self-sends are not counted"
             );
         }

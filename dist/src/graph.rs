@@ -6,22 +6,39 @@
 //! in compressed sparse rows, with the targets as global ids of type `I`
 //! (`u32`, or `u64` when `N` exceeds 2^32 or a run forces wide ids).
 //!
-//! The tuples go out in rounds of at most [`ROUND_TUPLES`] so that the
-//! send and receive buffers stay bounded, in two passes: the first sends
-//! only each arc's local row (4 bytes) and the receiver counts its rows'
-//! degrees, which fixes `offsets`; the second sends row and target and the
-//! receiver places each arc behind its row's cursor. Peak memory per rank
-//! is the rows (`8 (N/P + 1) + size_of::<I>() * arcs`) plus a round's
-//! buffers, never a copy of all its arcs. The arcs of a row are in the
-//! order rounds, then source ranks, then tuples: fixed for a given `P`.
+//! Propagation blocking, as in the single-process build (kernels'
+//! `csr.rs`), with the messages in the middle. A rank's vertices are cut
+//! into blocks of `2^b` rows; a block's arcs have a *region* of `targets`.
+//! 1. count: each rank counts its arcs per block of every rank (a local
+//!    pass; `N / 2^b` counters) and sends each rank its blocks' counts (one
+//!    all-to-all of `4 N / 2^b` bytes in all), so every rank knows its
+//!    regions, and inside each region a slice per source rank;
+//! 2. exchange: the tuples go out in rounds of at most [`ROUND_TUPLES`]
+//!    (bounded buffers), each arc as `[local row, target]`; the receiver
+//!    appends it to its source's slice of the row's block region, packed
+//!    as `target << b | row offset` (a few hundred append points, each
+//!    filling cache lines in order, instead of a random write per arc);
+//! 3. sort: each region is counting-sorted by row offset through a
+//!    scratch buffer, in parallel over blocks, which unpacks the targets
+//!    and gives the block's `offsets`.
+//!
+//! Peak memory per rank: its rows (`8 (N/P + 1) + size_of::<I>() * arcs`,
+//! the regions being the final `targets`), a round's buffers and a sort
+//! scratch per worker; never a second copy of its arcs. The arcs of a row
+//! are in the order source ranks, then tuples: fixed for a given `P`.
 
-use crate::comm::{Comm, Reduce, all_reduce, exchange};
-use crate::route::route;
+use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known};
+use crate::route::{Outbox, Sends, route_into};
 use crate::{Id, Partition};
 use generator::Edge;
+use rayon::prelude::*;
 
 /// Tuples a rank sends per round of kernel 1 (each makes up to two arcs).
-pub const ROUND_TUPLES: usize = 1 << 22;
+pub const ROUND_TUPLES: usize = 1 << 20;
+
+/// The most rows a block holds, as a power of two: its region (32 arcs a
+/// row on average) and its sort scratch fit in L2.
+const MAX_BLOCK_BITS: u32 = 11;
 
 /// One rank's rows: the neighbours of each vertex it owns, as global ids.
 #[derive(Debug)]
@@ -32,67 +49,135 @@ pub struct LocalGraph<I> {
     targets: Vec<I>,
 }
 
+/// How every rank's rows are cut into blocks, numbered over all ranks in
+/// rank order.
+struct Blocks {
+    bits: u32,
+    /// The global number of each rank's first block, and the total last.
+    first: Vec<usize>,
+}
+
+impl Blocks {
+    fn new<I: Id>(part: &Partition) -> Self {
+        let id_bits = u64::BITS - part.num_vertices().saturating_sub(1).leading_zeros();
+        let bits = MAX_BLOCK_BITS.min(I::BITS.saturating_sub(id_bits));
+        let mut first = vec![0];
+        for r in 0..part.ranks() {
+            first.push(first[r] + part.count(r).div_ceil(1 << bits));
+        }
+        Blocks { bits, first }
+    }
+
+    /// The global block of vertex `v`.
+    #[inline]
+    fn of(&self, part: &Partition, v: u64) -> usize {
+        self.first[part.owner(v)] + (part.local(v) >> self.bits)
+    }
+
+    /// How many blocks rank `r` has.
+    fn count(&self, r: usize) -> usize {
+        self.first[r + 1] - self.first[r]
+    }
+}
+
 impl<I: Id> LocalGraph<I> {
     /// Kernel 1 across the ranks of `comm`: each rank passes its share of
     /// the tuples (any share; ids below `N`) and gets the rows it owns.
     /// Collective.
     pub fn build(comm: &dyn Comm, part: Partition, tuples: &[Edge]) -> Self {
-        let rank = comm.rank();
-        let ranks = comm.size();
+        let (rank, ranks) = (comm.rank(), comm.size());
         let rows = part.count(rank);
+        let blocks = Blocks::new::<I>(&part);
+        let low = (1u64 << blocks.bits) - 1;
+
+        // 1. count: this rank's arcs per block of every rank, sent to the
+        // owners; `mine[s][k]`: arcs source s sends to my block k.
+        let counts = tuples
+            .par_chunks(ROUND_TUPLES)
+            .map(|chunk| {
+                let mut counts = vec![0u64; blocks.first[ranks]];
+                for e in chunk.iter().filter(|e| !e.is_self_loop()) {
+                    counts[blocks.of(&part, e.u.into())] += 1;
+                    counts[blocks.of(&part, e.v.into())] += 1;
+                }
+                counts
+            })
+            .reduce_with(|mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            })
+            .unwrap_or_else(|| vec![0; blocks.first[ranks]]);
+        let per_rank: Vec<usize> = (0..ranks).map(|r| blocks.count(r)).collect();
+        let mine_blocks = blocks.count(rank);
+        let mine = exchange_known(comm, &counts, &per_rank, &vec![mine_blocks; ranks]);
+        drop(counts);
+
+        // Regions (block-major), a slice per source inside each; `cursor`
+        // is source-major like `mine`.
+        let mut cursor = vec![0u64; mine.len()];
+        let mut block_start = Vec::with_capacity(mine_blocks + 1);
+        let mut at = 0u64;
+        for k in 0..mine_blocks {
+            block_start.push(at);
+            for s in 0..ranks {
+                cursor[s * mine_blocks + k] = at;
+                at += mine[s * mine_blocks + k];
+            }
+        }
+        block_start.push(at);
+        let total = usize::try_from(at).expect("a rank's arcs fit memory");
+        let mut targets: Vec<I> = bytemuck::zeroed_vec(total);
+
+        // 2. exchange, in rounds agreed on by every rank.
         let rounds = all_reduce(
             comm,
             [tuples.len().div_ceil(ROUND_TUPLES) as u64],
             Reduce::Max,
         )[0];
-        let round = |i: u64| {
+        let (mut out, mut received) = (Outbox::default(), Vec::new());
+        for i in 0..rounds {
             let i = usize::try_from(i).expect("a round index");
             let start = (i * ROUND_TUPLES).min(tuples.len());
-            &tuples[start..(start + ROUND_TUPLES).min(tuples.len())]
-        };
-        let arcs = |e: &Edge, push: &mut dyn FnMut(usize, (u64, u64))| {
-            if !e.is_self_loop() {
+            let round = &tuples[start..(start + ROUND_TUPLES).min(tuples.len())];
+            route_into(round, ranks, &mut out, |e| {
+                if e.is_self_loop() {
+                    return Sends::none();
+                }
                 let (u, v) = (u64::from(e.u), u64::from(e.v));
-                push(part.owner(u), (u, v));
-                push(part.owner(v), (v, u));
+                let arc = |s: u64, t: u64| [I::from_u64(part.local(s) as u64), I::from_u64(t)];
+                Sends::two(part.owner(u), arc(u, v), part.owner(v), arc(v, u))
+            });
+            let from = exchange_into(comm, &out.items, &out.counts, &mut received);
+            let mut arcs = received.iter();
+            for (s, &n) in from.iter().enumerate() {
+                let cursor = &mut cursor[s * mine_blocks..(s + 1) * mine_blocks];
+                for &[row, target] in arcs.by_ref().take(n) {
+                    let row = row.to_u64();
+                    let slot = &mut cursor[usize::try_from(row >> blocks.bits).expect("a block")];
+                    let packed = target.to_u64() << blocks.bits | (row & low);
+                    targets[usize::try_from(*slot).expect("in memory")] = I::from_u64(packed);
+                    *slot += 1;
+                }
             }
-        };
-        let local_row = |source: u64| -> u32 {
-            u32::try_from(part.local(source)).expect("a rank owns fewer than 2^32 vertices")
-        };
+        }
+        drop((out, received));
 
-        // Pass 1: degrees.
+        // 3. sort each region by row offset.
         let mut offsets = vec![0u64; rows + 1];
-        for i in 0..rounds {
-            let out = route(round(i), ranks, |e, push| {
-                arcs(e, &mut |r, (s, _)| push(r, local_row(s)));
+        let mut regions = Vec::with_capacity(mine_blocks);
+        let mut rest = targets.as_mut_slice();
+        for k in 0..mine_blocks {
+            let len = usize::try_from(block_start[k + 1] - block_start[k]).expect("in memory");
+            let (region, tail) = rest.split_at_mut(len);
+            regions.push((region, block_start[k]));
+            rest = tail;
+        }
+        offsets[1..]
+            .par_chunks_mut(1 << blocks.bits)
+            .zip(regions)
+            .for_each_init(Vec::new, |scratch, (ends, (region, start))| {
+                sort_region(region, ends, start, blocks.bits, scratch);
             });
-            let (received, _) = exchange(comm, &out.items, &out.counts);
-            for row in received {
-                offsets[row as usize + 1] += 1;
-            }
-        }
-        for v in 0..rows {
-            offsets[v + 1] += offsets[v];
-        }
-
-        // Pass 2: placement.
-        let total = usize::try_from(offsets[rows]).expect("a rank's arcs fit memory");
-        let mut targets = vec![I::from_u64(0); total];
-        let mut cursor: Vec<u64> = offsets[..rows].to_vec();
-        for i in 0..rounds {
-            let out = route(round(i), ranks, |e, push| {
-                arcs(e, &mut |r, (s, t)| push(r, (local_row(s), I::from_u64(t))));
-            });
-            let (rows_of, targets_of): (Vec<u32>, Vec<I>) = out.items.into_iter().unzip();
-            let (received_rows, _) = exchange(comm, &rows_of, &out.counts);
-            let (received_targets, _) = exchange(comm, &targets_of, &out.counts);
-            for (row, target) in received_rows.into_iter().zip(received_targets) {
-                let slot = &mut cursor[row as usize];
-                targets[usize::try_from(*slot).expect("in memory")] = target;
-                *slot += 1;
-            }
-        }
         LocalGraph {
             part,
             rank,
@@ -100,6 +185,39 @@ impl<I: Id> LocalGraph<I> {
             targets,
         }
     }
+}
+
+/// Counting-sorts one block's region (`target << bits | row offset`) by
+/// row offset through `scratch`, unpacking the targets, and writes `ends[r]
+/// = start + the end of row r` for the block's rows.
+fn sort_region<I: Id>(
+    region: &mut [I],
+    ends: &mut [u64],
+    start: u64,
+    bits: u32,
+    scratch: &mut Vec<I>,
+) {
+    let low = (1u64 << bits) - 1;
+    let mut next = vec![0usize; ends.len()];
+    for arc in region.iter() {
+        next[usize::try_from(arc.to_u64() & low).expect("a row offset")] += 1;
+    }
+    let mut sum = 0;
+    for (n, end) in next.iter_mut().zip(ends.iter_mut()) {
+        let count = *n;
+        *n = sum;
+        sum += count;
+        *end = start + sum as u64;
+    }
+    scratch.clear();
+    scratch.resize(region.len(), I::default());
+    for arc in region.iter() {
+        let a = arc.to_u64();
+        let row = &mut next[usize::try_from(a & low).expect("a row offset")];
+        scratch[*row] = I::from_u64(a >> bits);
+        *row += 1;
+    }
+    region.copy_from_slice(scratch);
 }
 
 impl<I: Id> LocalGraph<I> {
@@ -148,11 +266,16 @@ impl<I: Id> LocalGraph<I> {
         (self.offsets.len() * 8 + self.targets.len() * size_of::<I>()) as u64
     }
 
-    /// The most bytes a rank's rows and kernel 1's round buffers take, for
-    /// `arcs` arcs on `rows` vertices.
+    /// About the most bytes a rank's rows and kernel 1's buffers take, for
+    /// `arcs` arcs on `rows` vertices: the rows, a round's outgoing and
+    /// incoming arcs (two `[I; 2]` per tuple each way), and a sort scratch
+    /// per worker (a typical region: 64 arcs a row of a block; a hub's
+    /// region takes more).
     pub fn bytes_for(rows: u64, arcs: u64) -> u64 {
-        let round = 2 * ROUND_TUPLES as u64 * (8 + 2 * (4 + size_of::<I>() as u64));
-        8 * (rows + 1) * 2 + size_of::<I>() as u64 * arcs + round
+        let id = size_of::<I>() as u64;
+        let round = 2 * 2 * 2 * id * ROUND_TUPLES as u64;
+        let scratch = (rayon::current_num_threads() as u64 * id * 64) << MAX_BLOCK_BITS;
+        8 * (rows + 1) + id * arcs + round + scratch
     }
 }
 

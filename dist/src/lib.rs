@@ -30,16 +30,21 @@ mod route;
 
 pub use bfs::{DistBfs, DistStep, NO_PARENT};
 pub use check::DistValidator;
-pub use comm::{Comm, Reduce, Solo, ThreadRanks, agree, all_gather, all_reduce, exchange};
+pub use comm::{
+    Comm, Reduce, Solo, ThreadRanks, agree, all_gather, all_reduce, exchange, exchange_into,
+    exchange_known,
+};
 pub use graph::{LocalGraph, ROUND_TUPLES};
 #[cfg(feature = "mpi")]
 pub use mpi::Mpi;
 pub use partition::Partition;
-pub use route::{Outbox, route};
+pub use route::{Outbox, Sends, route, route_into};
 
 /// A global vertex id as the distributed code stores and sends it: `u32`
 /// while `N` fits (half the bytes per arc and per message), `u64` beyond.
 pub trait Id: bytemuck::Pod + Default + Eq + Send + Sync + std::fmt::Debug + 'static {
+    /// Bits of the type.
+    const BITS: u32;
     /// `v`, which must fit.
     fn from_u64(v: u64) -> Self;
     /// The id as a `u64`.
@@ -47,6 +52,7 @@ pub trait Id: bytemuck::Pod + Default + Eq + Send + Sync + std::fmt::Debug + 'st
 }
 
 impl Id for u32 {
+    const BITS: u32 = u32::BITS;
     #[inline]
     fn from_u64(v: u64) -> Self {
         debug_assert!(v <= u64::from(u32::MAX));
@@ -62,6 +68,7 @@ impl Id for u32 {
 }
 
 impl Id for u64 {
+    const BITS: u32 = u64::BITS;
     #[inline]
     fn from_u64(v: u64) -> Self {
         v

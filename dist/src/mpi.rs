@@ -113,30 +113,43 @@ impl Comm for Mpi {
         self.size
     }
 
+    fn exchange_counts(&self, send_counts: &[usize], recv_counts: &mut [usize]) {
+        let _guard = self.locked();
+        let mine: Vec<u64> = send_counts.iter().map(|&c| c as u64).collect();
+        let mut theirs = vec![0u64; self.size];
+        self.world.all_to_all_into(&mine[..], &mut theirs[..]);
+        for (out, c) in recv_counts.iter_mut().zip(theirs) {
+            *out = usize::try_from(c).expect("a count fits memory");
+        }
+        self.sent
+            .fetch_add(8 * (self.size as u64 - 1), Ordering::Relaxed);
+    }
+
     fn exchange_bytes(
         &self,
         send: &[u8],
         send_counts: &[usize],
-        recv: &mut Vec<u8>,
-        recv_counts: &mut [usize],
+        recv: &mut [u8],
+        recv_counts: &[usize],
     ) {
         let _guard = self.locked();
         let (counts, displs) = partition(send_counts);
-        let mut theirs = vec![0 as Count; self.size];
-        self.world.all_to_all_into(&counts[..], &mut theirs[..]);
-        for (out, &c) in recv_counts.iter_mut().zip(&theirs) {
-            *out = usize::try_from(c).expect("a count is not negative");
-        }
         let (rcounts, rdispls) = partition(recv_counts);
-        recv.clear();
-        recv.resize(recv_counts.iter().sum(), 0);
         // Open MPI refuses equal send and receive addresses, which two
         // empty slices may have (both dangling): give each a real one.
-        recv.reserve(1);
-        let spare = [0u8; 1];
-        let send = if send.is_empty() { &spare[..0] } else { send };
+        let (mut spare_in, spare_out) = ([0u8; 1], [0u8; 1]);
+        let send = if send.is_empty() {
+            &spare_out[..0]
+        } else {
+            send
+        };
+        let recv = if recv.is_empty() {
+            &mut spare_in[..0]
+        } else {
+            recv
+        };
         let outgoing = Partition::new(send, counts, displs);
-        let mut incoming = PartitionMut::new(&mut recv[..], rcounts, rdispls);
+        let mut incoming = PartitionMut::new(recv, rcounts, rdispls);
         self.world
             .all_to_all_varcount_into(&outgoing, &mut incoming);
         let others: usize = send_counts.iter().sum::<usize>() - send_counts[self.rank];
