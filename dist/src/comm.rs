@@ -93,16 +93,7 @@ pub fn exchange_into<T: Pod>(
 ) -> Vec<usize> {
     let mut recv_counts = vec![0; comm.size()];
     comm.exchange_counts(counts, &mut recv_counts);
-    let size = size_of::<T>();
-    let bytes = |counts: &[usize]| -> Vec<usize> { counts.iter().map(|c| c * size).collect() };
-    received.clear();
-    received.resize(recv_counts.iter().sum(), T::zeroed());
-    comm.exchange_bytes(
-        bytemuck::cast_slice(send),
-        &bytes(counts),
-        bytemuck::cast_slice_mut(received),
-        &bytes(&recv_counts),
-    );
+    exchange_known_into(comm, send, counts, &recv_counts, received);
     recv_counts
 }
 
@@ -115,16 +106,29 @@ pub fn exchange_known<T: Pod>(
     send_counts: &[usize],
     recv_counts: &[usize],
 ) -> Vec<T> {
+    let mut received = Vec::new();
+    exchange_known_into(comm, send, send_counts, recv_counts, &mut received);
+    received
+}
+
+/// [`exchange_known`] into `received`, its memory reused.
+pub fn exchange_known_into<T: Pod>(
+    comm: &dyn Comm,
+    send: &[T],
+    send_counts: &[usize],
+    recv_counts: &[usize],
+    received: &mut Vec<T>,
+) {
     let size = size_of::<T>();
     let bytes = |counts: &[usize]| -> Vec<usize> { counts.iter().map(|c| c * size).collect() };
-    let mut received: Vec<T> = bytemuck::zeroed_vec(recv_counts.iter().sum());
+    received.clear();
+    received.resize(recv_counts.iter().sum(), T::zeroed());
     comm.exchange_bytes(
         bytemuck::cast_slice(send),
         &bytes(send_counts),
-        bytemuck::cast_slice_mut(&mut received),
+        bytemuck::cast_slice_mut(received),
         &bytes(recv_counts),
     );
-    received
 }
 
 /// All-gather with known sizes (elements per rank): `all[..]` gets every

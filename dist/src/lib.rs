@@ -32,7 +32,7 @@ pub use bfs::{DistBfs, DistStep, NO_PARENT};
 pub use check::DistValidator;
 pub use comm::{
     Comm, Reduce, Solo, ThreadRanks, agree, all_gather, all_reduce, exchange, exchange_into,
-    exchange_known,
+    exchange_known, exchange_known_into,
 };
 pub use graph::{LocalGraph, ROUND_TUPLES};
 #[cfg(feature = "mpi")]
