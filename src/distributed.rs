@@ -167,6 +167,9 @@ fn run_ids<I: Id>(plan: &Plan, observer: &Agreed<'_>, comm: &dyn Comm) -> Result
         (searches, checker.map(|c| c.bytes).unwrap_or_default())
     });
     let searches = searches?;
+    // Each rank counted its own validation bytes; the report sums them.
+    let mut validate_bytes = validate_bytes;
+    comm.all_reduce(&mut validate_bytes, Reduce::Sum);
     let peak = system::peak_resident_bytes().unwrap_or(0);
     let mut peaks = vec![0u64; ranks];
     all_gather(comm, &[peak], &vec![1; ranks], &mut peaks);
@@ -269,7 +272,7 @@ impl<I: Id> Searcher for Ranked<'_, I> {
                 direction: s.direction.name().to_string(),
                 frontier: s.frontier,
                 discovered: s.discovered,
-                edges_examined: None,
+                edges_examined: (s.direction == kernels::Direction::TopDown).then_some(s.scanned),
                 seconds: s.seconds,
                 bytes: Some(s.bytes),
             })

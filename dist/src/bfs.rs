@@ -55,6 +55,9 @@ pub struct DistStep {
     pub frontier: u64,
     /// Global vertices the step discovered.
     pub discovered: u64,
+    /// Adjacency entries a top-down step scanned (the frontier's arcs,
+    /// global); 0 for a bottom-up step, which does not count them.
+    pub scanned: u64,
     /// Bytes sent by all ranks in this step (its closing all-reduce
     /// included), summed.
     pub bytes: u64,
@@ -187,18 +190,22 @@ impl<'c, I: Id> DistBfs<'c, I> {
                 self.queue_to_front();
                 direction = Direction::BottomUp;
             }
-            let (found, found_scout) = match direction {
+            let (found, found_scout, scanned) = match direction {
                 Direction::TopDown => {
                     edges_to_check = edges_to_check.saturating_sub(scout);
-                    self.top_down_step()
+                    let scanned = self.queue.iter().map(|&u| self.graph.degree(u)).sum();
+                    let (found, found_scout) = self.top_down_step();
+                    (found, found_scout, scanned)
                 }
-                Direction::BottomUp => (self.bottom_up_step(), 0),
+                Direction::BottomUp => (self.bottom_up_step(), 0, 0),
             };
-            let [discovered, next_scout] = all_reduce(self.comm, [found, found_scout], Reduce::Sum);
+            let [discovered, next_scout, scanned] =
+                all_reduce(self.comm, [found, found_scout, scanned], Reduce::Sum);
             self.steps.push(DistStep {
                 direction,
                 frontier,
                 discovered,
+                scanned,
                 bytes: 0,
                 seconds: 0.0,
             });

@@ -121,7 +121,8 @@ pub fn exchange_known_into<T: Pod>(
 ) {
     let size = size_of::<T>();
     let bytes = |counts: &[usize]| -> Vec<usize> { counts.iter().map(|c| c * size).collect() };
-    received.clear();
+    // Every element is overwritten: keep the old ones rather than zero
+    // them (a memset of the whole buffer every round).
     received.resize(recv_counts.iter().sum(), T::zeroed());
     comm.exchange_bytes(
         bytemuck::cast_slice(send),

@@ -102,7 +102,8 @@ pub fn route_into<I: Sync, T: Copy + Default + Send + Sync>(
     out.counts
         .extend((0..ranks).map(|r| per_piece.iter().map(|c| c[r]).sum::<usize>()));
     let items = &mut out.items;
-    items.clear();
+    // Every element is overwritten: keep the old ones rather than reset
+    // them.
     items.resize(out.counts.iter().sum(), T::default());
     // Each piece's slice of each destination's run.
     let mut slices: Vec<Vec<&mut [T]>> = per_piece
