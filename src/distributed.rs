@@ -14,11 +14,12 @@
 //! rank are agreed on too: every rank returns the same error.
 
 use crate::observe::{self, Event, Observer};
-use crate::plan::{GraphSource, Plan};
+use crate::plan::{GraphSource, KeyRule, Plan};
 use crate::report::{MpiReport, TraceStep};
 use crate::run::{Checker, Measured, Outcome, Searcher, TupleOrder, on_pool_worker, timed};
 use crate::{Error, budget, search_all, system};
 use dist::{Comm, DistBfs, DistValidator, Id, LocalGraph, Partition, Reduce, agree, all_gather};
+use generator::format::{EdgeFormat, binary};
 use generator::{EDGES_PER_BLOCK, Edge, EdgeList};
 use kernels::{Eligible, Kernel, SearchKey, SearchStats};
 use std::sync::Arc;
@@ -26,33 +27,95 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use validate::{Invalid, TreeSummary};
 
 /// Runs `plan` as one of the ranks of `comm`. Collective: every rank calls
-/// it with the same plan. Generated graphs only, searched by `dobfs`.
+/// it with the same plan. A generated graph, or a binary edge-list file
+/// (each rank reads its own byte range), searched by `dobfs`.
 pub fn run_distributed(
     plan: &Plan,
     observer: &dyn Observer,
     comm: &dyn Comm,
 ) -> Result<Outcome, Error> {
-    let GraphSource::Generated(spec) = &plan.source else {
-        return Err(Error::Refused(
-            "a distributed run generates its graph; --input is not supported under mpirun yet"
-                .into(),
-        ));
-    };
+    if let GraphSource::File { path, format, .. } = &plan.source
+        && *format != EdgeFormat::Binary
+    {
+        return Err(Error::Refused(format!(
+            "{}: under mpirun each rank reads its own byte range, which only a binary edge list has; convert it first: graph500 convert {} FILE.bin",
+            path.display(),
+            path.display()
+        )));
+    }
     if !matches!(plan.kernel, Kernel::Dobfs(_)) {
         return Err(Error::Refused(format!(
             "under mpirun only --kernel dobfs runs, not {}",
             plan.kernel
         )));
     }
-    let agreed = Agreed {
+    let observer = Agreed {
         comm,
         own: observer,
         speaks: comm.rank() == 0,
     };
-    if plan.wide_ids || spec.num_vertices() > u64::from(u32::MAX) {
-        run_ids::<u64>(plan, &agreed, comm)
+    let (m, n) = agreed(comm, sizes(&plan.source))?;
+    if plan.wide_ids || n > u64::from(u32::MAX) {
+        run_ids::<u64>(plan, &observer, comm, m, n)
     } else {
-        run_ids::<u32>(plan, &agreed, comm)
+        run_ids::<u32>(plan, &observer, comm, m, n)
+    }
+}
+
+/// `M` and `N` of the graph, before it is made or read.
+fn sizes(source: &GraphSource) -> Result<(u64, u64), Error> {
+    Ok(match source {
+        GraphSource::Generated(spec) => (spec.num_edges(), spec.num_vertices()),
+        GraphSource::File { path, .. } => {
+            let header = binary::read_header(path)?;
+            (header.num_edges, header.num_vertices)
+        }
+    })
+}
+
+/// This rank's share of the tuples: generated (its blocks) or read (its
+/// byte range), the global number of its first tuple, and the key rule.
+struct Share {
+    tuples: Vec<Edge>,
+    first_tuple: u64,
+    key_rule: KeyRule,
+}
+
+fn load_share(plan: &Plan, observer: &dyn Observer, comm: &dyn Comm) -> Result<Share, Error> {
+    let (rank, ranks) = (comm.rank(), comm.size());
+    match &plan.source {
+        GraphSource::Generated(spec) => {
+            let (generator, key_rule) = spec.build()?;
+            let blocks = generator.block_share(rank, ranks);
+            observer.event(Event::Loading {
+                what: &format!(
+                    "generating a Kronecker graph: SCALE {}, edgefactor {}, {}, over {ranks} ranks",
+                    spec.scale,
+                    spec.edgefactor,
+                    generator.label()
+                ),
+                blocks: blocks.len() as u64,
+            });
+            let first_tuple = (blocks.start * EDGES_PER_BLOCK) as u64;
+            let tuples = generator.generate_blocks(blocks, &|| observer.block_generated());
+            Ok(Share {
+                tuples,
+                first_tuple,
+                key_rule,
+            })
+        }
+        GraphSource::File { path, seed, .. } => {
+            observer.event(Event::Loading {
+                what: &format!("reading {} (binary), a share per rank", path.display()),
+                blocks: 0,
+            });
+            let (_, tuples, first_tuple) = binary::read_share(path, rank, ranks)?;
+            Ok(Share {
+                tuples,
+                first_tuple,
+                key_rule: KeyRule::Seeded(*seed),
+            })
+        }
     }
 }
 
@@ -74,40 +137,36 @@ pub fn rank_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
     tuples + rows + engine + checking + n / 4 + budget::FIXED
 }
 
-fn run_ids<I: Id>(plan: &Plan, observer: &Agreed<'_>, comm: &dyn Comm) -> Result<Outcome, Error> {
-    let GraphSource::Generated(spec) = &plan.source else {
-        unreachable!("checked by run_distributed")
-    };
+fn run_ids<I: Id>(
+    plan: &Plan,
+    observer: &Agreed<'_>,
+    comm: &dyn Comm,
+    m: u64,
+    n: u64,
+) -> Result<Outcome, Error> {
     let (rank, ranks) = (comm.rank(), comm.size());
-    let (m, n) = (spec.num_edges(), spec.num_vertices());
     let memory_estimate = rank_bytes::<I>(m, n, ranks as u64, plan.validate);
     let sharing = comm.ranks_on_this_machine() as u64;
     let what = format!(
-        "a run at SCALE {} over {ranks} ranks ({sharing} on this machine, about {:.1} GiB each)",
-        spec.scale,
+        "a run on {n} vertices and {m} tuples over {ranks} ranks ({sharing} on this machine, about {:.1} GiB each)",
         memory_estimate as f64 / f64::from(1u32 << 30)
     );
-    let checked = budget::check(sharing * memory_estimate, &what, None, plan.force)
-        .and_then(|()| spec.build());
-    let (generator, key_rule) = agreed(comm, checked)?;
+    agreed(
+        comm,
+        budget::check(sharing * memory_estimate, &what, None, plan.force),
+    )?;
 
-    // Generation: this rank's blocks.
-    let blocks = generator.block_share(rank, ranks);
-    let first_tuple = (blocks.start * EDGES_PER_BLOCK) as u64;
-    observer.event(Event::Loading {
-        what: &format!(
-            "generating a Kronecker graph: SCALE {}, edgefactor {}, {}, over {ranks} ranks",
-            spec.scale,
-            spec.edgefactor,
-            generator.label()
-        ),
-        blocks: blocks.len() as u64,
-    });
-    let (tuples, graph_generation) = timed(|| {
-        let tuples: Vec<Edge> = generator.generate_blocks(blocks, &|| observer.block_generated());
+    // This rank's share: generated or read.
+    let (loaded, graph_generation) = timed(|| {
+        let loaded = load_share(plan, observer, comm);
         comm.barrier();
-        tuples
+        loaded
     });
+    let Share {
+        tuples,
+        first_tuple,
+        key_rule,
+    } = agreed(comm, loaded)?;
     let terms = EdgeList::checksum_terms(&tuples, first_tuple);
     let checksum = EdgeList::finish_checksum(dist::all_reduce(comm, [terms], Reduce::Sum)[0], n);
     observer.event(Event::Loaded {

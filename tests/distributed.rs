@@ -92,3 +92,43 @@ fn bad_input_on_the_ranks_is_one_agreed_error() {
     assert!(errors.iter().all(|e| e == &errors[0]), "{errors:?}");
     assert!(errors[0].contains("search keys"), "{}", errors[0]);
 }
+
+/// `--input` over ranks: each rank reads its own byte range of a binary
+/// file, and the run equals one process's run on the same file; a format
+/// without byte ranges is one agreed refusal.
+#[test]
+fn a_binary_file_is_read_in_shares_with_the_single_process_answers() {
+    use generator::EdgeGenerator;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.bin");
+    let edges = generator::Kronecker::new(10, 16, 3).unwrap().generate();
+    let mut bytes = Vec::new();
+    generator::format::EdgeFormat::Binary
+        .write(&mut bytes, &edges)
+        .unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    let from_file = |path: &std::path::Path, format| Plan {
+        keys: 8,
+        ..Plan::new(GraphSource::File {
+            path: path.to_path_buf(),
+            format,
+            seed: 11,
+        })
+    };
+    same_as_one_process(
+        &from_file(&path, generator::format::EdgeFormat::Binary),
+        &[3],
+    );
+
+    let text = dir.path().join("g.el");
+    std::fs::write(&text, "0 1\n1 2\n").unwrap();
+    let plan = from_file(&text, generator::format::EdgeFormat::Text);
+    let errors = ThreadRanks::run(2, |comm| {
+        match harness::run_distributed(&plan, &Silent, comm) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("a text file under mpirun"),
+        }
+    });
+    assert_eq!(errors[0], errors[1]);
+    assert!(errors[0].contains("binary"), "{}", errors[0]);
+}

@@ -237,3 +237,48 @@ fn sigterm_to_mpirun_stops_every_rank_and_writes_nothing() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "files left behind: {left:?}");
 }
+
+/// `run --input FILE` under mpirun: each rank reads its byte range of a
+/// binary edge list; the answers are the single process's.
+#[test]
+fn an_input_file_under_mpirun_gives_the_single_process_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.bin").display().to_string();
+    let made = Command::new(env!("CARGO_BIN_EXE_graph500"))
+        .args(["generate", "--scale", "11", "--out", &graph, "--quiet"])
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let (single, split) = (
+        dir.path().join("single.json"),
+        dir.path().join("split.json"),
+    );
+    let run = ["run", "--input", &graph, "--keys", "6", "--quiet", "--json"];
+    let out = Command::new(env!("CARGO_BIN_EXE_graph500"))
+        .args(run)
+        .arg(&single)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let path = split.display().to_string();
+    let mut args = run.to_vec();
+    args.push(&path);
+    let out = finish(mpirun(2, &args), 300);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (a, b) = (report(&single), report(&split));
+    assert_eq!(a.graph.checksum, b.graph.checksum);
+    assert_eq!(searches(&a), searches(&b));
+    assert_eq!(b.mpi.map(|m| m.ranks), Some(2));
+}

@@ -86,8 +86,71 @@ impl Header {
     }
 }
 
-/// Reads a binary edge list, mapping width-4 files in place.
-pub fn read(path: &Path) -> Result<EdgeList, Error> {
+/// Reads and checks the header of a binary edge list (the file's length
+/// included).
+pub fn read_header(path: &Path) -> Result<Header, Error> {
+    open_checked(path).map(|(_, header)| header)
+}
+
+/// Reads the tuples `M r / P .. M (r + 1) / P` of a binary edge list, rank
+/// `r`'s share of `P` (what each rank of a distributed run reads: its own
+/// byte range, never the whole file), with the header and the global
+/// number of its first tuple. Checks that every id of the share is below
+/// `N`; errors name global tuple numbers. O(M / P) memory and reading.
+pub fn read_share(
+    path: &Path,
+    rank: usize,
+    ranks: usize,
+) -> Result<(Header, Vec<Edge>, u64), Error> {
+    use std::os::unix::fs::FileExt;
+    let (file, header) = open_checked(path)?;
+    if header.num_vertices > crate::MAX_VERTICES {
+        return Err(in_file(path)(Error::TooManyVertices {
+            num_vertices: header.num_vertices,
+            max: crate::MAX_VERTICES,
+        }));
+    }
+    let m = header.num_edges;
+    let (first, end) = (
+        m * rank as u64 / ranks as u64,
+        m * (rank as u64 + 1) / ranks as u64,
+    );
+    let count = usize::try_from(end - first)
+        .map_err(|_| Error::format(path, "edge count does not fit this machine's memory"))?;
+    let width = header.id_width as usize;
+    let mut bytes = vec![0u8; count * 2 * width];
+    let offset = HEADER_LEN as u64 + first * 2 * u64::from(header.id_width);
+    file.read_exact_at(&mut bytes, offset)
+        .map_err(|e| Error::io(path, e))?;
+    let id = |b: &[u8]| -> u64 {
+        match b.len() {
+            4 => u32::from_le_bytes(b.try_into().expect("4 bytes")).into(),
+            _ => u64::from_le_bytes(b.try_into().expect("8 bytes")),
+        }
+    };
+    let mut edges = Vec::with_capacity(count);
+    for (i, pair) in bytes.chunks_exact(2 * width).enumerate() {
+        let (u, v) = pair.split_at(width);
+        let (u, v) = (id(u), id(v));
+        match (u32::try_from(u), u32::try_from(v)) {
+            (Ok(a), Ok(b)) if u < header.num_vertices && v < header.num_vertices => {
+                edges.push(Edge::new(a, b));
+            }
+            _ => {
+                return Err(in_file(path)(Error::VertexOutOfRange {
+                    edge: first + i as u64,
+                    u,
+                    v,
+                    num_vertices: header.num_vertices,
+                }));
+            }
+        }
+    }
+    Ok((header, edges, first))
+}
+
+/// Opens a binary edge list and checks its header against its length.
+fn open_checked(path: &Path) -> Result<(std::fs::File, Header), Error> {
     let (mut file, len) = open_regular(path)?;
     let mut bytes = [0u8; HEADER_LEN];
     if len < HEADER_LEN as u64 {
@@ -114,6 +177,12 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
             ),
         ));
     }
+    Ok((file, header))
+}
+
+/// Reads a binary edge list, mapping width-4 files in place.
+pub fn read(path: &Path) -> Result<EdgeList, Error> {
+    let (file, header) = open_checked(path)?;
     let num_edges = usize::try_from(header.num_edges)
         .map_err(|_| Error::format(path, "edge count does not fit this machine's memory"))?;
     if header.id_width == 4 && cfg!(target_endian = "little") {
