@@ -9,7 +9,8 @@
 #   top-down level:  2 s m_f (P-1)/P + 32 P (P-1)   (s: id bytes; m_f: the
 #                    frontier's arcs, the trace's edges_examined)
 #   bottom-up level: (N/8) (P-1) + 24 P (P-1)       (the frontier bitmap)
-#   kernel 1:        4 s M (P-1)/P                  (two arcs a tuple)
+#   kernel 1:        2 s M (P-1)/P + 8 B (P-1) R     (two packed arcs a
+#                    tuple; B blocks of 2^11 rows, R rounds of counts)
 #   validation:      24 M (P-1)/P + 8 L (P-1)/P     (L: the sum of the
 #                    reached vertices' levels)
 # (self-loops send nothing, so the model is slightly high). Then the
@@ -59,7 +60,9 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=lambda p:
                 bu += 1
             levels += (i + 1) * st["discovered"]
     k = len(r["searches"])
-    k1_model = 4 * s * M * f
+    blocks = sum(-(-min(max(N - q * ((-(-N // P) + 63) // 64 * 64), 0), (-(-N // P) + 63) // 64 * 64) // 2048) for q in range(P))
+    rounds = -(-(-(-M // P)) // (1 << 20))
+    k1_model = 2 * s * M * f + 8 * blocks * (P - 1) * rounds
     v_model = 24 * M * f + 8 * levels / k * f
     v_measured = sum(mpi["validate_bytes"]) / k
     rows.append((r["options"]["scale"], P, measured / k, model / k, td / k, bu / k,

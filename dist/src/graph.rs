@@ -14,10 +14,11 @@
 //!    all-to-all of `4 N / 2^b` bytes in all), so every rank knows its
 //!    regions, and inside each region a slice per source rank;
 //! 2. exchange: the tuples go out in rounds of at most [`ROUND_TUPLES`]
-//!    (bounded buffers), each arc as `[local row, target]`; the receiver
-//!    appends it to its source's slice of the row's block region, packed
-//!    as `target << b | row offset` (a few hundred append points, each
-//!    filling cache lines in order, instead of a random write per arc);
+//!    (bounded buffers), each arc packed by its sender as `target << b |
+//!    row offset` (`size_of::<I>()` bytes) and routed by block, so each
+//!    destination's run arrives grouped by block in order; with the
+//!    round's counts per block (sent first), the receiver copies each
+//!    run into its source's slice of the block's region: no per-arc work;
 //! 3. sort: each region is counting-sorted by row offset through a
 //!    scratch buffer, in parallel over blocks, which unpacks the targets
 //!    and gives the block's `offsets`.
@@ -27,7 +28,7 @@
 //! scratch per worker; never a second copy of its arcs. The arcs of a row
 //! are in the order source ranks, then tuples: fixed for a given `P`.
 
-use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known};
+use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known, exchange_known_into};
 use crate::route::{Outbox, Sends, route_into};
 use crate::{Id, Partition};
 use generator::Edge;
@@ -134,30 +135,52 @@ impl<I: Id> LocalGraph<I> {
             [tuples.len().div_ceil(ROUND_TUPLES) as u64],
             Reduce::Max,
         )[0];
+        // Arcs are routed by global block (so each destination's run comes
+        // grouped by its blocks, in order), packed by the sender; a round's
+        // counts per block travel first, then the arcs.
         let (mut out, mut received) = (Outbox::default(), Vec::new());
+        let mut round_counts: Vec<u64> = Vec::new();
         for i in 0..rounds {
             let i = usize::try_from(i).expect("a round index");
             let start = (i * ROUND_TUPLES).min(tuples.len());
             let round = &tuples[start..(start + ROUND_TUPLES).min(tuples.len())];
-            route_into(round, ranks, &mut out, |e| {
+            route_into(round, blocks.first[ranks], &mut out, |e| {
                 if e.is_self_loop() {
                     return Sends::none();
                 }
                 let (u, v) = (u64::from(e.u), u64::from(e.v));
-                let arc = |s: u64, t: u64| [I::from_u64(part.local(s) as u64), I::from_u64(t)];
-                Sends::two(part.owner(u), arc(u, v), part.owner(v), arc(v, u))
+                let arc = |s: u64, t: u64| {
+                    let packed = t << blocks.bits | (part.local(s) as u64 & low);
+                    (blocks.of(&part, s), I::from_u64(packed))
+                };
+                let ((bu, au), (bv, av)) = (arc(u, v), arc(v, u));
+                Sends::two(bu, au, bv, av)
             });
-            let from = exchange_into(comm, &out.items, &out.counts, &mut received);
-            let mut arcs = received.iter();
-            for (s, &n) in from.iter().enumerate() {
-                let cursor = &mut cursor[s * mine_blocks..(s + 1) * mine_blocks];
-                for &[row, target] in arcs.by_ref().take(n) {
-                    let row = row.to_u64();
-                    let slot = &mut cursor[usize::try_from(row >> blocks.bits).expect("a block")];
-                    let packed = target.to_u64() << blocks.bits | (row & low);
-                    targets[usize::try_from(*slot).expect("in memory")] = I::from_u64(packed);
-                    *slot += 1;
-                }
+            let per_block: Vec<u64> = out.counts.iter().map(|&c| c as u64).collect();
+            exchange_known_into(
+                comm,
+                &per_block,
+                &per_rank,
+                &vec![mine_blocks; ranks],
+                &mut round_counts,
+            );
+            let per_dest: Vec<usize> = (0..ranks)
+                .map(|d| {
+                    out.counts[blocks.first[d]..blocks.first[d + 1]]
+                        .iter()
+                        .sum()
+                })
+                .collect();
+            exchange_into(comm, &out.items, &per_dest, &mut received);
+            // Each source's run, block by block, behind that source's
+            // slice of each region.
+            let mut at = 0;
+            for (slot, &count) in cursor.iter_mut().zip(&round_counts) {
+                let count = usize::try_from(count).expect("in memory");
+                let to = usize::try_from(*slot).expect("in memory");
+                targets[to..to + count].copy_from_slice(&received[at..at + count]);
+                *slot += count as u64;
+                at += count;
             }
         }
         drop((out, received));
