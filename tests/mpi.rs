@@ -198,10 +198,20 @@ fn bad_input_is_one_message_and_exit_2_from_every_rank() {
     }
 }
 
-/// SIGTERM to mpirun while the ranks search: every rank stops, mpirun
-/// exits non-zero, and neither the JSON nor a temporary file is left.
+/// SIGTERM, or SIGINT (Ctrl-C), to mpirun while the ranks search: every
+/// rank stops, mpirun exits non-zero, and neither the JSON nor a
+/// temporary file is left.
 #[test]
 fn sigterm_to_mpirun_stops_every_rank_and_writes_nothing() {
+    stop_mpirun_with("-TERM");
+}
+
+#[test]
+fn ctrl_c_to_mpirun_stops_every_rank_and_writes_nothing() {
+    stop_mpirun_with("-INT");
+}
+
+fn stop_mpirun_with(signal: &str) {
     use std::io::{BufRead, BufReader};
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("r.json").display().to_string();
@@ -219,7 +229,7 @@ fn sigterm_to_mpirun_stops_every_rank_and_writes_nothing() {
         .any(|line| line.contains("searches with kernel"));
     assert!(searching, "the run never reached its searches");
     let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status();
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     let deadline = Instant::now() + Duration::from_secs(60);
