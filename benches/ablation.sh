@@ -7,6 +7,7 @@
 # Usage: benches/ablation.sh [SCALE] [ROUNDS] [THREADS]   (defaults: 20 5 all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benches/common.sh
 scale=${1:-20}
 rounds=${2:-5}
 threads=${3:-$(nproc)}
@@ -23,7 +24,6 @@ mean_time() {
   "$bin" --scale "$scale" --keys 64 --threads "$threads" --no-validate --quiet $1 |
     awk -F': +' '$1 == "bfs  mean_time" { print $2 }'
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 declare -A times
 for ((r = 1; r <= rounds; r++)); do

@@ -7,6 +7,7 @@
 # Usage: benches/backends.sh [SCALE] [ROUNDS]     (defaults: 18 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benches/common.sh
 scale=${1:-18}
 rounds=${2:-5}
 cargo build --release --quiet
@@ -14,7 +15,7 @@ bin=target/release/graph500
 
 teps() {
   "$bin" --scale "$scale" --keys 64 --kernel par --backend "$1" --quiet |
-    awk -F': +' '$1 == "bfs  harmonic_mean_TEPS" { print $NF }'
+    awk -F': +' '$1 == "bfs  harmonic_mean_TEPS" { v = $NF; gsub(/[! ]/, "", v); print v }'
 }
 
 rayon=() pipes=()
@@ -23,7 +24,6 @@ for ((r = 1; r <= rounds; r++)); do
   pipes+=("$(teps pipes)")
   echo "round $r: rayon ${rayon[-1]}  pipes ${pipes[-1]}"
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 mr=$(median "${rayon[@]}")
 mp=$(median "${pipes[@]}")
 echo "SCALE $scale, $(nproc) threads, $rounds rounds: median harmonic-mean TEPS rayon $mr, pipes $mp," \

@@ -22,6 +22,7 @@
 #        benches/mpi_side_by_side.sh [SCALE] [ROUNDS] [RANKS]   (defaults: 20 3 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benches/common.sh
 scale=${1:-20}
 rounds=${2:-3}
 ranks=${3:-2}
@@ -38,8 +39,6 @@ mpi=(mpirun -np "$ranks" --oversubscribe)
 json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
 stat() { json "$1" "r['statistics']['$2']"; }
 
-declare -A col
-add() { col[$1]+="$2 "; }
 for ((r = 1; r <= rounds; r++)); do
   "${mpi[@]}" "$bin" --scale "$scale" --keys 64 --threads 1 --quiet --json "$tmp/d.json" >/dev/null
   add d_teps "$(json "$tmp/d.json" "r['statistics']['bfs']['teps']['harmonic_mean']")"
@@ -57,12 +56,9 @@ for ((r = 1; r <= rounds; r++)); do
   fi
 done
 
-median() { printf '%s\n' $1 | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-m() { median "${col[$1]}"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 g() { awk -v x="$1" 'BEGIN { printf "%.3g", x }'; }
 
-echo "SCALE $scale, $ranks ranks x 1 thread vs 1 process x $ranks threads, medians of $rounds alternating rounds; $(lscpu | awk -F': +' '/Model name/ { print $2; exit }')"
+echo "SCALE $scale, $ranks ranks x 1 thread vs 1 process x $ranks threads, medians of $rounds alternating rounds; $(cpu_model)"
 echo
 echo "| figure | over MPI | compared with | ratio |"
 echo "| --- | ---: | ---: | ---: |"

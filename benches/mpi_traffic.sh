@@ -22,6 +22,7 @@
 # Usage: benches/mpi_traffic.sh [SCALES] [RANKS]   (defaults: "16 18 20" "1 2 4 8")
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benches/common.sh
 scales=${1:-16 18 20}
 all_ranks=${2:-1 2 4 8}
 cargo build --release --quiet --locked --features mpi
@@ -35,7 +36,7 @@ for s in $scales; do
       --json "$tmp/s$s-p$p.json" >/dev/null
   done
 done
-echo "$(lscpu | awk -F': +' '/Model name/ { print $2; exit }'); bytes summed over ranks, mean per search"
+echo "$(cpu_model); bytes summed over ranks, mean per search"
 python3 - "$tmp" <<'PY'
 import glob, json, os, sys
 rows = []

@@ -22,6 +22,7 @@
 #        benches/side_by_side.sh [SCALE] [ROUNDS] [THREADS]   (defaults: 20 5 all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benches/common.sh
 scale=${1:-20}
 rounds=${2:-5}
 threads=${3:-$(nproc)}
@@ -42,8 +43,6 @@ wall() {
   cat "$tmp/time"
 }
 
-declare -A col
-add() { col[$1]+="$2 "; }
 for ((r = 1; r <= rounds; r++)); do
   add wall "$(wall "$bin" --scale "$scale" --keys 64 --threads "$threads" --quiet)"
   add k1 "$(field "$tmp/out" construction_time)"
@@ -59,12 +58,9 @@ for ((r = 1; r <= rounds; r++)); do
   fi
 done
 
-median() { printf '%s\n' $1 | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-m() { median "${col[$1]}"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 ms() { awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }'; }
 
-echo "SCALE $scale, $threads threads, medians of $rounds alternating rounds; $(lscpu | awk -F': +' '/Model name/ { print $2; exit }')"
+echo "SCALE $scale, $threads threads, medians of $rounds alternating rounds; $(cpu_model)"
 echo
 echo "| figure | graph500 | compared with | ratio |"
 echo "| --- | ---: | ---: | ---: |"

@@ -6,6 +6,9 @@
 
 #![cfg(feature = "mpi")]
 
+#[path = "cli/support.rs"]
+mod support;
+
 use harness::report::{Document, RunReport};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -25,39 +28,44 @@ fn mpirun(ranks: usize, args: &[&str]) -> Command {
     command
 }
 
-/// Runs `command`, killing it (and failing) if it runs past `seconds`: a
-/// hang guard, not a timing assertion.
-fn finish(mut command: Command, seconds: u64) -> Output {
-    let (out, err) = (tempfile::tempfile().unwrap(), tempfile::tempfile().unwrap());
-    let mut child = command
-        .stdout(out.try_clone().unwrap())
-        .stderr(err.try_clone().unwrap())
-        .spawn()
-        .expect("mpirun runs (Debian: openmpi-bin)");
-    let deadline = Instant::now() + Duration::from_secs(seconds);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("still running after {seconds} s: a hang");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let read = |mut f: std::fs::File| {
-        use std::io::{Read, Seek};
-        let mut bytes = Vec::new();
-        f.rewind().unwrap();
-        f.read_to_end(&mut bytes).unwrap();
-        bytes
-    };
-    Output {
-        status,
-        stdout: read(out),
-        stderr: read(err),
-    }
+/// Runs `command` (mpirun) to its end, failing on a hang.
+fn finish(command: Command, seconds: u64) -> Output {
+    support::output_or_hang(command, seconds)
+}
+
+/// Runs `graph500 ARGS --json single` and `mpirun -np ranks graph500 ARGS
+/// --json split`, both successfully, and requires the same checksum, roots
+/// and nedge; returns the distributed report.
+fn same_answers(ranks: usize, args: &[&str]) -> RunReport {
+    let dir = tempfile::tempdir().unwrap();
+    let (single, split) = (
+        dir.path().join("single.json"),
+        dir.path().join("split.json"),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_graph500"))
+        .args(args)
+        .arg("--json")
+        .arg(&single)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let path = split.display().to_string();
+    let mut distributed = args.to_vec();
+    distributed.extend(["--json", &path]);
+    let out = finish(mpirun(ranks, &distributed), 300);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (a, b) = (report(&single), report(&split));
+    assert_eq!(a.graph.checksum, b.graph.checksum);
+    assert_eq!(searches(&a), searches(&b));
+    b
 }
 
 fn report(path: &Path) -> RunReport {
@@ -131,10 +139,7 @@ fn every_rank_count_gives_the_single_process_answers() {
 
 #[test]
 fn the_reference_generator_gives_its_graph_and_keys_over_ranks() {
-    let dir = tempfile::tempdir().unwrap();
-    let single = dir.path().join("single.json");
-    let split = dir.path().join("split.json");
-    let common = [
+    let args = [
         "--generator",
         "graph500",
         "--scale",
@@ -143,25 +148,7 @@ fn the_reference_generator_gives_its_graph_and_keys_over_ranks() {
         "4",
         "--quiet",
     ];
-    let out = Command::new(env!("CARGO_BIN_EXE_graph500"))
-        .args(common)
-        .arg("--json")
-        .arg(&single)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let mut args: Vec<&str> = common.to_vec();
-    let path = split.display().to_string();
-    args.extend(["--json", &path]);
-    let out = finish(mpirun(3, &args), 300);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let (a, b) = (report(&single), report(&split));
-    assert_eq!(a.graph.checksum, b.graph.checksum);
-    assert_eq!(searches(&a), searches(&b));
+    same_answers(3, &args);
 }
 
 /// Bad input found by every rank (too many keys), by one rank only (rank
@@ -263,32 +250,6 @@ fn an_input_file_under_mpirun_gives_the_single_process_answers() {
         "{}",
         String::from_utf8_lossy(&made.stderr)
     );
-    let (single, split) = (
-        dir.path().join("single.json"),
-        dir.path().join("split.json"),
-    );
-    let run = ["run", "--input", &graph, "--keys", "6", "--quiet", "--json"];
-    let out = Command::new(env!("CARGO_BIN_EXE_graph500"))
-        .args(run)
-        .arg(&single)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let path = split.display().to_string();
-    let mut args = run.to_vec();
-    args.push(&path);
-    let out = finish(mpirun(2, &args), 300);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let (a, b) = (report(&single), report(&split));
-    assert_eq!(a.graph.checksum, b.graph.checksum);
-    assert_eq!(searches(&a), searches(&b));
-    assert_eq!(b.mpi.map(|m| m.ranks), Some(2));
+    let split = same_answers(2, &["run", "--input", &graph, "--keys", "6", "--quiet"]);
+    assert_eq!(split.mpi.map(|m| m.ranks), Some(2));
 }

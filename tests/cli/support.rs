@@ -20,13 +20,21 @@ pub(crate) fn graph500(args: &[&str]) -> Output {
 /// fails, if it still runs after `seconds`. Not a timing assertion: any
 /// finishing run passes, however slow.
 pub(crate) fn graph500_or_hang(args: &[&str], seconds: u64) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_graph500"));
+    command.args(args);
+    output_or_hang(command, seconds)
+}
+
+/// Runs `command` to its end with its output captured, guarded against a
+/// hang: it is killed, and the test fails, if it still runs after
+/// `seconds`.
+pub(crate) fn output_or_hang(mut command: Command, seconds: u64) -> Output {
     let (out, err) = (tempfile::tempfile().unwrap(), tempfile::tempfile().unwrap());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_graph500"))
-        .args(args)
+    let mut child = command
         .stdout(out.try_clone().unwrap())
         .stderr(err.try_clone().unwrap())
         .spawn()
-        .expect("the graph500 binary runs");
+        .expect("the command runs");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -35,7 +43,7 @@ pub(crate) fn graph500_or_hang(args: &[&str], seconds: u64) -> Output {
         if std::time::Instant::now() > deadline {
             child.kill().unwrap();
             child.wait().unwrap();
-            panic!("graph500 {args:?} still ran after {seconds} s: a hang");
+            panic!("{command:?} still ran after {seconds} s: a hang");
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
