@@ -87,7 +87,7 @@ fn pipeline(c: &mut Criterion) {
     let parents = engine.parents().to_i64();
     let mut validator = Validator::new(edges.num_vertices());
     group.bench_function("validate", |b| {
-        b.iter(|| validator.validate(&edges, root.vertex().into(), &parents, None))
+        b.iter(|| validator.validate(&edges, root.id(), &parents, None))
     });
     // The sort a run does before validating many searches, and the same
     // validation on the sorted tuples (README, "Block order").
@@ -101,7 +101,7 @@ fn pipeline(c: &mut Criterion) {
     });
     let blocked = validate::TupleBlocks::from_tuples(n, edges.edges().to_vec());
     group.bench_function("validate_blocked", |b| {
-        b.iter(|| validator.validate(&blocked, root.vertex().into(), &parents, None))
+        b.iter(|| validator.validate(&blocked, root.id(), &parents, None))
     });
     // The floor under any validator that reads every tuple: stream the
     // tuples and read two random 2-byte cells each, nothing else.

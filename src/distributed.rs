@@ -309,7 +309,7 @@ impl<I: Id> Searcher for Ranked<'_, I> {
     }
 
     fn search(&mut self, key: SearchKey) -> SearchStats {
-        let stats = self.engine.search(key.vertex().into());
+        let stats = self.engine.search(key.id());
         self.bytes
             .push(self.engine.steps().iter().map(|s| s.bytes).sum());
         stats
@@ -356,9 +356,7 @@ impl Checker<[AtomicU64]> for RankedChecker<'_> {
 
     fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
         let before = self.comm.bytes_sent();
-        let verdict = self
-            .validator
-            .check(root.vertex().into(), &self.parents, Some(nedge));
+        let verdict = self.validator.check(root.id(), &self.parents, Some(nedge));
         self.bytes.push(self.comm.bytes_sent() - before);
         verdict
     }

@@ -148,7 +148,7 @@ pub struct GraphReport {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SearchRecord {
     /// The root.
-    pub root: u32,
+    pub root: u64,
     /// Seconds in the kernel.
     pub time: f64,
     /// Seconds of the untimed reset before the search (clearing the parent

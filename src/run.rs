@@ -121,7 +121,7 @@ impl Checker<Parents> for BfsChecker<'_> {
     }
 
     fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
-        let root = root.vertex().into();
+        let root = root.id();
         self.validator
             .validate(self.tuples, root, &self.parents, Some(nedge))
     }
@@ -165,7 +165,7 @@ pub struct InvalidSearch {
     /// Which search (from 0).
     pub search: usize,
     /// Its root.
-    pub root: u32,
+    pub root: u64,
     /// What was wrong.
     pub failure: Failure,
 }
@@ -208,7 +208,7 @@ pub fn search_all<S: Searcher>(
                 if let Some(failure) = failure {
                     return Ok(Err(InvalidSearch {
                         search: i,
-                        root: key.vertex(),
+                        root: key.id(),
                         failure,
                     }));
                 }
@@ -216,7 +216,7 @@ pub fn search_all<S: Searcher>(
             }
         };
         let record = SearchRecord {
-            root: key.vertex(),
+            root: key.id(),
             time,
             reset_time,
             nedge,
@@ -609,7 +609,7 @@ mod tests {
         assert!(matches!(blocked.tuple_order, TupleOrder::Blocked { .. }));
         assert_eq!(input.tuple_order, TupleOrder::Input);
         assert_eq!(blocked.checksum, input.checksum);
-        let summary = |m: &Measured| -> Vec<(u32, u64, u32)> {
+        let summary = |m: &Measured| -> Vec<(u64, u64, u32)> {
             m.searches
                 .iter()
                 .map(|s| (s.root, s.nedge, s.depth))

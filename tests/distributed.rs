@@ -26,7 +26,7 @@ fn valid(outcome: Result<Outcome, harness::Error>) -> Measured {
 }
 
 /// (root, nedge, reached, depth) per search.
-fn searches(m: &Measured) -> Vec<(u32, u64, u64, u32)> {
+fn searches(m: &Measured) -> Vec<(u64, u64, u64, u32)> {
     m.searches
         .iter()
         .map(|s| (s.root, s.nedge, s.reached, s.depth))

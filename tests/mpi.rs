@@ -76,7 +76,7 @@ fn report(path: &Path) -> RunReport {
 }
 
 /// (root, nedge) per search.
-fn searches(r: &RunReport) -> Vec<(u32, u64)> {
+fn searches(r: &RunReport) -> Vec<(u64, u64)> {
     r.searches.iter().map(|s| (s.root, s.nedge)).collect()
 }
 

@@ -132,7 +132,7 @@ fn check_scale(scale: u32) {
 
     let graph = Csr::from_edge_list(&edges);
     let keys = choose_reference_search_keys(&graph, 64, g.root_candidates()).unwrap();
-    let ours: Vec<u64> = keys.iter().map(|k| k.vertex().into()).collect();
+    let ours: Vec<u64> = keys.iter().map(|k| k.id()).collect();
     let theirs: Vec<u64> = s["root"].iter().map(|l| l[1]).collect();
     assert_eq!(theirs.len(), 64);
     assert_eq!(ours, theirs, "search keys");

@@ -17,9 +17,10 @@ use crate::{Csr, Error, Vertex};
 use generator::Stream;
 use rayon::prelude::*;
 
-/// A root: a vertex of a particular graph, checked in range.
+/// A root: a vertex of a particular graph, checked in range. Held as a
+/// `u64`, the id a distributed graph may need beyond 2^32 vertices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SearchKey(Vertex);
+pub struct SearchKey(u64);
 
 impl SearchKey {
     /// `root` as a key of `graph`, if it is one of its vertices. (Any vertex
@@ -31,15 +32,22 @@ impl SearchKey {
     /// `root` as a key of a graph of `num_vertices` vertices, if it is one
     /// of them (a rank of a distributed run knows `N`, not the whole graph).
     pub fn below(root: u64, num_vertices: u64) -> Result<Self, Error> {
-        match Vertex::try_from(root) {
-            Ok(v) if root < num_vertices => Ok(SearchKey(v)),
-            _ => Err(Error::RootOutOfRange { root, num_vertices }),
+        if root < num_vertices {
+            Ok(SearchKey(root))
+        } else {
+            Err(Error::RootOutOfRange { root, num_vertices })
         }
     }
 
-    /// The root vertex.
-    pub fn vertex(self) -> Vertex {
+    /// The root's id.
+    pub fn id(self) -> u64 {
         self.0
+    }
+
+    /// The root as a vertex of a single-process graph, whose ids all fit a
+    /// [`Vertex`] (panics on a key of a larger distributed graph).
+    pub fn vertex(self) -> Vertex {
+        Vertex::try_from(self.0).expect("a single-process graph's ids fit Vertex")
     }
 }
 
@@ -158,7 +166,7 @@ pub fn choose_keys_among(
         let pick = i + stream.below(total - i);
         let (here, there) = (at(&moved, i), at(&moved, pick));
         moved.insert(pick, here);
-        keys.push(SearchKey(Vertex::try_from(there).expect("ids fit Vertex")));
+        keys.push(SearchKey(there));
     }
     Ok(keys)
 }

@@ -33,7 +33,7 @@ fn validated(
 
 /// (root, nedge, reached, depth) of validated searches of `kernel` from
 /// `keys` keys of a generated graph.
-fn searches(kernel: Kernel, scale: u32, keys: usize, seed: u64) -> Vec<(u32, u64, u64, u32)> {
+fn searches(kernel: Kernel, scale: u32, keys: usize, seed: u64) -> Vec<(u64, u64, u64, u32)> {
     let edges = Kronecker::new(scale, 16, seed).unwrap().generate();
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let keys = choose_search_keys(&graph, keys, &mut SeedStreams::new(seed).search_keys()).unwrap();

@@ -408,7 +408,7 @@ fn searches_of(json: &RunReport) -> Option<(Vec<Search>, f64)> {
                     .map(|l| (l.frontier, l.is_bottom_up()))
                     .collect()
             }),
-            root: s.root.into(),
+            root: s.root,
         })
         .collect();
     if searches.is_empty() {

@@ -255,7 +255,7 @@ fn plot_draws_no_frontier_panel_without_levels() {
     // others only.
     let json = small_run(d, "traced.json", 3, &["--trace"]);
     let mut run = read_run(&json);
-    let roots: Vec<u32> = run.searches.iter().map(|s| s.root).collect();
+    let roots: Vec<u64> = run.searches.iter().map(|s| s.root).collect();
     run.searches[0].trace = Some(Vec::new());
     std::fs::write(&json, Document::Run(Box::new(run)).to_json()).unwrap();
     assert!(plot(&json, &svg).status.success());

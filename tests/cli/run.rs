@@ -182,7 +182,7 @@ fn one_seed_gives_the_same_graph_keys_and_nedges_for_every_kernel_and_thread_cou
     assert_eq!(default.options.kernel, "dobfs", "the default kernel");
     let other_seed = json_run(dir.path(), "other.json", &["--seed", "99"]);
     assert_ne!(default.graph.checksum, other_seed.graph.checksum);
-    let column = |j: &RunReport| -> Vec<(u32, u64, u64, u32)> {
+    let column = |j: &RunReport| -> Vec<(u64, u64, u64, u32)> {
         j.searches
             .iter()
             .map(|r| (r.root, r.nedge, r.reached, r.depth))
@@ -249,8 +249,8 @@ fn generator_graph500_gives_the_reference_graph_and_keys() {
     let graph = kernels::Csr::from_edge_list(&edges);
     let keys =
         kernels::choose_reference_search_keys(&graph, 6, reference.root_candidates()).unwrap();
-    let roots: Vec<u64> = j.searches.iter().map(|r| r.root.into()).collect();
-    let expected: Vec<u64> = keys.iter().map(|k| k.vertex().into()).collect();
+    let roots: Vec<u64> = j.searches.iter().map(|r| r.root).collect();
+    let expected: Vec<u64> = keys.iter().map(|k| k.id()).collect();
     assert_eq!(roots, expected);
     assert_eq!(j.graph.checksum, format!("{:#018x}", edges.checksum()));
     assert_eq!(j.options.generator, "graph500");
@@ -397,7 +397,7 @@ fn file_inputs_are_validated_in_block_order_and_report_how() {
     assert_eq!(few.graph.tuple_order, "input");
     assert_eq!(copied.graph.checksum, few.graph.checksum);
     assert_eq!(copied.graph.checksum, in_place.graph.checksum);
-    let searches = |r: &RunReport| -> Vec<(u32, u64)> {
+    let searches = |r: &RunReport| -> Vec<(u64, u64)> {
         r.searches.iter().map(|s| (s.root, s.nedge)).collect()
     };
     assert_eq!(searches(&copied), searches(&in_place));
