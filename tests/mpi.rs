@@ -33,6 +33,22 @@ fn finish(command: Command, seconds: u64) -> Output {
     support::output_or_hang(command, seconds)
 }
 
+/// `graph500 ARGS --json JSON` in one process, successfully: its report.
+fn single_run(args: &[&str], json: &Path) -> RunReport {
+    let out = Command::new(env!("CARGO_BIN_EXE_graph500"))
+        .args(args)
+        .arg("--json")
+        .arg(json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    report(json)
+}
+
 /// Runs `graph500 ARGS --json single` and `mpirun -np ranks graph500 ARGS
 /// --json split`, both successfully, and requires the same checksum, roots
 /// and nedge; returns the distributed report.
@@ -42,17 +58,7 @@ fn same_answers(ranks: usize, args: &[&str]) -> RunReport {
         dir.path().join("single.json"),
         dir.path().join("split.json"),
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_graph500"))
-        .args(args)
-        .arg("--json")
-        .arg(&single)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let a = single_run(args, &single);
     let path = split.display().to_string();
     let mut distributed = args.to_vec();
     distributed.extend(["--json", &path]);
@@ -62,7 +68,7 @@ fn same_answers(ranks: usize, args: &[&str]) -> RunReport {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let (a, b) = (report(&single), report(&split));
+    let b = report(&split);
     assert_eq!(a.graph.checksum, b.graph.checksum);
     assert_eq!(searches(&a), searches(&b));
     b
@@ -85,18 +91,7 @@ fn every_rank_count_gives_the_single_process_answers() {
     let dir = tempfile::tempdir().unwrap();
     let json = |name: &str| dir.path().join(name).display().to_string();
     let common = ["--scale", "12", "--keys", "8", "--seed", "5", "--quiet"];
-    let single = json("single.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_graph500"))
-        .args(common)
-        .args(["--json", &single])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let one = report(Path::new(&single));
+    let one = single_run(&common, Path::new(&json("single.json")));
     for (ranks, threads, wide) in [
         (1, 2, false),
         (2, 1, false),
