@@ -38,7 +38,13 @@ for s in $scales; do
 done
 echo "$(cpu_model); bytes summed over ranks, mean per search"
 python3 - "$tmp" <<'PY'
-import glob, json, os, sys
+import glob, json, math, os, sys
+
+def shares(N, P):
+    """Vertices per rank (dist/src/partition.rs: chunks of ceil(N/P) rounded up to 64)."""
+    chunk = max(64, math.ceil(N / P / 64) * 64)
+    return [min(max(N - q * chunk, 0), chunk) for q in range(P)]
+
 rows = []
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=lambda p: (len(p), p)):
     r = json.load(open(path))
@@ -48,7 +54,7 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=lambda p:
     P, s = mpi["ranks"], mpi["id_bytes"]
     N, M = r["graph"]["num_vertices"], r["graph"]["num_edges"]
     f = (P - 1) / P
-    words = sum(-(-min(max(N - q * (-(-N // P) + 63) // 64 * 64, 0), (-(-N // P) + 63) // 64 * 64) // 64) for q in range(P))
+    words = sum(math.ceil(c / 64) for c in shares(N, P))
     model = measured = td = bu = levels = 0
     for rec in r["searches"]:
         for i, st in enumerate(rec["trace"]):
@@ -61,8 +67,8 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=lambda p:
                 bu += 1
             levels += (i + 1) * st["discovered"]
     k = len(r["searches"])
-    blocks = sum(-(-min(max(N - q * ((-(-N // P) + 63) // 64 * 64), 0), (-(-N // P) + 63) // 64 * 64) // 2048) for q in range(P))
-    rounds = -(-(-(-M // P)) // (1 << 20))
+    blocks = sum(math.ceil(c / 2048) for c in shares(N, P))
+    rounds = math.ceil(M / P / (1 << 20))
     k1_model = 2 * s * M * f + 8 * blocks * (P - 1) * rounds
     v_model = 24 * M * f + 8 * levels / k * f
     v_measured = sum(mpi["validate_bytes"]) / k

@@ -201,7 +201,9 @@ fn run_ids<I: Id>(
     };
     let mut searcher = Ranked {
         engine: DistBfs::new(comm, Arc::clone(&graph), params),
-        bytes: Vec::with_capacity(keys.len()),
+        // The warm-up search's bytes too: no push reallocates inside a
+        // timed search.
+        bytes: Vec::with_capacity(keys.len() + 1),
     };
     observer.event(Event::Searching {
         searches: keys.len(),

@@ -183,6 +183,9 @@ impl<'c, I: Id> DistBfs<'c, I> {
             all_reduce(self.comm, [root_degree, arcs], Reduce::Sum);
         let (mut frontier, mut reached, mut depth) = (1u64, 1u64, 0u32);
         let mut direction = Direction::TopDown;
+        // This rank's part of the queue's degree sum (what a top-down step
+        // scans), known wherever the queue is made: no pass of its own.
+        let mut queue_arcs = root_degree;
         loop {
             let start = Instant::now();
             let sent = self.comm.bytes_sent();
@@ -193,8 +196,8 @@ impl<'c, I: Id> DistBfs<'c, I> {
             let (found, found_scout, scanned) = match direction {
                 Direction::TopDown => {
                     edges_to_check = edges_to_check.saturating_sub(scout);
-                    let scanned = self.queue.iter().map(|&u| self.graph.degree(u)).sum();
                     let (found, found_scout) = self.top_down_step();
+                    let scanned = std::mem::replace(&mut queue_arcs, found_scout);
                     (found, found_scout, scanned)
                 }
                 Direction::BottomUp => (self.bottom_up_step(), 0, 0),
@@ -221,7 +224,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
                 Direction::TopDown => scout = next_scout,
                 Direction::BottomUp => {
                     if discovered < frontier && discovered <= n / beta {
-                        self.front_to_queue();
+                        queue_arcs = self.front_to_queue();
                         direction = Direction::TopDown;
                         scout = 1;
                     }
@@ -290,7 +293,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
                 |(mut out, mut won), &u| {
                     let parent = first + u as u64;
                     for &v in graph.neighbors(u) {
-                        let (owner, local) = (part.owner(v.to_u64()), part.local(v.to_u64()));
+                        let (owner, local) = part.place(v.to_u64());
                         if owner != rank {
                             out[owner].extend([v, I::from_u64(parent)]);
                         } else if claim(parents, visited, local, parent) {
@@ -377,16 +380,21 @@ impl<'c, I: Id> DistBfs<'c, I> {
         }
     }
 
-    /// Makes the vertices of `front` the queue. O(local words + frontier).
-    fn front_to_queue(&mut self) {
+    /// Makes the vertices of `front` the queue; returns their degree sum.
+    /// O(local words + frontier).
+    fn front_to_queue(&mut self) -> u64 {
         self.queue.clear();
+        let mut arcs = 0;
         for (w, &word) in self.front.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
-                self.queue.push(w * 64 + bits.trailing_zeros() as usize);
+                let u = w * 64 + bits.trailing_zeros() as usize;
+                self.queue.push(u);
+                arcs += self.graph.degree(u);
                 bits &= bits - 1;
             }
         }
+        arcs
     }
 }
 

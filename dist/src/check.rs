@@ -210,7 +210,8 @@ impl<'c> DistValidator<'c> {
         let still = loop {
             let out = route(&self.pending, comm.size(), |&c| {
                 let p = parents[c as usize];
-                Sends::one(part.owner(p), (c, local32(part.local(p))))
+                let (owner, local) = part.place(p);
+                Sends::one(owner, (c, local32(local)))
             });
             let (children, targets): (Vec<u32>, Vec<u32>) = out.items.into_iter().unzip();
             let replies = ask(comm, &targets, &out.counts, |t| {
@@ -252,7 +253,8 @@ impl<'c> DistValidator<'c> {
         for _ in 0..u64::BITS - (part.num_vertices().max(2) - 1).leading_zeros() {
             let out = route(&index, comm.size(), |&i| {
                 let t = jump[i as usize];
-                Sends::one(part.owner(t), (i, local32(part.local(t))))
+                let (owner, local) = part.place(t);
+                Sends::one(owner, (i, local32(local)))
             });
             let (from, targets): (Vec<u32>, Vec<u32>) = out.items.into_iter().unzip();
             let replies = ask(comm, &targets, &out.counts, |t| {
@@ -284,13 +286,8 @@ impl<'c> DistValidator<'c> {
                 if e.is_self_loop() {
                     return Sends::none();
                 }
-                let (u, v) = (u64::from(e.u), u64::from(e.v));
-                Sends::two(
-                    part.owner(u),
-                    [local32(part.local(u)), e.v],
-                    part.owner(v),
-                    [local32(part.local(v)), e.u],
-                )
+                let ((ou, lu), (ov, lv)) = (part.place(e.u.into()), part.place(e.v.into()));
+                Sends::two(ou, [local32(lu), e.v], ov, [local32(lv), e.u])
             });
             let asked_counts = exchange_into(comm, &b.out.items, &b.out.counts, &mut b.asked);
             b.answers.clear();

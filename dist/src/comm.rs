@@ -423,6 +423,23 @@ mod tests {
         }
     }
 
+    /// Guards the one-rank group every collective degenerates to a copy in.
+    #[test]
+    fn one_rank_alone_gets_back_what_it_sends() {
+        let solo = Solo;
+        let (got, counts) = exchange(&solo, &[7u32, 8, 9], &[3]);
+        assert_eq!((got, counts), (vec![7, 8, 9], vec![3]));
+        let mut all = [0u64; 2];
+        all_gather(&solo, &[4u64, 5], &[2], &mut all);
+        assert_eq!(all, [4, 5]);
+        assert_eq!(all_reduce(&solo, [6, 1], Reduce::Max), [6, 1]);
+        assert_eq!(
+            agree(&solo, Err::<(), _>("bad".to_string())),
+            Err("bad".into())
+        );
+        assert_eq!((solo.bytes_sent(), solo.ranks_on_this_machine()), (0, 1));
+    }
+
     #[test]
     fn gather_reduce_and_agree_see_every_rank() {
         let got = ThreadRanks::run(4, |c| {

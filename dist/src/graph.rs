@@ -69,10 +69,11 @@ impl Blocks {
         Blocks { bits, first }
     }
 
-    /// The global block of vertex `v`.
+    /// The global block of the vertex at `(owner, local)`
+    /// ([`Partition::place`]).
     #[inline]
-    fn of(&self, part: &Partition, v: u64) -> usize {
-        self.first[part.owner(v)] + (part.local(v) >> self.bits)
+    fn of(&self, (owner, local): (usize, usize)) -> usize {
+        self.first[owner] + (local >> self.bits)
     }
 
     /// How many blocks rank `r` has.
@@ -98,8 +99,8 @@ impl<I: Id> LocalGraph<I> {
             .map(|chunk| {
                 let mut counts = vec![0u64; blocks.first[ranks]];
                 for e in chunk.iter().filter(|e| !e.is_self_loop()) {
-                    counts[blocks.of(&part, e.u.into())] += 1;
-                    counts[blocks.of(&part, e.v.into())] += 1;
+                    counts[blocks.of(part.place(e.u.into()))] += 1;
+                    counts[blocks.of(part.place(e.v.into()))] += 1;
                 }
                 counts
             })
@@ -150,8 +151,9 @@ impl<I: Id> LocalGraph<I> {
                 }
                 let (u, v) = (u64::from(e.u), u64::from(e.v));
                 let arc = |s: u64, t: u64| {
-                    let packed = t << blocks.bits | (part.local(s) as u64 & low);
-                    (blocks.of(&part, s), I::from_u64(packed))
+                    let place = part.place(s);
+                    let packed = t << blocks.bits | (place.1 as u64 & low);
+                    (blocks.of(place), I::from_u64(packed))
                 };
                 let ((bu, au), (bv, av)) = (arc(u, v), arc(v, u));
                 Sends::two(bu, au, bv, av)

@@ -80,11 +80,18 @@ impl Partition {
     /// `v`'s index among its owner's vertices.
     #[inline]
     pub fn local(&self, v: u64) -> usize {
-        let local = v - self.owner(v) as u64 * self.chunk;
+        self.place(v).1
+    }
+
+    /// `v`'s owner and its index there, from one division.
+    #[inline]
+    pub fn place(&self, v: u64) -> (usize, usize) {
+        let owner = self.owner(v);
+        let local = v - owner as u64 * self.chunk;
         // Below chunk, which is at most N / P rounded up: fits memory.
         #[allow(clippy::cast_possible_truncation)]
         let local = local as usize;
-        local
+        (owner, local)
     }
 
     /// The number of 64-bit words of a bitmap over `rank`'s vertices (its
