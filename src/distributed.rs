@@ -97,7 +97,8 @@ fn load_share(plan: &Plan, observer: &dyn Observer, comm: &dyn Comm) -> Result<S
                 blocks: blocks.len() as u64,
             });
             let first_tuple = (blocks.start * EDGES_PER_BLOCK) as u64;
-            let tuples = generator.generate_blocks(blocks, &|| observer.block_generated());
+            let tuples =
+                generator::generate_blocks(&*generator, blocks, &|| observer.block_generated());
             Ok(Share {
                 tuples,
                 first_tuple,

@@ -5,7 +5,7 @@
 //! `num_vertices <= MAX_VERTICES`. Constructors that take outside data check
 //! it; the generator's output holds it by construction.
 
-use crate::{Error, MAX_VERTICES, Vertex};
+use crate::{EdgeGenerator, Error, MAX_VERTICES, Vertex};
 use memmap2::Mmap;
 use rayon::prelude::*;
 
@@ -31,6 +31,93 @@ impl Edge {
     /// True when both ends are the same vertex.
     pub const fn is_self_loop(self) -> bool {
         self.u == self.v
+    }
+}
+
+/// One undirected edge tuple with 64-bit ends: what a distributed run
+/// holds when `N` exceeds what an [`Edge`] can name (SCALE 32 and up),
+/// or when a run forces wide ids. Sixteen bytes, `u` then `v`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct WideEdge {
+    /// One end.
+    pub u: u64,
+    /// The other end.
+    pub v: u64,
+}
+
+/// An edge tuple type: [`Edge`] (32-bit ends) or [`WideEdge`] (64-bit).
+/// Generators fill either ([`generate_blocks`](crate::generate_blocks)),
+/// and the distributed kernels take either.
+pub trait Tuple: bytemuck::Pod + Send + Sync + PartialEq + std::fmt::Debug + 'static {
+    /// Every id of this type is below this.
+    const MAX_VERTICES: u64;
+
+    /// The tuple `(u, v)`; both must be below [`Tuple::MAX_VERTICES`].
+    fn from_ends(u: u64, v: u64) -> Self;
+
+    /// `(u, v)`.
+    fn ends(self) -> (u64, u64);
+
+    /// True when both ends are the same vertex.
+    #[inline]
+    fn is_self_loop(self) -> bool {
+        let (u, v) = self.ends();
+        u == v
+    }
+
+    /// Writes block `block` of `generator` into `out`: the generator's
+    /// [`fill_block`](EdgeGenerator::fill_block) or
+    /// [`fill_block_wide`](EdgeGenerator::fill_block_wide).
+    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]);
+
+    /// What the checksum mixes for this tuple: `u << 32 | v` for ids below
+    /// `2^32`, so a wide list's checksum equals the narrow list's.
+    #[inline]
+    fn checksum_key(self) -> u64 {
+        let (u, v) = self.ends();
+        let high = (u >> 32) << 32 | v >> 32;
+        // mix64(0) == 0: ids below 2^32 leave the narrow key unchanged.
+        (u << 32 | (v & 0xFFFF_FFFF)) ^ mix64(high)
+    }
+}
+
+impl Tuple for Edge {
+    const MAX_VERTICES: u64 = MAX_VERTICES;
+
+    #[inline]
+    fn from_ends(u: u64, v: u64) -> Self {
+        debug_assert!(u < MAX_VERTICES && v < MAX_VERTICES);
+        // The caller guarantees both fit (documented precondition).
+        #[allow(clippy::cast_possible_truncation)]
+        Edge::new(u as Vertex, v as Vertex)
+    }
+
+    #[inline]
+    fn ends(self) -> (u64, u64) {
+        (self.u.into(), self.v.into())
+    }
+
+    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]) {
+        generator.fill_block(block, out);
+    }
+}
+
+impl Tuple for WideEdge {
+    const MAX_VERTICES: u64 = u64::MAX;
+
+    #[inline]
+    fn from_ends(u: u64, v: u64) -> Self {
+        WideEdge { u, v }
+    }
+
+    #[inline]
+    fn ends(self) -> (u64, u64) {
+        (self.u, self.v)
+    }
+
+    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]) {
+        generator.fill_block_wide(block, out);
     }
 }
 
@@ -167,13 +254,14 @@ impl EdgeList {
     /// The part of [`EdgeList::checksum`] that `edges`, the tuples numbered
     /// `first..` of a list, contribute: parts of a list cut anywhere add
     /// up (wrapping) to the whole's. One parallel pass.
-    pub fn checksum_terms(edges: &[Edge], first: u64) -> u64 {
+    /// Either tuple type gives the same terms for the same ids.
+    pub fn checksum_terms<T: Tuple>(edges: &[T], first: u64) -> u64 {
         edges
             .par_iter()
             .enumerate()
-            .map(|(i, e)| {
+            .map(|(i, &e)| {
                 let position = first + i as u64;
-                mix64(position ^ mix64((u64::from(e.u) << 32) | u64::from(e.v)))
+                mix64(position ^ mix64(e.checksum_key()))
             })
             .reduce(|| 0, u64::wrapping_add)
     }

@@ -20,12 +20,16 @@
 //! Blocks are generated in parallel with rayon, straight into the output
 //! vector.
 
-use crate::random::{SeedStreams, Stream};
-use crate::{EDGES_PER_BLOCK, Edge, EdgeGenerator, Error, Scrambler};
+use crate::random::{BlockJumps, SeedStreams, Stream};
+use crate::{EDGES_PER_BLOCK, Edge, EdgeGenerator, Error, Scrambler, Tuple, WideEdge};
 
-/// The largest supported scale: `2^31` vertices keeps every id below
-/// `u32::MAX` (far beyond what fits in memory today anyway).
+/// The largest scale of [`Edge`] tuples: `2^31` vertices keeps every id
+/// below `u32::MAX`. One process's limit.
 pub const MAX_SCALE: u32 = 31;
+/// The largest scale of [`WideEdge`] tuples, which only a distributed run
+/// uses: Graph500's largest list entries are SCALE 41-42, and at edge
+/// factor `2^16` a list of `2^58` tuples still counts its bytes in a u64.
+pub const MAX_WIDE_SCALE: u32 = 42;
 /// The Graph500 edge factor: edge tuples per vertex.
 pub const DEFAULT_EDGEFACTOR: u64 = 16;
 /// The largest supported edge factor.
@@ -48,14 +52,15 @@ pub struct Kronecker {
     edgefactor: u64,
     seed: u64,
     scrambler: Scrambler,
-    /// Starting stream of every block, computed once (one jump each).
-    blocks: Vec<Stream>,
+    /// Each block's starting stream, reached in `O(log blocks)`.
+    blocks: BlockJumps,
 }
 
 impl Kronecker {
     /// A generator of `2^scale` vertices and `edgefactor * 2^scale` edges.
-    /// Fails if `scale` is not in `1..=MAX_SCALE` or `edgefactor` not in
-    /// `1..=MAX_EDGEFACTOR`.
+    /// Fails if `scale` is not in `1..=MAX_WIDE_SCALE` or `edgefactor` not
+    /// in `1..=MAX_EDGEFACTOR`; above [`MAX_SCALE`] it fills only
+    /// [`WideEdge`]s.
     pub fn new(scale: u32, edgefactor: u64, seed: u64) -> Result<Self, Error> {
         check_size(scale, edgefactor)?;
         let streams = SeedStreams::new(seed);
@@ -72,7 +77,7 @@ impl Kronecker {
 
     /// One R-MAT edge before relabelling: `scale` quadrant picks, four per
     /// draw ([`quadrants4`]); the last draw's unused lanes are dropped.
-    #[inline]
+    #[inline(always)] // into `fill`'s loop: called out of line, it was 6% slower
     fn draw_unscrambled(&self, stream: &mut Stream) -> (u64, u64) {
         let (mut u, mut v) = (0u64, 0u64);
         for _ in 0..self.scale / LEVELS_PER_DRAW {
@@ -109,25 +114,47 @@ impl EdgeGenerator for Kronecker {
     }
 
     fn fill_block(&self, block: usize, out: &mut [Edge]) {
-        let mut stream = self.blocks[block].clone();
+        self.fill(block, out);
+    }
+
+    fn fill_block_wide(&self, block: usize, out: &mut [WideEdge]) {
+        self.fill(block, out);
+    }
+}
+
+impl Kronecker {
+    /// Block `block`'s edges into `out`, as tuples of type `T`.
+    fn fill<T: Tuple>(&self, block: usize, out: &mut [T]) {
+        assert!(
+            self.scale <= max_scale::<T>(),
+            "SCALE {} in narrow tuples",
+            self.scale
+        );
+        let mut stream = self.blocks.stream(block);
         for edge in out {
             let (u, v) = self.draw_unscrambled(&mut stream);
-            // Scrambled labels are below 2^scale <= 2^31: they fit a Vertex.
-            #[allow(clippy::cast_possible_truncation)]
-            let scrambled = |x| self.scrambler.apply(x) as u32;
-            *edge = Edge::new(scrambled(u), scrambled(v));
+            *edge = T::from_ends(self.scrambler.apply(u), self.scrambler.apply(v));
         }
     }
 }
 
-/// Fails unless `scale` is in `1..=MAX_SCALE` and `edgefactor` in
+/// The largest scale whose ids tuples of type `T` can name.
+pub(crate) fn max_scale<T: Tuple>() -> u32 {
+    if T::MAX_VERTICES > 1 << MAX_WIDE_SCALE {
+        MAX_WIDE_SCALE
+    } else {
+        MAX_SCALE
+    }
+}
+
+/// Fails unless `scale` is in `1..=MAX_WIDE_SCALE` and `edgefactor` in
 /// `1..=MAX_EDGEFACTOR`: the sizes every generator supports.
 pub(crate) fn check_size(scale: u32, edgefactor: u64) -> Result<(), Error> {
-    if !(1..=MAX_SCALE).contains(&scale) {
+    if !(1..=MAX_WIDE_SCALE).contains(&scale) {
         return Err(Error::Parameter {
             name: "scale",
             value: scale.into(),
-            range: format!("1..={MAX_SCALE}"),
+            range: format!("1..={MAX_WIDE_SCALE}"),
         });
     }
     if !(1..=MAX_EDGEFACTOR).contains(&edgefactor) {
@@ -233,7 +260,7 @@ mod tests {
         // 16-bit lane each, four lanes per draw, a fresh draw per edge.
         for scale in [1, 3, 4, 5, 8, 13, 31] {
             let g = Kronecker::new(scale, 1, 8).unwrap();
-            let (mut fast, mut slow) = (g.blocks[0].clone(), g.blocks[0].clone());
+            let (mut fast, mut slow) = (g.blocks.stream(0), g.blocks.stream(0));
             for _ in 0..200 {
                 let (mut u, mut v, mut bits) = (0, 0, 0);
                 for level in 0..scale {
@@ -307,7 +334,7 @@ mod tests {
     #[test]
     fn out_of_range_parameters_are_rejected() {
         assert!(Kronecker::new(0, 16, 1).is_err());
-        assert!(Kronecker::new(MAX_SCALE + 1, 16, 1).is_err());
+        assert!(Kronecker::new(MAX_WIDE_SCALE + 1, 16, 1).is_err());
         assert!(Kronecker::new(10, 0, 1).is_err());
         assert!(Kronecker::new(10, MAX_EDGEFACTOR + 1, 1).is_err());
     }
@@ -338,7 +365,7 @@ mod tests {
         // Over many levels, the (row, column) bit pairs before scrambling
         // occur with frequencies A, B, C, D.
         let g = Kronecker::new(20, 1, 4).unwrap();
-        let mut stream = g.blocks[0].clone();
+        let mut stream = g.blocks.stream(0);
         let mut count = [0u32; 4];
         let draws = 20_000;
         for _ in 0..draws {

@@ -30,12 +30,14 @@ mod random;
 mod reference;
 mod scramble;
 
-pub use blocks::{EDGES_PER_BLOCK, EdgeGenerator};
-pub use edge_list::{Edge, EdgeList};
+pub use blocks::{EDGES_PER_BLOCK, EdgeGenerator, generate_blocks};
+pub use edge_list::{Edge, EdgeList, Tuple, WideEdge};
 pub use error::Error;
-pub use kronecker::{DEFAULT_EDGEFACTOR, DEFAULT_SEED, Kronecker, MAX_EDGEFACTOR, MAX_SCALE};
+pub use kronecker::{
+    DEFAULT_EDGEFACTOR, DEFAULT_SEED, Kronecker, MAX_EDGEFACTOR, MAX_SCALE, MAX_WIDE_SCALE,
+};
 pub use mrg::{Mrg, Transition};
-pub use random::{SeedStreams, Stream, uniform_below};
+pub use random::{BlockJumps, SeedStreams, Stream, uniform_below};
 pub use reference::{REFERENCE_USER_SEEDS, ReferenceKronecker, RootCandidates};
 pub use scramble::Scrambler;
 
