@@ -11,7 +11,7 @@
 #   bottom-up level: (N/8) (P-1) + 24 P (P-1)       (the frontier bitmap)
 #   kernel 1:        2 s M (P-1)/P + 8 B (P-1) R     (two packed arcs a
 #                    tuple; B blocks of 2^11 rows, R rounds of counts)
-#   validation:      24 M (P-1)/P + 8 L (P-1)/P     (L: the sum of the
+#   validation:  (4s+8) M (P-1)/P + 8 L (P-1)/P     (L: the sum of the
 #                    reached vertices' levels)
 # (self-loops send nothing, so the model is slightly high). Then the
 # per-search time at SCALE 30-36 for P = 64-4096 on the network named in
@@ -70,7 +70,7 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=lambda p:
     blocks = sum(math.ceil(c / 2048) for c in shares(N, P))
     rounds = math.ceil(M / P / (1 << 20))
     k1_model = 2 * s * M * f + 8 * blocks * (P - 1) * rounds
-    v_model = 24 * M * f + 8 * levels / k * f
+    v_model = (4 * s + 8) * M * f + 8 * levels / k * f
     v_measured = sum(mpi["validate_bytes"]) / k
     rows.append((r["options"]["scale"], P, measured / k, model / k, td / k, bu / k,
                  mpi["kernel1_bytes"], k1_model, v_measured, v_model))

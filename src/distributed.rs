@@ -20,7 +20,7 @@ use crate::run::{Checker, Measured, Outcome, Searcher, TupleOrder, on_pool_worke
 use crate::{Error, budget, search_all, system};
 use dist::{Comm, DistBfs, DistValidator, Id, LocalGraph, Partition, Reduce, agree, all_gather};
 use generator::format::{EdgeFormat, binary};
-use generator::{EDGES_PER_BLOCK, Edge, EdgeList};
+use generator::{EDGES_PER_BLOCK, EdgeList, Tuple};
 use kernels::{Eligible, Kernel, SearchKey, SearchStats};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,6 +55,16 @@ pub fn run_distributed(
         speaks: comm.rank() == 0,
     };
     let (m, n) = agreed(comm, sizes(&plan.source))?;
+    let rows = Partition::new(n, comm.size()).count(0) as u64;
+    if rows > u64::from(u32::MAX) {
+        let fewest = (comm.size()..)
+            .find(|&p| Partition::new(n, p).count(0) as u64 <= u64::from(u32::MAX))
+            .expect("enough ranks exist");
+        return Err(Error::Refused(format!(
+            "{n} vertices over {} ranks: a rank would own {rows}, but a rank counts its own vertices in 32 bits; run at least {fewest} ranks",
+            comm.size()
+        )));
+    }
     if plan.wide_ids || n > u64::from(u32::MAX) {
         run_ids::<u64>(plan, &observer, comm, m, n)
     } else {
@@ -75,17 +85,21 @@ fn sizes(source: &GraphSource) -> Result<(u64, u64), Error> {
 
 /// This rank's share of the tuples: generated (its blocks) or read (its
 /// byte range), the global number of its first tuple, and the key rule.
-struct Share {
-    tuples: Vec<Edge>,
+struct Share<T> {
+    tuples: Vec<T>,
     first_tuple: u64,
     key_rule: KeyRule,
 }
 
-fn load_share(plan: &Plan, observer: &dyn Observer, comm: &dyn Comm) -> Result<Share, Error> {
+fn load_share<T: Tuple>(
+    plan: &Plan,
+    observer: &dyn Observer,
+    comm: &dyn Comm,
+) -> Result<Share<T>, Error> {
     let (rank, ranks) = (comm.rank(), comm.size());
     match &plan.source {
         GraphSource::Generated(spec) => {
-            let (generator, key_rule) = spec.build()?;
+            let (generator, key_rule) = spec.build_for_ranks()?;
             let blocks = generator.block_share(rank, ranks);
             observer.event(Event::Loading {
                 what: &format!(
@@ -127,11 +141,11 @@ fn load_share(plan: &Plan, observer: &dyn Observer, comm: &dyn Comm) -> Result<S
 /// global eligibility bitmap.
 pub fn rank_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
     let (m_r, n_r) = (m.div_ceil(ranks), n.div_ceil(ranks));
-    let tuples = EdgeList::bytes_for(m_r);
+    let tuples = m_r * size_of::<I::Tuple>() as u64;
     let rows = LocalGraph::<I>::bytes_for(n_r, 2 * m_r);
     let engine = DistBfs::<I>::bytes_for(n_r, n);
     let checking = if validate {
-        DistValidator::bytes_for(n_r, m_r)
+        DistValidator::<I::Tuple>::bytes_for(n_r, m_r)
     } else {
         0
     };
@@ -159,7 +173,7 @@ fn run_ids<I: Id>(
 
     // This rank's share: generated or read.
     let (loaded, graph_generation) = timed(|| {
-        let loaded = load_share(plan, observer, comm);
+        let loaded = load_share::<I::Tuple>(plan, observer, comm);
         comm.barrier();
         loaded
     });
@@ -343,14 +357,14 @@ impl<I: Id> Searcher for Ranked<'_, I> {
 }
 
 /// The distributed validator as the run loop drives it.
-struct RankedChecker<'c> {
-    validator: DistValidator<'c>,
+struct RankedChecker<'c, T: Tuple> {
+    validator: DistValidator<'c, T>,
     parents: Vec<u64>,
     comm: &'c dyn Comm,
     bytes: Vec<u64>,
 }
 
-impl Checker<[AtomicU64]> for RankedChecker<'_> {
+impl<T: Tuple> Checker<[AtomicU64]> for RankedChecker<'_, T> {
     fn prepare(&mut self, parents: &[AtomicU64]) {
         for (mine, p) in self.parents.iter_mut().zip(parents) {
             *mine = p.load(Ordering::Relaxed);

@@ -64,9 +64,32 @@ impl GeneratorSpec {
         self.edgefactor << self.scale
     }
 
-    /// The generator and the key rule that goes with it: the seed's for
-    /// xoshiro, the reference's for graph500 (which refuses a seed).
+    /// Fails above SCALE [`MAX_SCALE`](generator::MAX_SCALE), which one
+    /// process cannot name (its ids are 32-bit); MPI ranks can.
+    pub fn fits_one_process(&self) -> Result<(), Error> {
+        if self.scale <= generator::MAX_SCALE {
+            return Ok(());
+        }
+        Err(Error::Refused(format!(
+            "--scale {}: one process names vertices in 32 bits, up to SCALE {}; larger graphs run over MPI ranks (mpirun -np P graph500 ..., built with --features mpi), up to SCALE {}",
+            self.scale,
+            generator::MAX_SCALE,
+            generator::MAX_WIDE_SCALE
+        )))
+    }
+
+    /// The generator and the key rule that goes with it, for one process
+    /// (see [`GeneratorSpec::fits_one_process`]).
     pub fn build(&self) -> Result<(Box<dyn EdgeGenerator + Send>, KeyRule), Error> {
+        self.fits_one_process()?;
+        self.build_for_ranks()
+    }
+
+    /// The generator and the key rule that goes with it: the seed's for
+    /// xoshiro, the reference's for graph500 (which refuses a seed). Any
+    /// scale up to [`MAX_WIDE_SCALE`](generator::MAX_WIDE_SCALE): a
+    /// distributed run fills 64-bit tuples.
+    pub fn build_for_ranks(&self) -> Result<(Box<dyn EdgeGenerator + Send>, KeyRule), Error> {
         Ok(match self.kind {
             GeneratorKind::Xoshiro => {
                 let seed = self.seed.unwrap_or(generator::DEFAULT_SEED);

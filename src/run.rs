@@ -339,6 +339,7 @@ pub fn run_with(
     engine: impl FnOnce(Arc<Csr>) -> Box<dyn Bfs>,
 ) -> Result<Outcome, Error> {
     if let GraphSource::Generated(g) = &plan.source {
+        g.fits_one_process()?;
         let bytes_at = |scale: u32| {
             let g = GeneratorSpec { scale, ..*g };
             plan.memory_estimate(g.num_edges(), g.num_vertices())

@@ -77,6 +77,36 @@ fn wide_ids_give_the_same_answers() {
     assert_eq!(all[0].mpi.as_ref().unwrap().id_bytes, 8);
 }
 
+/// Guards the limits beyond SCALE 31: ranks accept such graphs (64-bit
+/// tuples and ids), refuse when a rank would own 2^32 vertices, naming the
+/// fewest ranks that would do, and otherwise refuse only for memory;
+/// one process refuses them by name.
+#[test]
+fn beyond_scale_31_the_ranks_refuse_only_what_they_cannot_hold() {
+    let refusal = |scale: u32, ranks: usize| {
+        let plan = plan(GeneratorKind::Xoshiro, scale);
+        let errors = ThreadRanks::run(ranks, |comm| {
+            match harness::run_distributed(&plan, &Silent, comm) {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("SCALE {scale} fits this machine"),
+            }
+        });
+        assert!(errors.iter().all(|e| e == &errors[0]), "{errors:?}");
+        errors[0].clone()
+    };
+    let rows = refusal(33, 2);
+    assert!(rows.contains("run at least 3 ranks"), "{rows}");
+    let memory = refusal(34, 8);
+    assert!(
+        memory.contains("17179869184 vertices") && memory.contains("GiB"),
+        "{memory}"
+    );
+    match harness::run(&plan(GeneratorKind::Xoshiro, 32), &Silent) {
+        Err(e) => assert!(e.to_string().contains("MPI ranks"), "{e}"),
+        Ok(_) => panic!("one process at SCALE 32"),
+    }
+}
+
 #[test]
 fn bad_input_on_the_ranks_is_one_agreed_error() {
     let too_many_keys = Plan {
@@ -115,10 +145,14 @@ fn a_binary_file_is_read_in_shares_with_the_single_process_answers() {
             seed: 11,
         })
     };
-    same_as_one_process(
-        &from_file(&path, generator::format::EdgeFormat::Binary),
-        &[3],
-    );
+    let binary = from_file(&path, generator::format::EdgeFormat::Binary);
+    same_as_one_process(&binary, &[3]);
+    // 64-bit tuples read from the same bytes.
+    let wide = Plan {
+        wide_ids: true,
+        ..binary
+    };
+    same_as_one_process(&wide, &[2]);
 
     let text = dir.path().join("g.el");
     std::fs::write(&text, "0 1\n1 2\n").unwrap();

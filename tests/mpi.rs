@@ -156,10 +156,12 @@ fn bad_input_is_one_message_and_exit_2_from_every_rank() {
         .join("no/such/folder/r.json")
         .display()
         .to_string();
-    let cases: [&[&str]; 3] = [
+    let cases: [&[&str]; 4] = [
         &["--scale", "6", "--keys", "100000"],
         &["--scale", "8", "--keys", "4", "--json", &missing],
         &["--scale", "31", "--edgefactor", "64"],
+        // 2^40 vertices: a rank of 3 would own more than 2^32.
+        &["--scale", "40"],
     ];
     for args in cases {
         let mut args = args.to_vec();

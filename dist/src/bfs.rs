@@ -427,7 +427,7 @@ fn first_in<I: Id>(global: &[u64], row: &[I]) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::{Partition, ThreadRanks};
-    use generator::{EdgeGenerator, EdgeList, Kronecker};
+    use generator::{EdgeGenerator, EdgeList, Kronecker, Tuple};
     use kernels::{Csr, Kernel, SearchKey};
     use validate::Validator;
 
@@ -468,7 +468,11 @@ mod tests {
         ThreadRanks::run(p, |c| {
             let m = list.len();
             let share = &list.edges()[m * c.rank() / p..m * (c.rank() + 1) / p];
-            let graph = Arc::new(LocalGraph::<I>::build(c, part, share));
+            // u64 ids come from 64-bit tuples, as in a run beyond SCALE 31.
+            let share: Vec<I::Tuple> = (share.iter())
+                .map(|e| Tuple::from_ends(e.u.into(), e.v.into()))
+                .collect();
+            let graph = Arc::new(LocalGraph::<I>::build(c, part, &share));
             let mut bfs = DistBfs::new(c, Arc::clone(&graph), params);
             roots
                 .iter()

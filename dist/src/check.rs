@@ -39,14 +39,14 @@ use crate::comm::{
     exchange_known_into,
 };
 use crate::route::{Outbox, Sends, route, route_into};
-use generator::Edge;
+use generator::Tuple;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use validate::{Invalid, TreeSummary};
 
 /// Tuples a rank judges per round of checks 3 and 4: a round's buffers
-/// take 48 bytes a tuple (requests out and in, answers, replies), so 2^19
-/// tuples are 24 MiB; 2^21 put a rank at 478 MB at SCALE 22 on 4 ranks,
+/// take 48 bytes a tuple with 32-bit ids (requests out and in, answers,
+/// replies; 80 with 64-bit ids), so 2^19 tuples are 24 MiB; 2^21 put a rank at 478 MB at SCALE 22 on 4 ranks,
 /// over issue 11's memory bound, for no measurable speed.
 const ROUND: usize = 1 << 19;
 /// Levels of vertices not reached (parent `-1`, `u64::MAX` here) and of
@@ -63,10 +63,10 @@ type Found = Option<(u64, Invalid)>;
 
 /// One rank's side of the distributed validator: the communicator, the
 /// rank's tuples, and 9 bytes of working memory per vertex it owns.
-pub struct DistValidator<'c> {
+pub struct DistValidator<'c, T: Tuple> {
     comm: &'c dyn Comm,
     part: Partition,
-    tuples: &'c [Edge],
+    tuples: &'c [T],
     first_tuple: u64,
     round: usize,
     /// The tree level of each own vertex, or a code above.
@@ -78,28 +78,29 @@ pub struct DistValidator<'c> {
     /// A tuple round's buffers, kept from round to round and search to
     /// search (fresh ones cost a page fault per 4 KiB, about a sixth of a
     /// validation at SCALE 20 on 2 ranks).
-    rounds: TupleRounds,
+    rounds: TupleRounds<T>,
 }
 
 /// The buffers of [`DistValidator::check_tuples`]' rounds.
 #[derive(Debug, Default)]
-struct TupleRounds {
-    /// Requests `[local end, other end]`, by owner of the end.
-    out: Outbox<[u32; 2]>,
+struct TupleRounds<T> {
+    /// Requests, by owner of the end: tuples `(local index of the end,
+    /// global id of the other end)`, so they are as wide as the input's.
+    out: Outbox<T>,
     /// Requests that came here.
-    asked: Vec<[u32; 2]>,
+    asked: Vec<T>,
     /// Their answers (levels).
     answers: Vec<u32>,
     /// The answers to this rank's requests, in request order.
     replies: Vec<u32>,
 }
 
-impl<'c> DistValidator<'c> {
+impl<'c, T: Tuple> DistValidator<'c, T> {
     /// `tuples`: this rank's share of the input tuples (global ids), which
     /// are the tuples numbered `first_tuple ..` in the global list (errors
     /// name global positions). Allocates 9 bytes per own vertex, once.
     /// Not collective.
-    pub fn new(comm: &'c dyn Comm, part: Partition, tuples: &'c [Edge], first_tuple: u64) -> Self {
+    pub fn new(comm: &'c dyn Comm, part: Partition, tuples: &'c [T], first_tuple: u64) -> Self {
         let rows = part.count(comm.rank());
         local32(rows); // Local indices travel as u32: fail now, not mid-check.
         DistValidator {
@@ -117,10 +118,11 @@ impl<'c> DistValidator<'c> {
 
     /// About the most bytes a validator takes on a rank with `rows` own
     /// vertices and `tuples` tuples: 9 per vertex, and the larger of a level
-    /// round's buffers (about 32 per vertex) and a tuple round's (about 64
-    /// per tuple of the round).
+    /// round's buffers (about 32 per vertex) and a tuple round's (about
+    /// `48 + 4 size_of::<T>()` per tuple of the round).
     pub fn bytes_for(rows: u64, tuples: u64) -> u64 {
-        9 * rows + (32 * rows).max(64 * tuples.min(ROUND as u64))
+        let per_tuple = 48 + 4 * size_of::<T>() as u64;
+        9 * rows + (32 * rows).max(per_tuple * tuples.min(ROUND as u64))
     }
 
     /// COLLECTIVE. Checks the search from `root` (global, the same on every
@@ -131,8 +133,9 @@ impl<'c> DistValidator<'c> {
     ///
     /// Cost per rank: `O((N/P) (L + 1) + M/P)` work, parallel on the current
     /// rayon pool (`L`: the mean level of the reached vertices). All ranks
-    /// together send at most 24 bytes per tuple that is not a self-loop (two
-    /// requests of 8, two replies of 4), 8 per reached vertex and level
+    /// together send at most `4 s + 8` bytes per tuple that is not a
+    /// self-loop (two requests of two `s`-byte ids, as wide as the input
+    /// tuples, and two replies of 4), 8 per reached vertex and level
     /// above it (a request and a reply of 4 each round it waits), and
     /// `O(P^2 (depth + 4))` in agreements and reductions; spread uniformly,
     /// a fraction `(P - 1) / P` of the first two leaves its rank.
@@ -283,19 +286,27 @@ impl<'c> DistValidator<'c> {
             let chunk = &tuples[start..(start + self.round).min(tuples.len())];
             let b = &mut buffers;
             route_into(chunk, comm.size(), &mut b.out, |e| {
-                if e.is_self_loop() {
+                let (u, v) = e.ends();
+                if u == v {
                     return Sends::none();
                 }
-                let ((ou, lu), (ov, lv)) = (part.place(e.u.into()), part.place(e.v.into()));
-                Sends::two(ou, [local32(lu), e.v], ov, [local32(lv), e.u])
+                let ((ou, lu), (ov, lv)) = (part.place(u), part.place(v));
+                Sends::two(
+                    ou,
+                    T::from_ends(lu as u64, v),
+                    ov,
+                    T::from_ends(lv as u64, u),
+                )
             });
             let asked_counts = exchange_into(comm, &b.out.items, &b.out.counts, &mut b.asked);
             b.answers.clear();
-            b.answers.par_extend(b.asked.par_iter().map(|&[x, other]| {
-                if parents[x as usize] == u64::from(other) {
-                    confirmed[x as usize].store(true, Relaxed);
+            b.answers.par_extend(b.asked.par_iter().map(|q| {
+                let (x, other) = q.ends();
+                let x = usize::try_from(x).expect("a local index");
+                if parents[x] == other {
+                    confirmed[x].store(true, Relaxed);
                 }
-                levels[x as usize].load(Relaxed)
+                levels[x].load(Relaxed)
             }));
             exchange_known_into(
                 comm,
@@ -322,15 +333,12 @@ impl<'c> DistValidator<'c> {
 
     /// Judges a round's tuples, the first at global `position`, from the
     /// levels `replies` in `route`'s order (`counts` per rank).
-    fn judge(
-        &self,
-        chunk: &[Edge],
-        position: u64,
-        replies: &[u32],
-        counts: &[usize],
-    ) -> (u64, Found) {
+    fn judge(&self, chunk: &[T], position: u64, replies: &[u32], counts: &[usize]) -> (u64, Found) {
         let part = self.part;
-        let ends = |e: &Edge| [part.owner(u64::from(e.u)), part.owner(u64::from(e.v))];
+        let ends = |e: &T| {
+            let (u, v) = e.ends();
+            [part.owner(u), part.owner(v)]
+        };
         let per_piece = chunk.par_chunks(GRAIN).map(|piece| {
             let mut sent = vec![0; counts.len()];
             for r in piece.iter().filter(|e| !e.is_self_loop()).flat_map(ends) {
@@ -359,7 +367,7 @@ impl<'c> DistValidator<'c> {
                         replies[cursor[r] - 1]
                     });
                     let edge = position + (k * GRAIN + j) as u64;
-                    match judge_tuple(edge, e, lu, lv) {
+                    match judge_tuple(edge, e.ends(), lu, lv) {
                         Ok(counted) => verdict.0 += u64::from(counted),
                         Err(e) => verdict.1 = first(verdict.1, Some((edge, e))),
                     }
@@ -409,8 +417,7 @@ where
 /// Check 4 on tuple `e` at position `edge`, given its ends' levels: whether
 /// it counts toward nedge, or its failure.
 #[rustfmt::skip]
-fn judge_tuple(edge: u64, e: &Edge, level_u: u32, level_v: u32) -> Result<bool, Invalid> {
-    let (u, v) = (u64::from(e.u), u64::from(e.v));
+fn judge_tuple(edge: u64, (u, v): (u64, u64), level_u: u32, level_v: u32) -> Result<bool, Invalid> {
     match (level_u == UNREACHED, level_v == UNREACHED) {
         (true, true) => Ok(false),
         (false, true) => Err(Invalid::HalfReachedEdge { edge, reached: u, unreached: v }),
@@ -484,7 +491,7 @@ fn decode(r: &[u64]) -> Invalid {
 mod tests {
     use super::*;
     use crate::ThreadRanks;
-    use generator::{EdgeGenerator, EdgeList, Kronecker};
+    use generator::{Edge, EdgeGenerator, EdgeList, Kronecker, WideEdge};
     use kernels::{Csr, DoParams, Kernel, SearchKey};
     use std::sync::Arc;
     use validate::Validator;
@@ -561,8 +568,22 @@ mod tests {
             parents: &[i64],
             claimed: Option<u64>,
         ) -> (Result<TreeSummary, Invalid>, u64) {
+            self.distributed_as::<Edge>(p, round, parents, claimed)
+        }
+
+        /// [`Case::distributed`] with the tuples as `T`.
+        fn distributed_as<T: Tuple>(
+            &self,
+            p: usize,
+            round: usize,
+            parents: &[i64],
+            claimed: Option<u64>,
+        ) -> (Result<TreeSummary, Invalid>, u64) {
             let part = Partition::new(self.n() as u64, p);
             let m = self.list.len();
+            let tuples: Vec<T> = (self.list.edges().iter())
+                .map(|e| T::from_ends(e.u.into(), e.v.into()))
+                .collect();
             let got = ThreadRanks::run(p, |c| {
                 let r = c.rank();
                 let (lo, hi) = (m * r / p, m * (r + 1) / p);
@@ -572,8 +593,7 @@ mod tests {
                     .iter()
                     .map(|&x| x as u64)
                     .collect();
-                let mut validator =
-                    DistValidator::new(c, part, &self.list.edges()[lo..hi], lo as u64);
+                let mut validator = DistValidator::new(c, part, &tuples[lo..hi], lo as u64);
                 validator.round = round;
                 let verdict = validator.check(self.root, &mine, claimed);
                 (verdict, c.bytes_sent())
@@ -698,6 +718,21 @@ mod tests {
                         assert_eq!(got, want, "{name}, P {p}");
                     }
                 }
+            }
+        }
+    }
+
+    /// Guards the 64-bit path: with `WideEdge` tuples (and so 16-byte
+    /// requests) every verdict, good or broken, is the 32-bit one.
+    #[test]
+    fn wide_tuples_give_the_verdicts_of_narrow_ones() {
+        let c = case(9, 8);
+        let valid = [("valid", c.parents.clone(), Some(c.nedge))];
+        for (name, parents, claimed) in valid.into_iter().chain(mutations(&c)) {
+            for p in [1, 3] {
+                let narrow = c.distributed(p, ROUND, &parents, claimed);
+                let wide = c.distributed_as::<WideEdge>(p, ROUND, &parents, claimed);
+                assert_eq!(wide.0, narrow.0, "{name}, P {p}");
             }
         }
     }

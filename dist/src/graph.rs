@@ -31,7 +31,7 @@
 use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known, exchange_known_into};
 use crate::route::{Outbox, Sends, route_into};
 use crate::{Id, Partition};
-use generator::Edge;
+use generator::Tuple;
 use rayon::prelude::*;
 
 /// Tuples a rank sends per round of kernel 1 (each makes up to two arcs).
@@ -84,9 +84,10 @@ impl Blocks {
 
 impl<I: Id> LocalGraph<I> {
     /// Kernel 1 across the ranks of `comm`: each rank passes its share of
-    /// the tuples (any share; ids below `N`) and gets the rows it owns.
+    /// the tuples (any share; ids below `N`; [`Edge`](generator::Edge)s
+    /// or [`WideEdge`](generator::WideEdge)s) and gets the rows it owns.
     /// Collective.
-    pub fn build(comm: &dyn Comm, part: Partition, tuples: &[Edge]) -> Self {
+    pub fn build<T: Tuple>(comm: &dyn Comm, part: Partition, tuples: &[T]) -> Self {
         let (rank, ranks) = (comm.rank(), comm.size());
         let rows = part.count(rank);
         let blocks = Blocks::new::<I>(&part);
@@ -98,9 +99,9 @@ impl<I: Id> LocalGraph<I> {
             .par_chunks(ROUND_TUPLES)
             .map(|chunk| {
                 let mut counts = vec![0u64; blocks.first[ranks]];
-                for e in chunk.iter().filter(|e| !e.is_self_loop()) {
-                    counts[blocks.of(part.place(e.u.into()))] += 1;
-                    counts[blocks.of(part.place(e.v.into()))] += 1;
+                for (u, v) in chunk.iter().map(|e| e.ends()).filter(|(u, v)| u != v) {
+                    counts[blocks.of(part.place(u))] += 1;
+                    counts[blocks.of(part.place(v))] += 1;
                 }
                 counts
             })
@@ -146,10 +147,10 @@ impl<I: Id> LocalGraph<I> {
             let start = (i * ROUND_TUPLES).min(tuples.len());
             let round = &tuples[start..(start + ROUND_TUPLES).min(tuples.len())];
             route_into(round, blocks.first[ranks], &mut out, |e| {
-                if e.is_self_loop() {
+                let (u, v) = e.ends();
+                if u == v {
                     return Sends::none();
                 }
-                let (u, v) = (u64::from(e.u), u64::from(e.v));
                 let arc = |s: u64, t: u64| {
                     let place = part.place(s);
                     let packed = t << blocks.bits | (place.1 as u64 & low);
@@ -308,12 +309,17 @@ impl<I: Id> LocalGraph<I> {
 mod tests {
     use super::*;
     use crate::ThreadRanks;
-    use generator::{EdgeGenerator, Kronecker};
+    use generator::{Edge, EdgeGenerator, Kronecker, WideEdge};
     use kernels::Csr;
+
+    fn widen(e: &Edge) -> WideEdge {
+        WideEdge::from_ends(e.u.into(), e.v.into())
+    }
 
     /// Guards kernel 1 across ranks: for P = 1..4 every rank's rows hold
     /// exactly the neighbours the single-process CSR gives its vertices
-    /// (as multisets; the order within a row may differ), with u32 and u64 ids.
+    /// (as multisets; the order within a row may differ), with u32 ids from
+    /// 32-bit tuples and u64 ids from 64-bit tuples.
     #[test]
     fn the_ranks_rows_are_the_single_process_graph() {
         let g = Kronecker::new(10, 8, 3).unwrap();
@@ -345,7 +351,8 @@ mod tests {
                 (graph.first(), rows)
             }));
             check(ThreadRanks::run(p, |c| {
-                let graph = LocalGraph::<u64>::build(c, part, share(c.rank()));
+                let wide: Vec<WideEdge> = share(c.rank()).iter().map(widen).collect();
+                let graph = LocalGraph::<u64>::build(c, part, &wide);
                 let rows = (0..graph.num_rows())
                     .map(|r| graph.neighbors(r).to_vec())
                     .collect();

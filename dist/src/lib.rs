@@ -45,6 +45,9 @@ pub use route::{Outbox, Sends, route, route_into};
 pub trait Id: bytemuck::Pod + Default + Eq + Send + Sync + std::fmt::Debug + 'static {
     /// Bits of the type.
     const BITS: u32;
+    /// The input tuples that go with these ids: [`Edge`](generator::Edge)
+    /// for `u32`, [`WideEdge`](generator::WideEdge) for `u64`.
+    type Tuple: generator::Tuple;
     /// `v`, which must fit.
     fn from_u64(v: u64) -> Self;
     /// The id as a `u64`.
@@ -53,6 +56,7 @@ pub trait Id: bytemuck::Pod + Default + Eq + Send + Sync + std::fmt::Debug + 'st
 
 impl Id for u32 {
     const BITS: u32 = u32::BITS;
+    type Tuple = generator::Edge;
     #[inline]
     fn from_u64(v: u64) -> Self {
         debug_assert!(v <= u64::from(u32::MAX));
@@ -69,6 +73,7 @@ impl Id for u32 {
 
 impl Id for u64 {
     const BITS: u32 = u64::BITS;
+    type Tuple = generator::WideEdge;
     #[inline]
     fn from_u64(v: u64) -> Self {
         v

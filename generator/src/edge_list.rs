@@ -49,7 +49,9 @@ pub struct WideEdge {
 /// An edge tuple type: [`Edge`] (32-bit ends) or [`WideEdge`] (64-bit).
 /// Generators fill either ([`generate_blocks`](crate::generate_blocks)),
 /// and the distributed kernels take either.
-pub trait Tuple: bytemuck::Pod + Send + Sync + PartialEq + std::fmt::Debug + 'static {
+pub trait Tuple:
+    bytemuck::Pod + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static
+{
     /// Every id of this type is below this.
     const MAX_VERTICES: u64;
 

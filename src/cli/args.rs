@@ -63,9 +63,9 @@ pub(crate) enum Command {
 /// Which Kronecker graph.
 #[derive(Debug, Args, Clone)]
 pub(crate) struct KroneckerArgs {
-    /// log2 of the number of vertices.
+    /// log2 of the number of vertices: up to 31 in one process, 42 over MPI ranks.
     #[arg(long, short, value_name = "S", allow_negative_numbers = true, default_value_t = 16,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_SCALE)))]
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_WIDE_SCALE)))]
     pub(crate) scale: u32,
     /// Edge tuples per vertex.
     #[arg(long, short, value_name = "E", allow_negative_numbers = true, default_value_t = generator::DEFAULT_EDGEFACTOR,

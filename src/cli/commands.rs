@@ -119,6 +119,7 @@ impl Commands<'_> {
     pub(crate) fn generate(&self, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         output::check(output::NO_INPUTS, [&args.out])?;
         let spec = args.kronecker.spec();
+        spec.fits_one_process()?;
         let edges_at = |scale: u32| budget::generate_bytes(spec.edgefactor << scale);
         budget::check(
             edges_at(spec.scale),

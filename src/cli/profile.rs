@@ -112,6 +112,7 @@ pub(crate) fn profile(
     let threads = kernels::par::global_size() as u64;
     let bytes_at =
         |scale: u32| budget::profile_bytes(spec.edgefactor << scale, 1 << scale, threads);
+    spec.fits_one_process()?;
     budget::check(
         bytes_at(spec.scale),
         &format!(

@@ -5,6 +5,7 @@ use crate::support::*;
 #[test]
 fn bad_arguments_are_one_line_errors() {
     assert_bad_input(&graph500(&["--scale", "40"]), &["--scale", "40"]);
+    assert_bad_input(&graph500(&["--scale", "43"]), &["--scale", "43"]);
     assert_bad_input(&graph500(&["--scale", "0"]), &["--scale"]);
     assert_bad_input(&graph500(&["--keys", "0"]), &["--keys"]);
     assert_bad_input(&graph500(&["--threads", "0"]), &["--threads"]);

@@ -16,7 +16,7 @@
 //! read and narrowed to `u32`.
 
 use super::{in_file, map, open_regular};
-use crate::{Edge, EdgeList, Error};
+use crate::{Edge, EdgeList, Error, Tuple};
 use std::borrow::Cow;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -94,20 +94,21 @@ pub fn read_header(path: &Path) -> Result<Header, Error> {
 
 /// Reads the tuples `M r / P .. M (r + 1) / P` of a binary edge list, rank
 /// `r`'s share of `P` (what each rank of a distributed run reads: its own
-/// byte range, never the whole file), with the header and the global
-/// number of its first tuple. Checks that every id of the share is below
-/// `N`; errors name global tuple numbers. O(M / P) memory and reading.
-pub fn read_share(
+/// byte range, never the whole file), as tuples of type `T`, with the
+/// header and the global number of its first tuple. Checks that every id
+/// of the share is below `N`, and `N` against what `T` can name; errors
+/// name global tuple numbers. O(M / P) memory and reading.
+pub fn read_share<T: Tuple>(
     path: &Path,
     rank: usize,
     ranks: usize,
-) -> Result<(Header, Vec<Edge>, u64), Error> {
+) -> Result<(Header, Vec<T>, u64), Error> {
     use std::os::unix::fs::FileExt;
     let (file, header) = open_checked(path)?;
-    if header.num_vertices > crate::MAX_VERTICES {
+    if header.num_vertices > T::MAX_VERTICES {
         return Err(in_file(path)(Error::TooManyVertices {
             num_vertices: header.num_vertices,
-            max: crate::MAX_VERTICES,
+            max: T::MAX_VERTICES,
         }));
     }
     let m = header.num_edges;
@@ -132,19 +133,15 @@ pub fn read_share(
     for (i, pair) in bytes.chunks_exact(2 * width).enumerate() {
         let (u, v) = pair.split_at(width);
         let (u, v) = (id(u), id(v));
-        match (u32::try_from(u), u32::try_from(v)) {
-            (Ok(a), Ok(b)) if u < header.num_vertices && v < header.num_vertices => {
-                edges.push(Edge::new(a, b));
-            }
-            _ => {
-                return Err(in_file(path)(Error::VertexOutOfRange {
-                    edge: first + i as u64,
-                    u,
-                    v,
-                    num_vertices: header.num_vertices,
-                }));
-            }
+        if u >= header.num_vertices || v >= header.num_vertices {
+            return Err(in_file(path)(Error::VertexOutOfRange {
+                edge: first + i as u64,
+                u,
+                v,
+                num_vertices: header.num_vertices,
+            }));
         }
+        edges.push(T::from_ends(u, v));
     }
     Ok((header, edges, first))
 }
