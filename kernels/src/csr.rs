@@ -91,58 +91,13 @@ impl Csr {
     /// current pool, in at most [`Csr::parts`] parts. Reads the tuples twice
     /// and writes and rereads `targets` once; O(M + N P / 2^b) work.
     pub fn build(num_vertices: usize, edges: &[Edge]) -> Csr {
-        let blocks = Blocks::new(num_vertices);
-        let parts = Csr::parts(num_vertices, edges.len(), rayon::current_num_threads());
-        let pieces: Vec<&[Edge]> = edges.chunks(edges.len().div_ceil(parts).max(1)).collect();
-        let counts: Vec<Vec<u32>> = pieces.par_iter().map(|p| blocks.count(p)).collect();
-        let block_arcs: Vec<usize> = (0..blocks.count)
-            .map(|b| counts.iter().map(|c| c[b] as usize).sum())
-            .collect();
-        let mut targets = vec![0; block_arcs.iter().sum()];
+        let (offsets, targets) = build_rows::<u32>(num_vertices, edges, &[]);
+        Csr { offsets, targets }
+    }
 
-        // Each part's slice of each block's region: blocks in order, parts
-        // in order inside a block.
-        let mut bins: Vec<Vec<&mut [u32]>> = (0..pieces.len())
-            .map(|_| Vec::with_capacity(blocks.count))
-            .collect();
-        let mut rest = targets.as_mut_slice();
-        for b in 0..blocks.count {
-            for (part, c) in bins.iter_mut().zip(&counts) {
-                let (bin, tail) = rest.split_at_mut(c[b] as usize);
-                part.push(bin);
-                rest = tail;
-            }
-        }
-        drop(counts);
-        pieces
-            .par_iter()
-            .zip(bins)
-            .for_each(|(piece, bins)| Bins::new(blocks, bins).scatter(piece));
-
-        let mut regions = Vec::with_capacity(blocks.count);
-        let mut rest = targets.as_mut_slice();
-        for &n in &block_arcs {
-            let (region, tail) = rest.split_at_mut(n);
-            regions.push((region, (n, 0)));
-            rest = tail;
-        }
-        let mut start = 0;
-        for (_, (n, first)) in &mut regions {
-            *first = start;
-            start += *n as u64;
-        }
-        let largest = block_arcs.iter().copied().max().unwrap_or(0).min(SORT_CAP);
-        let new_scratch = || Scratch {
-            arcs: Vec::with_capacity(largest),
-            next: Vec::with_capacity(1 << blocks.bits),
-        };
-        let mut offsets = vec![0u64; num_vertices + 1];
-        offsets[1..]
-            .par_chunks_mut(1 << blocks.bits)
-            .zip(regions)
-            .for_each_init(new_scratch, |scratch, (ends, (region, (_, first)))| {
-                blocks.sort(region, ends, first, scratch);
-            });
+    /// A graph from rows another build made (`offsets` of `N + 1` entries,
+    /// `targets` the rows' arcs).
+    pub(crate) fn from_parts(offsets: Vec<u64>, targets: Vec<Vertex>) -> Csr {
         Csr { offsets, targets }
     }
 
@@ -228,6 +183,77 @@ impl Csr {
     }
 }
 
+/// Kernel 1's passes for either kind of row word (see the module
+/// documentation): the offsets and the rows' words, `W::unpacked` of each
+/// arc, in the order of their tuples. `weights` is empty, or one weight per
+/// tuple for a weighted `W`.
+pub(crate) fn build_rows<W: Word>(
+    num_vertices: usize,
+    edges: &[Edge],
+    weights: &[f32],
+) -> (Vec<u64>, Vec<W>) {
+    let blocks = Blocks::new(num_vertices);
+
+    let parts = Csr::parts(num_vertices, edges.len(), rayon::current_num_threads());
+    let piece_len = edges.len().div_ceil(parts).max(1);
+    let pieces: Vec<&[Edge]> = edges.chunks(piece_len).collect();
+    let piece_weights: Vec<&[f32]> = if W::WEIGHTED {
+        assert_eq!(weights.len(), edges.len(), "one weight per tuple");
+        weights.chunks(piece_len).collect()
+    } else {
+        vec![&[]; pieces.len()]
+    };
+    let counts: Vec<Vec<u32>> = pieces.par_iter().map(|p| blocks.count(p)).collect();
+    let block_arcs: Vec<usize> = (0..blocks.count)
+        .map(|b| counts.iter().map(|c| c[b] as usize).sum())
+        .collect();
+    let mut targets: Vec<W> = bytemuck::zeroed_vec(block_arcs.iter().sum());
+
+    // Each part's slice of each block's region: blocks in order, parts
+    // in order inside a block.
+    let mut bins: Vec<Vec<&mut [W]>> = (0..pieces.len())
+        .map(|_| Vec::with_capacity(blocks.count))
+        .collect();
+    let mut rest = targets.as_mut_slice();
+    for b in 0..blocks.count {
+        for (part, c) in bins.iter_mut().zip(&counts) {
+            let (bin, tail) = rest.split_at_mut(c[b] as usize);
+            part.push(bin);
+            rest = tail;
+        }
+    }
+    drop(counts);
+    (pieces.par_iter().zip(piece_weights))
+        .zip(bins)
+        .for_each(|((piece, weights), bins)| Bins::new(blocks, bins).scatter(piece, weights));
+
+    let mut regions = Vec::with_capacity(blocks.count);
+    let mut rest = targets.as_mut_slice();
+    for &n in &block_arcs {
+        let (region, tail) = rest.split_at_mut(n);
+        regions.push((region, (n, 0)));
+        rest = tail;
+    }
+    let mut start = 0;
+    for (_, (n, first)) in &mut regions {
+        *first = start;
+        start += *n as u64;
+    }
+    let largest = block_arcs.iter().copied().max().unwrap_or(0).min(SORT_CAP);
+    let new_scratch = || Scratch {
+        arcs: Vec::with_capacity(largest),
+        next: Vec::with_capacity(1 << blocks.bits),
+    };
+    let mut offsets = vec![0u64; num_vertices + 1];
+    offsets[1..]
+        .par_chunks_mut(1 << blocks.bits)
+        .zip(regions)
+        .for_each_init(new_scratch, |scratch, (ends, (region, (_, first)))| {
+            blocks.sort(region, ends, first, scratch);
+        });
+    (offsets, targets)
+}
+
 /// How the vertices are cut into blocks of `2^bits` consecutive ids, and
 /// how an arc waits in its block's region: `target << bits | offset`, where
 /// `offset` is the source's place inside its block.
@@ -279,13 +305,21 @@ impl Blocks {
     /// all in L2; stable); a bigger one is sorted in place (American flag
     /// sort: each misplaced arc is swapped straight into its row, a chain of
     /// dependent loads, but no scratch).
-    fn sort(self, region: &mut [u32], ends: &mut [u64], start: u64, scratch: &mut Scratch) {
+    fn sort<W: Word>(
+        self,
+        region: &mut [W],
+        ends: &mut [u64],
+        start: u64,
+        scratch: &mut Scratch<W>,
+    ) {
         let low = (1 << self.bits) - 1;
+        let row_of = |arc: W| (arc.low() & low) as usize;
+        let unpacked = |arc: W| arc.with_low(arc.low() >> self.bits);
         let next = &mut scratch.next;
         next.clear();
         next.resize(ends.len(), 0);
         for &arc in region.iter() {
-            next[(arc & low) as usize] += 1;
+            next[row_of(arc)] += 1;
         }
         let mut sum = 0;
         for (n, end) in next.iter_mut().zip(ends.iter_mut()) {
@@ -296,10 +330,10 @@ impl Blocks {
         }
         if region.len() <= SORT_CAP {
             let sorted = &mut scratch.arcs;
-            sorted.resize(region.len(), 0);
+            sorted.resize(region.len(), W::default());
             for &arc in region.iter() {
-                let row = &mut next[(arc & low) as usize];
-                sorted[*row] = arc >> self.bits;
+                let row = &mut next[row_of(arc)];
+                sorted[*row] = unpacked(arc);
                 *row += 1;
             }
             region.copy_from_slice(sorted);
@@ -310,15 +344,15 @@ impl Blocks {
             while next[v] < end {
                 let mut arc = region[next[v]];
                 loop {
-                    let row = (arc & low) as usize;
+                    let row = row_of(arc);
                     if row == v {
                         break;
                     }
                     let slot = next[row];
                     next[row] += 1;
-                    arc = std::mem::replace(&mut region[slot], arc >> self.bits);
+                    arc = std::mem::replace(&mut region[slot], unpacked(arc));
                 }
-                region[next[v]] = arc >> self.bits;
+                region[next[v]] = unpacked(arc);
                 next[v] += 1;
             }
         }
@@ -328,8 +362,8 @@ impl Blocks {
 /// A sorting worker's buffers, reused from block to block: the sorted
 /// region and each row's next slot. Allocated at their largest use (at most
 /// [`SORT_CAP`] arcs and a block's vertices), so they never grow.
-struct Scratch {
-    arcs: Vec<u32>,
+struct Scratch<W> {
+    arcs: Vec<W>,
     next: Vec<usize>,
 }
 
@@ -338,65 +372,132 @@ struct Scratch {
 /// (`fill` is the position in that line) and are written when the line is
 /// complete, so the scattered writes leave as whole lines, streamed past
 /// the caches (no read of the line before it is overwritten).
-struct Bins<'a> {
+struct Bins<'a, W> {
     blocks: Blocks,
-    slices: Vec<&'a mut [u32]>,
-    lines: Vec<[u32; LINE]>,
+    slices: Vec<&'a mut [W]>,
+    /// A line of words per block.
+    lines: Vec<Line>,
     fill: Vec<u8>,
 }
 
-impl<'a> Bins<'a> {
-    fn new(blocks: Blocks, slices: Vec<&'a mut [u32]>) -> Self {
+impl<'a, W: Word> Bins<'a, W> {
+    /// Words in a cache line.
+    const PER_LINE: usize = LINE * size_of::<u32>() / size_of::<W>();
+
+    fn new(blocks: Blocks, slices: Vec<&'a mut [W]>) -> Self {
         Bins {
             blocks,
-            lines: vec![[0; LINE]; slices.len()],
+            lines: vec![Line([0; LINE]); slices.len()],
             fill: slices.iter().map(|s| line_position(s)).collect(),
             slices,
         }
     }
 
     /// Appends each arc of `piece` to the part's slice of its source's
-    /// block, in tuple order. Self-loops are not arcs.
-    fn scatter(mut self, piece: &[Edge]) {
+    /// block, in tuple order, with its tuple's weight from `weights` (empty
+    /// unless `W` is weighted). Self-loops are not arcs.
+    fn scatter(mut self, piece: &[Edge], weights: &[f32]) {
         LineWriter::scope(|writer| {
-            for e in piece.iter().filter(|e| !e.is_self_loop()) {
-                self.put(writer, e.u, e.v);
-                self.put(writer, e.v, e.u);
+            let arcs = piece.iter().enumerate().filter(|(_, e)| !e.is_self_loop());
+            for (i, e) in arcs {
+                let weight = if W::WEIGHTED { weights[i] } else { 0.0 };
+                self.put(writer, e.u, e.v, weight);
+                self.put(writer, e.v, e.u, weight);
             }
         });
         for (slice, line) in self.slices.into_iter().zip(&self.lines) {
             let from = usize::from(line_position(slice));
+            let line: &[W] = bytemuck::cast_slice(&line.0);
             slice.copy_from_slice(&line[from..from + slice.len()]);
         }
     }
 
     /// Buffers one arc; writes its line out once the line is complete.
     #[inline(always)]
-    fn put(&mut self, writer: &mut LineWriter<'a>, source: Vertex, target: Vertex) {
+    fn put(&mut self, writer: &mut LineWriter<'a>, source: Vertex, target: Vertex, weight: f32) {
         let b = self.blocks.of(source);
         let f = usize::from(self.fill[b]);
-        self.lines[b][f] = self.blocks.pack(source, target);
-        if f + 1 < LINE {
+        let line: &mut [W] = bytemuck::cast_slice_mut(&mut self.lines[b].0);
+        line[f] = W::waiting(self.blocks.pack(source, target), weight);
+        if f + 1 < Self::PER_LINE {
             self.fill[b] += 1;
             return;
         }
         let from = usize::from(line_position(self.slices[b]));
-        let (head, rest) = std::mem::take(&mut self.slices[b]).split_at_mut(LINE - from);
+        let (head, rest) = std::mem::take(&mut self.slices[b]).split_at_mut(Self::PER_LINE - from);
         if from == 0 {
-            let whole = head.try_into().expect("a whole line");
-            writer.write(whole, &self.lines[b]);
+            let whole = bytemuck::cast_slice_mut(head)
+                .try_into()
+                .expect("a whole line");
+            writer.write(whole, &self.lines[b].0);
         } else {
-            head.copy_from_slice(&self.lines[b][from..]);
+            head.copy_from_slice(&bytemuck::cast_slice(&self.lines[b].0)[from..]);
         }
         self.slices[b] = rest;
         self.fill[b] = 0;
     }
 }
 
-/// Where `slice` starts within its 64-byte cache line, in `u32`s.
-fn line_position(slice: &[u32]) -> u8 {
-    let position = slice.as_ptr().addr() / size_of::<u32>() % LINE;
+/// One cache line of buffered words, aligned as the line it mirrors (so it
+/// can be viewed as `u32`s or `u64`s).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u32; LINE]);
+
+/// Where `slice` starts within its 64-byte cache line, in words.
+fn line_position<W>(slice: &[W]) -> u8 {
+    let position = slice.as_ptr().addr() % (LINE * size_of::<u32>()) / size_of::<W>();
     u8::try_from(position).expect("below LINE")
+}
+
+/// A row word of kernel 1: `u32` (the target) for [`Csr`], `u64` (the
+/// target in the low half, the weight's bits in the high half) for a
+/// weighted graph. While an arc waits in its region, the low half holds
+/// `target << b | offset` instead of the target.
+pub(crate) trait Word: bytemuck::Pod + Default + Send + Sync {
+    /// Whether a word carries a weight.
+    const WEIGHTED: bool;
+    /// The waiting arc: `packed` (`target << b | offset`) and `weight`.
+    fn waiting(packed: u32, weight: f32) -> Self;
+    /// The low half.
+    fn low(self) -> u32;
+    /// The word with its low half replaced by `low`.
+    fn with_low(self, low: u32) -> Self;
+}
+
+impl Word for u32 {
+    const WEIGHTED: bool = false;
+    #[inline(always)]
+    fn waiting(packed: u32, _: f32) -> Self {
+        packed
+    }
+    #[inline(always)]
+    fn low(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn with_low(self, low: u32) -> Self {
+        low
+    }
+}
+
+impl Word for u64 {
+    const WEIGHTED: bool = true;
+    #[inline(always)]
+    fn waiting(packed: u32, weight: f32) -> Self {
+        u64::from(weight.to_bits()) << 32 | u64::from(packed)
+    }
+    #[inline(always)]
+    fn low(self) -> u32 {
+        // The low half, on purpose.
+        #[allow(clippy::cast_possible_truncation)]
+        let low = self as u32;
+        low
+    }
+    #[inline(always)]
+    fn with_low(self, low: u32) -> Self {
+        self & !u64::from(u32::MAX) | u64::from(low)
+    }
 }
 
 #[cfg(test)]

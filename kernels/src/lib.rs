@@ -33,7 +33,9 @@ mod error;
 mod frontier;
 mod keys;
 mod parents;
+mod sssp_delta;
 mod trace;
+mod weighted;
 
 pub use bfs_do::{DoBfs, DoParams};
 pub use bfs_par::ParBfs;
@@ -54,7 +56,9 @@ pub use keys::{
 };
 pub use par;
 pub use parents::{NO_PARENT, Parents};
+pub use sssp_delta::{DEFAULT_DELTA, DeltaStepping, SsspStats};
 pub use trace::{Direction, MAX_STEPS, Step, StepLog};
+pub use weighted::{WeightedArc, WeightedCsr};
 
 use std::sync::Arc;
 

@@ -1,0 +1,152 @@
+//! `WeightedCsr`: kernel 1 for kernel 3, the graph with a weight on every
+//! arc.
+//!
+//! The same rows as [`Csr`] (every tuple `(u, v)` that is not a self-loop
+//! gives `u -> v` and `v -> u`, duplicates kept, a row in tuple order), each
+//! arc an 8-byte [`WeightedArc`]: its target and its tuple's weight, side by
+//! side, so a relaxation reads both from one cache line. Built by the same
+//! propagation-blocking passes as [`Csr`] (`csr::build_rows`), with 8-byte
+//! words in the regions instead of 4.
+//!
+//! Memory: `8 (N + 1)` bytes of offsets and `8 * 2 * M` of arcs, plus what
+//! building adds ([`WeightedCsr::bytes_for`]). [`WeightedCsr::unweighted`]
+//! copies out the [`Csr`] a BFS runs on, in one streaming pass, so a run of
+//! both kernels builds once.
+
+use crate::Csr;
+use crate::csr::build_rows;
+use generator::{Edge, Vertex};
+use rayon::prelude::*;
+
+/// One arc of a weighted row: the target and the weight of its tuple.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct WeightedArc {
+    /// The other end.
+    pub target: Vertex,
+    /// The tuple's weight.
+    pub weight: f32,
+}
+
+/// An undirected weighted graph in compressed sparse rows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightedCsr {
+    offsets: Vec<u64>,
+    /// A [`WeightedArc`] per word: the target in the low half, the weight's
+    /// bits in the high half (kernel 1's 8-byte row word).
+    arcs: Vec<u64>,
+}
+
+impl WeightedCsr {
+    /// Kernel 1 with weights: the graph of `edges` over `num_vertices`
+    /// vertices, `weights[i]` on both arcs of tuple `i`. Every id must be
+    /// below `num_vertices` and there must be one weight per tuple (panics
+    /// otherwise). Parallel on the current pool; the same passes and cost
+    /// as [`Csr::build`] with twice the bytes per arc.
+    pub fn build(num_vertices: usize, edges: &[Edge], weights: &[f32]) -> WeightedCsr {
+        assert_eq!(weights.len(), edges.len(), "one weight per tuple");
+        let (offsets, arcs) = build_rows::<u64>(num_vertices, edges, weights);
+        WeightedCsr { offsets, arcs }
+    }
+
+    /// Peak bytes of building, and then holding, the graph: [`Csr::bytes_for`]
+    /// plus 4 more bytes per arc.
+    pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
+        Csr::bytes_for(num_vertices, num_edges) + 4 * 2 * num_edges
+    }
+
+    /// `N`.
+    pub fn num_vertices(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Directed entries: twice the tuples that are not self-loops.
+    pub fn num_arcs(&self) -> usize {
+        self.arcs.len()
+    }
+
+    /// The arcs leaving `v`, one per arc (duplicates repeat). O(1).
+    #[inline]
+    pub fn arcs(&self, v: Vertex) -> &[WeightedArc] {
+        let v = v as usize;
+        // Offsets are at most num_arcs, which is a usize.
+        #[allow(clippy::cast_possible_truncation)]
+        let row = &self.arcs[self.offsets[v] as usize..self.offsets[v + 1] as usize];
+        bytemuck::cast_slice(row)
+    }
+
+    /// The number of arcs leaving `v`. O(1).
+    #[inline]
+    pub fn degree(&self, v: Vertex) -> u64 {
+        let v = v as usize;
+        self.offsets[v + 1] - self.offsets[v]
+    }
+
+    /// The same graph without weights, for the BFS kernels: the offsets
+    /// copied, each arc's target taken. One parallel streaming pass;
+    /// allocates `8 (N + 1) + 4 * 2 M` bytes.
+    pub fn unweighted(&self) -> Csr {
+        let arcs: &[WeightedArc] = bytemuck::cast_slice(&self.arcs);
+        let mut targets = vec![0; arcs.len()];
+        targets
+            .par_iter_mut()
+            .zip(arcs)
+            .with_min_len(1 << 14)
+            .for_each(|(t, a)| *t = a.target);
+        Csr::from_parts(self.offsets.clone(), targets)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use generator::{EdgeGenerator, Kronecker};
+
+    /// A weight per tuple derived from its position, in [0, 1).
+    fn weights(m: usize) -> Vec<f32> {
+        (0..m)
+            .map(|i| {
+                let h = (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                h as f32 / (1u32 << 24) as f32
+            })
+            .collect()
+    }
+
+    /// Guards the weighted build: for any thread count its targets are the
+    /// unweighted CSR's, row by row in the same order, and each arc carries
+    /// the weight of a tuple joining its ends (the tuple it came from: in
+    /// tuple order, the k-th arc of `u -> v` is the k-th such tuple).
+    #[test]
+    fn rows_are_the_csr_rows_with_each_tuple_weight() {
+        let list = Kronecker::new(11, 8, 5).unwrap().generate();
+        let w = weights(list.len());
+        let plain = Csr::from_edge_list(&list);
+        let mut expected: std::collections::HashMap<(u32, u32), Vec<f32>> = Default::default();
+        for (e, &x) in list.edges().iter().zip(&w) {
+            if !e.is_self_loop() {
+                expected.entry((e.u, e.v)).or_default().push(x);
+                expected.entry((e.v, e.u)).or_default().push(x);
+            }
+        }
+        for threads in [1, 2, 3] {
+            let g = par::in_pool(threads, || {
+                WeightedCsr::build(list.num_vertices(), list.edges(), &w)
+            })
+            .unwrap();
+            assert_eq!(g.unweighted(), plain, "{threads} threads");
+            let mut seen: std::collections::HashMap<(u32, u32), usize> = Default::default();
+            for u in 0..g.num_vertices() as u32 {
+                for a in g.arcs(u) {
+                    let k = seen.entry((u, a.target)).or_default();
+                    assert_eq!(
+                        a.weight,
+                        expected[&(u, a.target)][*k],
+                        "arc {u} -> {}",
+                        a.target
+                    );
+                    *k += 1;
+                }
+            }
+        }
+    }
+}
