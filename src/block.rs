@@ -13,8 +13,8 @@
 
 use crate::stats::{Summary, TepsSummary};
 
-/// The figures of one kernel's searches (kernel 2 today; kernel 3 later
-/// prints the same three groups under its own prefix).
+/// The figures of one kernel's searches (kernel 2, `bfs  `, or kernel 3,
+/// `sssp `: the same three groups under each prefix).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct KernelStatistics {
     /// Seconds per search.
@@ -57,6 +57,10 @@ pub struct Statistics {
     pub nedge: Summary,
     /// Kernel 2.
     pub bfs: KernelStatistics,
+    /// Kernel 3, in a run of both kernels (`None`, JSON `null` or absent,
+    /// in a BFS-only run).
+    #[serde(default)]
+    pub sssp: Option<KernelStatistics>,
 }
 
 /// The seven statistics of a [`Summary`], in the block's order.
@@ -145,13 +149,25 @@ impl Statistics {
             "construction_time",
             &format_g(self.construction_time, 6),
         );
-        let bfs = "bfs  ";
-        summary_lines(&mut out, bfs, "time", &self.bfs.time, 6);
+        // Each group for kernel 2, then for kernel 3 if it ran, as the
+        // reference's `main.c` prints them.
+        let kernels: Vec<(&str, &KernelStatistics)> =
+            [("bfs  ", Some(&self.bfs)), ("sssp ", self.sssp.as_ref())]
+                .into_iter()
+                .filter_map(|(prefix, k)| Some((prefix, k?)))
+                .collect();
+        for (prefix, k) in &kernels {
+            summary_lines(&mut out, prefix, "time", &k.time, 6);
+        }
         summary_lines(&mut out, "", "nedge", &self.nedge, 11);
-        teps_lines(&mut out, bfs, &self.bfs.teps);
+        for (prefix, k) in &kernels {
+            teps_lines(&mut out, prefix, &k.teps);
+        }
         let not_validated = Summary::of(&vec![-1.0; self.nbfs]).expect("a run has searches");
-        let validate = self.bfs.validate.unwrap_or(not_validated);
-        summary_lines(&mut out, bfs, "validate", &validate, 6);
+        for (prefix, k) in &kernels {
+            let validate = k.validate.unwrap_or(not_validated);
+            summary_lines(&mut out, prefix, "validate", &validate, 6);
+        }
         for (label, value) in ours {
             line(&mut out, label, value);
         }
@@ -248,6 +264,7 @@ mod tests {
             construction_time: 12.5,
             nedge: Summary::of(&nedges).unwrap(),
             bfs: KernelStatistics::of(&times, &nedges, validated.then_some(&validate[..])).unwrap(),
+            sssp: None,
         }
     }
 
@@ -286,5 +303,60 @@ mod tests {
         let lines: Vec<&str> = block.lines().collect();
         assert_eq!(lines.len(), 35);
         assert_eq!(lines[34], "generator:                      xoshiro");
+    }
+
+    /// Guards the combined block of a run of both kernels: the reference's
+    /// labels in the reference's order (`main.c` with SSSP: times, nedge,
+    /// TEPS and validation each for `bfs  ` then `sssp `), every value at
+    /// column 32, the `!` of both harmonic means in column 30.
+    #[test]
+    fn a_run_of_both_kernels_prints_the_reference_combined_block() {
+        let mut both = statistics(true);
+        let times = [2.0, 1.0, 4.0, 0.5];
+        let nedges = [1000.0, 1000.0, 2000.0, 1000.0];
+        both.sssp = KernelStatistics::of(&times, &nedges, Some(&[3.0; 4])).into();
+        let block = both.block(&[]);
+        let labels: Vec<&str> = block.lines().map(|l| l[..32].trim_end()).collect();
+        let group = |prefix: &str, what: &str| -> Vec<String> {
+            SUMMARY_NAMES
+                .iter()
+                .map(|n| format!("{prefix}{n}_{what}:"))
+                .collect()
+        };
+        let teps = |prefix: &str| -> Vec<String> {
+            let names = ["min", "firstquartile", "median", "thirdquartile", "max"];
+            let mut v: Vec<String> = names.iter().map(|n| format!("{prefix}{n}_TEPS:")).collect();
+            v.push(format!("{prefix}harmonic_mean_TEPS:     !"));
+            v.push(format!("{prefix}harmonic_stddev_TEPS:"));
+            v
+        };
+        let mut want: Vec<String> = ["SCALE:", "edgefactor:", "NBFS:", "graph_generation:"]
+            .into_iter()
+            .chain(["num_mpi_processes:", "construction_time:"])
+            .map(String::from)
+            .collect();
+        for part in [
+            group("bfs  ", "time"),
+            group("sssp ", "time"),
+            group("", "nedge"),
+            teps("bfs  "),
+            teps("sssp "),
+            group("bfs  ", "validate"),
+            group("sssp ", "validate"),
+        ] {
+            want.extend(part);
+        }
+        assert_eq!(labels, want);
+        assert!(
+            block.contains("sssp harmonic_mean_TEPS:     !  727.273\n"),
+            "{block}"
+        );
+        assert!(
+            block.contains("sssp mean_validate:             3\n"),
+            "{block}"
+        );
+        for l in block.lines() {
+            assert_ne!(l.as_bytes()[32], b' ', "{l}");
+        }
     }
 }

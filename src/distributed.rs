@@ -268,6 +268,7 @@ fn run_ids<I: Id>(
                 construction_time,
                 memory_estimate,
                 searches,
+                sssp_searches: None,
                 mpi: Some(MpiReport {
                     ranks,
                     id_bytes: size_of::<I>(),

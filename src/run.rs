@@ -313,6 +313,8 @@ pub struct Measured {
     pub memory_estimate: u64,
     /// One record per search, in key order.
     pub searches: Vec<SearchRecord>,
+    /// One record per SSSP search, in key order, in a run of both kernels.
+    pub sssp_searches: Option<Vec<SearchRecord>>,
     /// What a distributed run adds (`None` in one process).
     pub mpi: Option<MpiReport>,
 }
@@ -408,6 +410,7 @@ pub fn run_with(
                 construction_time,
                 memory_estimate,
                 searches,
+                sssp_searches: None,
                 mpi: None,
             })
         }
