@@ -314,7 +314,7 @@ mod tests {
         let mut both = statistics(true);
         let times = [2.0, 1.0, 4.0, 0.5];
         let nedges = [1000.0, 1000.0, 2000.0, 1000.0];
-        both.sssp = KernelStatistics::of(&times, &nedges, Some(&[3.0; 4])).into();
+        both.sssp = KernelStatistics::of(&times, &nedges, Some(&[3.0; 4]));
         let block = both.block(&[]);
         let labels: Vec<&str> = block.lines().map(|l| l[..32].trim_end()).collect();
         let group = |prefix: &str, what: &str| -> Vec<String> {
