@@ -30,14 +30,14 @@ mod random;
 mod reference;
 mod scramble;
 
-pub use blocks::{EDGES_PER_BLOCK, EdgeGenerator, generate_blocks};
+pub use blocks::{EDGES_PER_BLOCK, EdgeGenerator, generate_blocks, generate_weights};
 pub use edge_list::{Edge, EdgeList, Tuple, WideEdge};
 pub use error::Error;
 pub use kronecker::{
     DEFAULT_EDGEFACTOR, DEFAULT_SEED, Kronecker, MAX_EDGEFACTOR, MAX_SCALE, MAX_WIDE_SCALE,
 };
 pub use mrg::{Mrg, Transition};
-pub use random::{BlockJumps, SeedStreams, Stream, uniform_below};
+pub use random::{BlockJumps, SeedStreams, Stream, uniform_below, unit_f32};
 pub use reference::{REFERENCE_USER_SEEDS, ReferenceKronecker, RootCandidates};
 pub use scramble::Scrambler;
 
