@@ -10,8 +10,14 @@
 //! - [`ReferenceKronecker`] is the official reference generator bit for bit
 //!   (L'Ecuyer's MRG with skip-ahead, [`Mrg`]), with its search-key
 //!   candidates. Both generators implement [`EdgeGenerator`].
+//! - [`generate_weights`] gives the SSSP (kernel 3) edge weights, one `f32`
+//!   per tuple in `[0, 1)`, in the same blocks and just as deterministic:
+//!   the reference generator's bit for bit, the default one's from streams
+//!   of its own ([`SeedStreams`]).
 //! - [`EdgeList`] holds the tuples, either owned or memory-mapped straight
-//!   from a binary file; its [`EdgeList::checksum`] identifies a graph.
+//!   from a binary file, and weights when asked for
+//!   ([`EdgeList::with_weights`]); its [`EdgeList::checksum`] identifies a
+//!   graph (tuples only).
 //! - [`format`](mod@format) reads edge lists from files (binary, text, Matrix Market,
 //!   packed 48-bit) and encodes them onto any `std::io::Write`.
 //!

@@ -184,7 +184,7 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
         .map_err(|_| Error::format(path, "edge count does not fit this machine's memory"))?;
     if header.id_width == 4 && cfg!(target_endian = "little") {
         let map = map(&file, path)?;
-        return EdgeList::from_map(header.num_vertices, map, HEADER_LEN, num_edges)
+        return EdgeList::from_map(header.num_vertices, map, HEADER_LEN, num_edges, None)
             .map_err(in_file(path));
     }
     let map = map(&file, path)?;
