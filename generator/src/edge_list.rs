@@ -93,7 +93,7 @@ impl EdgeList {
         };
         list.check_ids()?;
         if let Some(w) = list.weights() {
-            check_weights(w)?;
+            check_weights(w, 0)?;
         }
         Ok(list)
     }
@@ -110,7 +110,7 @@ impl EdgeList {
                 tuples: self.len() as u64,
             });
         }
-        check_weights(&weights)?;
+        check_weights(&weights, 0)?;
         if let Storage::Mapped {
             weights: mapped, ..
         } = &mut self.storage
@@ -267,22 +267,20 @@ impl EdgeList {
     }
 }
 
-/// Fails with the first weight (by position) that is NaN, infinite or
-/// negative. One parallel pass.
-fn check_weights(weights: &[f32]) -> Result<(), Error> {
-    let bad = par::first_index(weights.len(), |i| !valid_weight(weights[i]));
+/// Fails with the first weight that is NaN, infinite or negative (`-0.0`
+/// is zero), naming it by its tuple number: `first` is that of
+/// `weights[0]`. One parallel pass.
+pub(crate) fn check_weights(weights: &[f32], first: u64) -> Result<(), Error> {
+    let bad = par::first_index(weights.len(), |i| {
+        !(weights[i].is_finite() && weights[i] >= 0.0)
+    });
     match bad {
         None => Ok(()),
         Some(i) => Err(Error::BadWeight {
-            edge: i as u64,
+            edge: first + i as u64,
             weight: weights[i],
         }),
     }
-}
-
-/// True for a finite weight that is not below zero (`-0.0` is zero).
-pub(crate) fn valid_weight(w: f32) -> bool {
-    w.is_finite() && w >= 0.0
 }
 
 /// `num_vertices` as a `usize`, if this build supports that many.
