@@ -8,7 +8,7 @@
 //! Weights live in a second file, `FILE.weights` beside `FILE` (the
 //! reference's `TMPFILE` pair): one little-endian `f32` per tuple, in
 //! tuple order, no header. [`read`] attaches them when that file exists;
-//! [`write`] encodes only the tuples, and [`write_weights`] the weights
+//! [`write()`] encodes only the tuples, and [`write_weights`] the weights
 //! for the caller to put at [`weights_path`].
 
 use super::{decode_weights, in_file, map, open_regular};
