@@ -1,144 +1,40 @@
-//! `Edge` and `EdgeList`: the benchmark's input, an ordered list of undirected
+//! `EdgeList`: the benchmark's input, an ordered list of undirected
 //! edge tuples over vertices `0..num_vertices`.
 //!
 //! Invariant: every id in an `EdgeList` is below its `num_vertices`, and
 //! `num_vertices <= MAX_VERTICES`. Constructors that take outside data check
 //! it; the generator's output holds it by construction.
+//!
+//! Weights (kernel 3, SSSP) are optional, one `f32` per tuple beside the
+//! tuples (`weights[i]` belongs to tuple `i`), present only when asked for
+//! ([`EdgeList::with_weights`]): each is finite and not negative.
 
-use crate::{EdgeGenerator, Error, MAX_VERTICES, Vertex};
+use crate::{Edge, Error, MAX_VERTICES, Tuple};
 use memmap2::Mmap;
 use rayon::prelude::*;
-
-/// One undirected edge tuple `(u, v)`. `u == v` is a self-loop.
-///
-/// `repr(C)` and `Pod`: eight bytes, `u` then `v`, so a little-endian binary
-/// file of `u32` pairs can be viewed as `&[Edge]` without copying.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, bytemuck::Pod, bytemuck::Zeroable)]
-pub struct Edge {
-    /// One end.
-    pub u: Vertex,
-    /// The other end.
-    pub v: Vertex,
-}
-
-impl Edge {
-    /// The tuple `(u, v)`.
-    pub const fn new(u: Vertex, v: Vertex) -> Self {
-        Edge { u, v }
-    }
-
-    /// True when both ends are the same vertex.
-    pub const fn is_self_loop(self) -> bool {
-        self.u == self.v
-    }
-}
-
-/// One undirected edge tuple with 64-bit ends: what a distributed run
-/// holds when `N` exceeds what an [`Edge`] can name (SCALE 32 and up),
-/// or when a run forces wide ids. Sixteen bytes, `u` then `v`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, bytemuck::Pod, bytemuck::Zeroable)]
-pub struct WideEdge {
-    /// One end.
-    pub u: u64,
-    /// The other end.
-    pub v: u64,
-}
-
-/// An edge tuple type: [`Edge`] (32-bit ends) or [`WideEdge`] (64-bit).
-/// Generators fill either ([`generate_blocks`](crate::generate_blocks)),
-/// and the distributed kernels take either.
-pub trait Tuple:
-    bytemuck::Pod + Default + Send + Sync + PartialEq + std::fmt::Debug + 'static
-{
-    /// Every id of this type is below this.
-    const MAX_VERTICES: u64;
-
-    /// The tuple `(u, v)`; both must be below [`Tuple::MAX_VERTICES`].
-    fn from_ends(u: u64, v: u64) -> Self;
-
-    /// `(u, v)`.
-    fn ends(self) -> (u64, u64);
-
-    /// True when both ends are the same vertex.
-    #[inline]
-    fn is_self_loop(self) -> bool {
-        let (u, v) = self.ends();
-        u == v
-    }
-
-    /// Writes block `block` of `generator` into `out`: the generator's
-    /// [`fill_block`](EdgeGenerator::fill_block) or
-    /// [`fill_block_wide`](EdgeGenerator::fill_block_wide).
-    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]);
-
-    /// What the checksum mixes for this tuple: `u << 32 | v` for ids below
-    /// `2^32`, so a wide list's checksum equals the narrow list's.
-    #[inline]
-    fn checksum_key(self) -> u64 {
-        let (u, v) = self.ends();
-        let high = (u >> 32) << 32 | v >> 32;
-        // mix64(0) == 0: ids below 2^32 leave the narrow key unchanged.
-        (u << 32 | (v & 0xFFFF_FFFF)) ^ mix64(high)
-    }
-}
-
-impl Tuple for Edge {
-    const MAX_VERTICES: u64 = MAX_VERTICES;
-
-    #[inline]
-    fn from_ends(u: u64, v: u64) -> Self {
-        debug_assert!(u < MAX_VERTICES && v < MAX_VERTICES);
-        // The caller guarantees both fit (documented precondition).
-        #[allow(clippy::cast_possible_truncation)]
-        Edge::new(u as Vertex, v as Vertex)
-    }
-
-    #[inline]
-    fn ends(self) -> (u64, u64) {
-        (self.u.into(), self.v.into())
-    }
-
-    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]) {
-        generator.fill_block(block, out);
-    }
-}
-
-impl Tuple for WideEdge {
-    const MAX_VERTICES: u64 = u64::MAX;
-
-    #[inline]
-    fn from_ends(u: u64, v: u64) -> Self {
-        WideEdge { u, v }
-    }
-
-    #[inline]
-    fn ends(self) -> (u64, u64) {
-        (self.u, self.v)
-    }
-
-    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]) {
-        generator.fill_block_wide(block, out);
-    }
-}
 
 /// Where an edge list's tuples live.
 enum Storage {
     Owned(Vec<Edge>),
     /// A read-only map of a binary file; `start` is the byte offset of the
-    /// first tuple (a multiple of 8, so the view is aligned).
+    /// first tuple (a multiple of 8, so the view is aligned), `weights`
+    /// that of the first of `len` weights if the file has them (a
+    /// multiple of 4).
     Mapped {
         map: Mmap,
         start: usize,
         len: usize,
+        weights: Option<usize>,
     },
 }
 
-/// An ordered list of edge tuples, owned or memory-mapped from a file.
+/// An ordered list of edge tuples, owned or memory-mapped from a file,
+/// with optional weights.
 pub struct EdgeList {
     num_vertices: usize,
     storage: Storage,
+    /// Owned weights; when `None`, a mapped file's weights, if any.
+    weights: Option<Vec<f32>>,
 }
 
 impl std::fmt::Debug for EdgeList {
@@ -146,6 +42,7 @@ impl std::fmt::Debug for EdgeList {
         f.debug_struct("EdgeList")
             .field("num_vertices", &self.num_vertices)
             .field("num_edges", &self.len())
+            .field("weighted", &self.weights().is_some())
             .finish()
     }
 }
@@ -157,6 +54,7 @@ impl EdgeList {
         let list = EdgeList {
             num_vertices: checked_vertex_count(num_vertices)?,
             storage: Storage::Owned(edges),
+            weights: None,
         };
         list.check_ids()?;
         Ok(list)
@@ -168,29 +66,101 @@ impl EdgeList {
         EdgeList {
             num_vertices,
             storage: Storage::Owned(edges),
+            weights: None,
         }
     }
 
-    /// An edge list viewing `len` tuples of `map` from byte `start`, after
-    /// checking every id. Fails if the view would be misaligned.
+    /// An edge list viewing `len` tuples of `map` from byte `start`, and
+    /// `len` weights from byte `weights` if given, after checking every id
+    /// and weight. The caller guarantees that both views lie in the map
+    /// and are aligned (8 bytes for the tuples, 4 for the weights).
     pub(crate) fn from_map(
         num_vertices: u64,
         map: Mmap,
         start: usize,
         len: usize,
+        weights: Option<usize>,
     ) -> Result<Self, Error> {
         let list = EdgeList {
             num_vertices: checked_vertex_count(num_vertices)?,
-            storage: Storage::Mapped { map, start, len },
+            storage: Storage::Mapped {
+                map,
+                start,
+                len,
+                weights,
+            },
+            weights: None,
         };
         list.check_ids()?;
+        if let Some(w) = list.weights() {
+            check_weights(w, 0)?;
+        }
         Ok(list)
     }
 
+    /// This list with `weights`, one per tuple (`weights[i]` belongs to
+    /// tuple `i`), replacing any it had. Fails if there are not exactly
+    /// [`len`](EdgeList::len) of them, or with the first weight (by tuple
+    /// number) that is NaN, infinite or negative (`-0.0` counts as zero).
+    /// One parallel pass.
+    pub fn with_weights(mut self, weights: Vec<f32>) -> Result<EdgeList, Error> {
+        if weights.len() != self.len() {
+            return Err(Error::WeightCount {
+                weights: weights.len() as u64,
+                tuples: self.len() as u64,
+            });
+        }
+        check_weights(&weights, 0)?;
+        if let Storage::Mapped {
+            weights: mapped, ..
+        } = &mut self.storage
+        {
+            *mapped = None;
+        }
+        self.weights = Some(weights);
+        Ok(self)
+    }
+
+    /// The weights, one per tuple in tuple order, if the list has them.
+    pub fn weights(&self) -> Option<&[f32]> {
+        if let Some(owned) = &self.weights {
+            return Some(owned);
+        }
+        match &self.storage {
+            Storage::Mapped {
+                map,
+                len,
+                weights: Some(at),
+                ..
+            } => Some(bytemuck::cast_slice(
+                &map[*at..*at + len * size_of::<f32>()],
+            )),
+            _ => None,
+        }
+    }
+
     /// Bytes of an owned list of `num_edges` tuples (a mapped list costs
-    /// the same in mapped file pages once read): 8 per tuple.
+    /// the same in mapped file pages once read): 8 per tuple. Weights
+    /// come on top ([`EdgeList::weight_bytes`]).
     pub fn bytes_for(num_edges: u64) -> u64 {
         num_edges * size_of::<Edge>() as u64
+    }
+
+    /// Bytes of the weights of `num_edges` tuples: 4 per tuple.
+    pub fn weight_bytes(num_edges: u64) -> u64 {
+        num_edges * size_of::<f32>() as u64
+    }
+
+    /// A 64-bit checksum of weights and their order (not cryptographic):
+    /// each weight's bit pattern mixed with its position, summed, and
+    /// mixed with the count, like [`EdgeList::checksum`]. One parallel pass.
+    pub fn weights_checksum(weights: &[f32]) -> u64 {
+        let terms = weights
+            .par_iter()
+            .enumerate()
+            .map(|(i, w)| mix64(i as u64 ^ mix64(w.to_bits().into())))
+            .reduce(|| 0, u64::wrapping_add);
+        mix64(terms ^ weights.len() as u64)
     }
 
     /// The number of vertices, `N`.
@@ -215,14 +185,15 @@ impl EdgeList {
     pub fn edges(&self) -> &[Edge] {
         match &self.storage {
             Storage::Owned(v) => v,
-            Storage::Mapped { map, start, len } => {
-                bytemuck::cast_slice(&map[*start..*start + len * size_of::<Edge>()])
-            }
+            Storage::Mapped {
+                map, start, len, ..
+            } => bytemuck::cast_slice(&map[*start..*start + len * size_of::<Edge>()]),
         }
     }
 
-    /// The owned tuples, for a caller that re-encodes them in place; a list
-    /// that views a mapped file comes back unchanged.
+    /// The owned tuples, for a caller that re-encodes them in place (any
+    /// weights are dropped); a list that views a mapped file comes back
+    /// unchanged.
     pub fn into_tuples(self) -> Result<Vec<Edge>, EdgeList> {
         match self.storage {
             Storage::Owned(v) => Ok(v),
@@ -296,6 +267,22 @@ impl EdgeList {
     }
 }
 
+/// Fails with the first weight that is NaN, infinite or negative (`-0.0`
+/// is zero), naming it by its tuple number: `first` is that of
+/// `weights[0]`. One parallel pass.
+pub(crate) fn check_weights(weights: &[f32], first: u64) -> Result<(), Error> {
+    let bad = par::first_index(weights.len(), |i| {
+        !(weights[i].is_finite() && weights[i] >= 0.0)
+    });
+    match bad {
+        None => Ok(()),
+        Some(i) => Err(Error::BadWeight {
+            edge: first + i as u64,
+            weight: weights[i],
+        }),
+    }
+}
+
 /// `num_vertices` as a `usize`, if this build supports that many.
 fn checked_vertex_count(num_vertices: u64) -> Result<usize, Error> {
     if num_vertices > MAX_VERTICES {
@@ -346,6 +333,68 @@ mod tests {
         assert_ne!(base, list(&[(1, 2), (0, 1), (2, 3)]).checksum());
         assert_ne!(base, list(&[(1, 0), (1, 2), (2, 3)]).checksum());
         assert_ne!(base, list(&[(0, 1), (1, 2), (2, 2)]).checksum());
+    }
+
+    #[test]
+    fn weights_come_only_when_given_and_pair_with_the_tuples() {
+        let plain = list(&[(0, 1), (1, 2), (2, 2)]);
+        assert_eq!(plain.weights(), None);
+        let checksum = plain.checksum();
+        let weighted = plain.with_weights(vec![0.5, 0.0, 0.25]).unwrap();
+        assert_eq!(weighted.weights(), Some(&[0.5, 0.0, 0.25][..]));
+        assert_eq!(weighted.checksum(), checksum, "the checksum is tuples only");
+        let again = weighted.with_weights(vec![1.0, 2.0, -0.0]).unwrap();
+        assert_eq!(again.weights(), Some(&[1.0, 2.0, 0.0][..]));
+        assert_eq!(EdgeList::weight_bytes(3), 12);
+    }
+
+    #[test]
+    fn bad_weights_are_rejected_naming_the_first_by_tuple() {
+        let three = || list(&[(0, 1), (1, 2), (2, 2)]);
+        let err = three().with_weights(vec![0.5; 2]).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::WeightCount {
+                    weights: 2,
+                    tuples: 3
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            "2 weights for 3 edge tuples: each tuple needs one"
+        );
+        for (bad, at) in [
+            (f32::NAN, 1),
+            (f32::INFINITY, 2),
+            (-1e-30, 0),
+            (f32::NEG_INFINITY, 1),
+        ] {
+            let mut w = vec![0.5; 3];
+            w[at] = bad;
+            w[2] = if at < 2 { -3.0 } else { w[2] };
+            let err = three().with_weights(w).unwrap_err();
+            assert!(
+                matches!(err, Error::BadWeight { edge, .. } if edge == at as u64),
+                "{err}"
+            );
+            assert!(
+                err.to_string()
+                    .starts_with(&format!("edge {at} has weight")),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn weights_checksum_sees_values_and_order() {
+        let base = EdgeList::weights_checksum(&[0.5, 0.25, 0.0]);
+        assert_eq!(base, EdgeList::weights_checksum(&[0.5, 0.25, 0.0]));
+        assert_ne!(base, EdgeList::weights_checksum(&[0.25, 0.5, 0.0]));
+        assert_ne!(base, EdgeList::weights_checksum(&[0.5, 0.25, -0.0]));
+        assert_ne!(base, EdgeList::weights_checksum(&[0.5, 0.25]));
     }
 
     #[test]

@@ -46,6 +46,22 @@ pub enum Error {
         /// The graph's vertex count.
         num_vertices: u64,
     },
+    /// Edge weights that do not pair one to one with the tuples.
+    #[error("{weights} weights for {tuples} edge tuples: each tuple needs one")]
+    WeightCount {
+        /// The number of weights.
+        weights: u64,
+        /// The number of tuples.
+        tuples: u64,
+    },
+    /// An edge weight that is NaN, infinite or negative.
+    #[error("edge {edge} has weight {weight}: weights must be finite and not negative")]
+    BadWeight {
+        /// Position of the edge (and its weight) in the list, from 0.
+        edge: u64,
+        /// The weight.
+        weight: f32,
+    },
     /// More vertices than [`crate::MAX_VERTICES`].
     #[error("{num_vertices} vertices is more than the {max} this build supports")]
     TooManyVertices {

@@ -10,7 +10,8 @@
 //! four levels per 64-bit draw (16 bits each, compared against the
 //! cumulative probabilities rounded to 1/65536, within 1e-5 of the exact
 //! ones). The list is therefore a function of `(scale, edgefactor, seed)`
-//! alone, whatever the thread count.
+//! alone, whatever the thread count. Edge weights come from separate
+//! per-block streams, one draw per weight (see `random.rs`).
 //!
 //! Cost: `ceil(scale / 4)` draws and two scrambles per edge. The four
 //! quadrants of a draw are picked at once, branch-free: the three
@@ -20,7 +21,7 @@
 //! Blocks are generated in parallel with rayon, straight into the output
 //! vector.
 
-use crate::random::{BlockJumps, SeedStreams, Stream};
+use crate::random::{BlockJumps, SeedStreams, Stream, unit_f32};
 use crate::{EDGES_PER_BLOCK, Edge, EdgeGenerator, Error, Scrambler, Tuple, WideEdge};
 
 /// The largest scale of [`Edge`] tuples: `2^31` vertices keeps every id
@@ -54,6 +55,8 @@ pub struct Kronecker {
     scrambler: Scrambler,
     /// Each block's starting stream, reached in `O(log blocks)`.
     blocks: BlockJumps,
+    /// Each block's weight stream, likewise.
+    weights: BlockJumps,
 }
 
 impl Kronecker {
@@ -66,12 +69,14 @@ impl Kronecker {
         let streams = SeedStreams::new(seed);
         let num_edges = edgefactor << scale;
         let num_blocks = num_edges.div_ceil(EDGES_PER_BLOCK as u64);
+        let num_blocks = usize::try_from(num_blocks).expect("fits memory");
         Ok(Kronecker {
             scale,
             edgefactor,
             seed,
             scrambler: Scrambler::new(scale, &mut streams.scramble()),
-            blocks: streams.edge_blocks(usize::try_from(num_blocks).expect("fits memory")),
+            blocks: streams.edge_blocks(num_blocks),
+            weights: streams.weight_blocks(num_blocks),
         })
     }
 
@@ -119,6 +124,15 @@ impl EdgeGenerator for Kronecker {
 
     fn fill_block_wide(&self, block: usize, out: &mut [WideEdge]) {
         self.fill(block, out);
+    }
+
+    /// One draw of the block's weight stream per tuple, its top 24 bits
+    /// as a multiple of `2^-24` ([`unit_f32`]).
+    fn fill_weights(&self, block: usize, out: &mut [f32]) {
+        let mut stream = self.weights.stream(block);
+        for weight in out {
+            *weight = unit_f32(stream.next_u64());
+        }
     }
 }
 

@@ -10,8 +10,14 @@
 //! - [`ReferenceKronecker`] is the official reference generator bit for bit
 //!   (L'Ecuyer's MRG with skip-ahead, [`Mrg`]), with its search-key
 //!   candidates. Both generators implement [`EdgeGenerator`].
+//! - [`generate_weights`] gives the SSSP (kernel 3) edge weights, one `f32`
+//!   per tuple in `[0, 1)`, in the same blocks and just as deterministic:
+//!   the reference generator's bit for bit, the default one's from streams
+//!   of its own ([`SeedStreams`]).
 //! - [`EdgeList`] holds the tuples, either owned or memory-mapped straight
-//!   from a binary file; its [`EdgeList::checksum`] identifies a graph.
+//!   from a binary file, and weights when asked for
+//!   ([`EdgeList::with_weights`]); its [`EdgeList::checksum`] identifies a
+//!   graph (tuples only).
 //! - [`format`](mod@format) reads edge lists from files (binary, text, Matrix Market,
 //!   packed 48-bit) and encodes them onto any `std::io::Write`.
 //!
@@ -29,17 +35,19 @@ mod mrg;
 mod random;
 mod reference;
 mod scramble;
+mod tuple;
 
-pub use blocks::{EDGES_PER_BLOCK, EdgeGenerator, generate_blocks};
-pub use edge_list::{Edge, EdgeList, Tuple, WideEdge};
+pub use blocks::{EDGES_PER_BLOCK, EdgeGenerator, generate_blocks, generate_weights};
+pub use edge_list::EdgeList;
 pub use error::Error;
 pub use kronecker::{
     DEFAULT_EDGEFACTOR, DEFAULT_SEED, Kronecker, MAX_EDGEFACTOR, MAX_SCALE, MAX_WIDE_SCALE,
 };
 pub use mrg::{Mrg, Transition};
-pub use random::{BlockJumps, SeedStreams, Stream, uniform_below};
+pub use random::{BlockJumps, SeedStreams, Stream, uniform_below, unit_f32};
 pub use reference::{REFERENCE_USER_SEEDS, ReferenceKronecker, RootCandidates};
 pub use scramble::Scrambler;
+pub use tuple::{Edge, Tuple, WideEdge};
 
 /// A vertex id. Ids run from 0 to `num_vertices - 1`.
 pub type Vertex = u32;

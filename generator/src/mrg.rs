@@ -89,6 +89,15 @@ impl Mrg {
         high * f64::from_bits(DOUBLE_HIGH) + low * f64::from_bits(DOUBLE_LOW)
     }
 
+    /// A weight from one draw, bit for bit as the reference's
+    /// `mrg_get_float_orig`: the draw rounded to `f32`, times
+    /// `1 / (2^31 - 1)` in `f64`, rounded to `f32`. In `[0, 1]`: the 63
+    /// largest draws give exactly 1.0.
+    #[inline]
+    pub fn next_float(&mut self) -> f32 {
+        float_of_draw(self.next_u31())
+    }
+
     /// This state skipped ahead by `t`'s number of steps.
     #[must_use]
     #[inline] // the reference generator skips per edge: 15% out of line
@@ -99,6 +108,20 @@ impl Mrg {
         }
         Mrg { z }
     }
+}
+
+/// The reference's float of a draw `u` (its `mrg_get_float_orig`:
+/// `(float)u * .000000000465661287524579692` in C): `u` rounded to an
+/// `f32` first (to 24 bits, nearest even), then multiplied in `f64` by
+/// the constant `1 / (2^31 - 1)`, then rounded to `f32`. In `[0, 1]`, not
+/// `[0, 1)`: the 63 draws from `2^31 - 64` up round to `2^31` and give
+/// exactly 1.0 (about 3e-8 of all draws).
+#[inline]
+pub(crate) fn float_of_draw(u: u64) -> f32 {
+    // The two roundings are the reference's, on purpose.
+    #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+    let w = (f64::from(u as f32) * f64::from_bits(DOUBLE_HIGH)) as f32;
+    w
 }
 
 /// `STEP^n` for some `n`: skips `n` steps when applied to a state.
@@ -229,6 +252,30 @@ mod tests {
         assert_eq!(a.then(&b), Transition::STEP.pow((1 << 40) + 12_345));
         assert_eq!(a.then(&b), b.then(&a));
         assert_eq!(Transition::STEP.pow2(10), Transition::STEP.pow(1024));
+    }
+
+    #[test]
+    fn floats_round_the_draw_first_as_the_reference_does() {
+        // The C literal, digit for digit, as a double is the constant the
+        // doubles use.
+        #[allow(clippy::excessive_precision)]
+        let literal = 4.656_612_875_245_796_92e-10_f64;
+        assert_eq!(literal.to_bits(), DOUBLE_HIGH);
+        assert_eq!(float_of_draw(0), 0.0);
+        // 2^24 + 1 rounds to 2^24 as a float before the product.
+        assert_eq!(
+            float_of_draw((1 << 24) + 1),
+            (16_777_216.0 * f64::from_bits(DOUBLE_HIGH)) as f32
+        );
+        // The top draws round to 2^31: exactly 1.0; the one below does not.
+        assert_eq!(float_of_draw(P - 1), 1.0);
+        assert_eq!(float_of_draw(P - 63), 1.0);
+        assert!(float_of_draw(P - 65) < 1.0);
+        let mut m = reference();
+        let (mut a, mut b) = (m, m);
+        assert_eq!(a.next_float(), float_of_draw(b.next_u31()));
+        assert_eq!(a, b);
+        assert!((0..10_000).all(|_| (0.0..=1.0).contains(&m.next_float())));
     }
 
     #[test]

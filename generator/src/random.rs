@@ -8,9 +8,13 @@
 //! | edge block `b` | base jumped `b` times (`b * 2^128` draws ahead) |
 //! | label scrambling keys | base long-jumped once (`2^192` draws ahead) |
 //! | search keys | base long-jumped twice |
+//! | edge weights of block `b` | base long-jumped three times, then jumped `b` times |
 //!
-//! Since block `b`'s stream depends only on `b`, generated edges never depend
-//! on which thread makes them or in what order.
+//! Since block `b`'s streams depend only on `b`, generated edges and weights
+//! never depend on which thread makes them or in what order. The weights
+//! have streams of their own so that every graph made before them stays the
+//! same; tuple `i` of a block gets the block's weight draw `i`, of which
+//! [`unit_f32`] keeps the top 24 bits.
 
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -50,6 +54,19 @@ pub fn uniform_below(mut draw: impl FnMut() -> u64, n: u64) -> u64 {
     }
 }
 
+/// A weight in `[0, 1)` from the top 24 bits of a draw: `bits >> 40`
+/// times `2^-24`, exact (every multiple of `2^-24` below 1 is an `f32`).
+#[inline]
+pub fn unit_f32(bits: u64) -> f32 {
+    // 24 bits: exact in an f32's significand.
+    #[allow(clippy::cast_precision_loss)]
+    let top = (bits >> 40) as f32;
+    top * UNIT_F32_STEP
+}
+
+/// `2^-24`, the spacing of [`unit_f32`]'s values.
+const UNIT_F32_STEP: f32 = 1.0 / 16_777_216.0;
+
 /// The streams a seed gives; see the module documentation for the layout.
 #[derive(Clone, Debug)]
 pub struct SeedStreams {
@@ -68,17 +85,15 @@ impl SeedStreams {
     /// ([`BlockJumps::stream`]). Costs `log2(count)` squarings of the jump
     /// matrix (about 50 us each) and 32 KiB per squaring.
     pub fn edge_blocks(&self, count: usize) -> BlockJumps {
-        let needed = usize::BITS - count.saturating_sub(1).leading_zeros();
-        let mut powers = vec![Linear::jump()];
-        while powers.len() < needed as usize {
-            let last = powers.last().expect("one power");
-            powers.push(last.square());
-        }
-        BlockJumps {
-            base: words(&self.base.state()),
-            count,
-            powers,
-        }
+        BlockJumps::new(words(&self.base.state()), count)
+    }
+
+    /// The weight streams of edge blocks `0..count`, as
+    /// [`edge_blocks`](SeedStreams::edge_blocks) from the base long-jumped
+    /// three times, at the same cost.
+    pub fn weight_blocks(&self, count: usize) -> BlockJumps {
+        let Stream(start) = self.long_jumped(3);
+        BlockJumps::new(words(&start.state()), count)
     }
 
     /// The stream that draws the label-scrambling keys.
@@ -194,6 +209,22 @@ pub struct BlockJumps {
 }
 
 impl BlockJumps {
+    /// The streams of blocks `0..count` from `base` on, with the
+    /// `log2(count)` powers of the jump they need.
+    fn new(base: State, count: usize) -> Self {
+        let needed = usize::BITS - count.saturating_sub(1).leading_zeros();
+        let mut powers = vec![Linear::jump()];
+        while powers.len() < needed as usize {
+            let last = powers.last().expect("one power");
+            powers.push(last.square());
+        }
+        BlockJumps {
+            base,
+            count,
+            powers,
+        }
+    }
+
     /// Block `block`'s stream. About 0.1 us per set bit of `block`.
     /// Panics if `block` is not below the count these jumps were made for.
     pub fn stream(&self, block: usize) -> Stream {
@@ -266,6 +297,39 @@ mod tests {
                 }
             }
             walked.jump();
+        }
+    }
+
+    #[test]
+    fn weight_streams_are_the_third_long_jump_jumped_per_block() {
+        let seeds = SeedStreams::new(5);
+        let weights = seeds.weight_blocks(3);
+        let mut walked = seeds.base.clone();
+        for _ in 0..3 {
+            walked.long_jump();
+        }
+        for b in 0..3 {
+            let (mut fast, mut slow) = (weights.stream(b), Stream(walked.clone()));
+            assert_eq!(fast.next_u64(), slow.next_u64(), "block {b}");
+            walked.jump();
+        }
+        let edge_heads: Vec<u64> = (0..3)
+            .map(|b| seeds.edge_blocks(3).stream(b).next_u64())
+            .collect();
+        assert!(!edge_heads.contains(&weights.stream(0).next_u64()));
+    }
+
+    #[test]
+    fn unit_floats_are_the_top_24_bits_exactly() {
+        assert_eq!(unit_f32(0), 0.0);
+        assert_eq!(unit_f32((1 << 40) - 1), 0.0);
+        assert_eq!(unit_f32(1 << 40), 2f32.powi(-24));
+        assert_eq!(unit_f32(1 << 63), 0.5);
+        assert_eq!(unit_f32(u64::MAX), 1.0 - 2f32.powi(-24));
+        assert!(unit_f32(u64::MAX) < 1.0);
+        for bits in [0x1234_5678_9abc_def0_u64, 0xdead_beef_0000_0001] {
+            let exact = (bits >> 40) as f64 / f64::from(1u32 << 24);
+            assert_eq!(f64::from(unit_f32(bits)), exact);
         }
     }
 

@@ -1,10 +1,11 @@
 //! Every reader, fed random and corrupted bytes, gives a clean error or the
-//! right graph, and never panics. "Right" is decided by reference decoders
-//! written here from the format descriptions, independently of the readers.
+//! right graph (weights included), and never panics. "Right" is decided by
+//! reference decoders written here from the format descriptions,
+//! independently of the readers.
 
 #![allow(clippy::cast_possible_truncation)] // small test files, 64-bit hosts
 
-use generator::format::{EdgeFormat, binary, read_edge_list};
+use generator::format::{EdgeFormat, binary, packed48, read_edge_list};
 use generator::{Edge, EdgeList, MAX_VERTICES};
 use proptest::prelude::*;
 use std::path::PathBuf;
@@ -18,22 +19,45 @@ fn file(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
-/// The binary format, decoded by the book: `Some((N, tuples))` or `None`.
-fn reference_binary(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
+/// What a file holds, as the decoders below see it: `N`, the tuples, and
+/// the weights' bit patterns if it has weights.
+type Graph = (u64, Vec<(u64, u64)>, Option<Vec<u32>>);
+
+/// A weight as the formats allow it: finite and not below zero.
+fn allowed(w: f32) -> bool {
+    w.is_finite() && w >= 0.0
+}
+
+/// `M` little-endian `f32`s from `bytes`, as bit patterns, if all allowed.
+fn weights_of(bytes: &[u8]) -> Option<Vec<u32>> {
+    let weights: Vec<f32> = bytes
+        .chunks(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    weights
+        .iter()
+        .all(|&w| allowed(w))
+        .then(|| weights.iter().map(|w| w.to_bits()).collect())
+}
+
+/// The binary format, decoded by the book: `Some(graph)` or `None`.
+fn reference_binary(bytes: &[u8]) -> Option<Graph> {
     let word = |at: usize, width: usize| -> u64 {
         let mut b = [0u8; 8];
         b[..width].copy_from_slice(&bytes[at..at + width]);
         u64::from_le_bytes(b)
     };
-    if bytes.len() < 32 || &bytes[..8] != b"G500EDGE" || word(8, 4) != 1 {
+    if bytes.len() < 32 || &bytes[..8] != b"G500EDGE" || !matches!(word(8, 4), 1 | 2) {
         return None;
     }
+    let weighted = word(8, 4) == 2;
     let width = word(12, 4);
     if width != 4 && width != 8 {
         return None;
     }
     let (n, m) = (word(16, 8), word(24, 8));
-    let expected = m.checked_mul(2 * width)?.checked_add(32)?;
+    let per_tuple = 2 * width + if weighted { 4 } else { 0 };
+    let expected = m.checked_mul(per_tuple)?.checked_add(32)?;
     if expected != bytes.len() as u64 || n > MAX_VERTICES {
         return None;
     }
@@ -46,18 +70,27 @@ fn reference_binary(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
             )
         })
         .collect();
-    tuples
-        .iter()
-        .all(|&(u, v)| u < n && v < n)
-        .then_some((n, tuples))
+    if !tuples.iter().all(|&(u, v)| u < n && v < n) {
+        return None;
+    }
+    let weights_at = 32 + m as usize * 2 * width;
+    let weights = if weighted {
+        Some(weights_of(&bytes[weights_at..])?)
+    } else {
+        None
+    };
+    Some((n, tuples, weights))
 }
 
 /// The text format, decoded by the book: lines end at `\n` (trailing `\r`
 /// dropped); blank lines and lines whose first field starts with `#` or `%`
-/// are skipped; every other line is exactly two decimal ids below 2^32 - 1,
-/// separated by spaces or tabs. `N` is the largest id plus one.
-fn reference_text(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
+/// are skipped; every other line is two decimal ids below 2^32 - 1 and
+/// maybe a weight (what `f32`'s `FromStr` reads, allowed), separated by
+/// spaces or tabs, all lines with a weight or none. `N` is the largest id
+/// plus one.
+fn reference_text(bytes: &[u8]) -> Option<Graph> {
     let mut tuples = Vec::new();
+    let mut weights = Vec::new();
     for line in bytes.split(|&b| b == b'\n') {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let line = {
@@ -76,7 +109,10 @@ fn reference_text(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
             Some(f) if f[0] == b'#' || f[0] == b'%' => continue,
             _ => {}
         }
-        if fields.len() != 2 {
+        if fields.len() == 3 {
+            let w: f32 = std::str::from_utf8(fields[2]).ok()?.parse().ok()?;
+            weights.push(Some(w).filter(|&w| allowed(w))?.to_bits());
+        } else if fields.len() != 2 {
             return None;
         }
         let id = |f: &[u8]| -> Option<u64> {
@@ -92,11 +128,15 @@ fn reference_text(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
         tuples.push((id(fields[0])?, id(fields[1])?));
     }
     let n = tuples.iter().map(|&(u, v)| u.max(v) + 1).max()?;
-    Some((n, tuples))
+    match weights.len() {
+        0 => Some((n, tuples, None)),
+        k if k == tuples.len() => Some((n, tuples, Some(weights))),
+        _ => None,
+    }
 }
 
 /// The packed 48-bit format, decoded by the book.
-fn reference_packed48(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
+fn reference_packed48(bytes: &[u8]) -> Option<Graph> {
     if bytes.is_empty() || !bytes.len().is_multiple_of(12) {
         return None;
     }
@@ -113,14 +153,16 @@ fn reference_packed48(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
         tuples.push((u as u64, v as u64));
     }
     let n = tuples.iter().map(|&(u, v)| u.max(v) + 1).max()?;
-    Some((n, tuples))
+    Some((n, tuples, None))
 }
 
 /// Matrix Market coordinate files, decoded by the book: the banner, then
 /// blank and `%` lines, the size line `rows columns entries`, then entries
 /// `i j` (pattern) or `i j value`, 1-based and within the dimensions, blank
-/// and `%` lines skipped, as many as announced.
-fn reference_mtx(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
+/// and `%` lines skipped, as many as announced. `real` values are the
+/// weights (what `f32`'s `FromStr` reads, allowed); `integer` values are
+/// any word.
+fn reference_mtx(bytes: &[u8]) -> Option<Graph> {
     let text = std::str::from_utf8(bytes).ok();
     let lines: Vec<&[u8]> = bytes
         .split(|&b| b == b'\n')
@@ -143,7 +185,7 @@ fn reference_mtx(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
         .iter()
         .map(|w| String::from_utf8_lossy(w).to_ascii_lowercase())
         .collect();
-    let has_value = match banner.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+    let (has_value, real) = match banner.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         [
             "%%matrixmarket",
             "matrix",
@@ -151,8 +193,9 @@ fn reference_mtx(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
             field,
             "general" | "symmetric",
         ] => match field {
-            "pattern" => false,
-            "integer" | "real" => true,
+            "pattern" => (false, false),
+            "integer" => (true, false),
+            "real" => (true, true),
             _ => return None,
         },
         _ => return None,
@@ -174,6 +217,7 @@ fn reference_mtx(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
         return None;
     }
     let mut tuples = Vec::new();
+    let mut weights = Vec::new();
     for line in rest.filter(|l| !skip(l)) {
         let w = words(line);
         if w.len() != if has_value { 3 } else { 2 } {
@@ -183,9 +227,14 @@ fn reference_mtx(bytes: &[u8]) -> Option<(u64, Vec<(u64, u64)>)> {
         if i == 0 || j == 0 || i > rows || j > columns {
             return None;
         }
+        if real {
+            let value: f32 = std::str::from_utf8(&w[2]).ok()?.parse().ok()?;
+            weights.push(Some(value).filter(|&v| allowed(v))?.to_bits());
+        }
         tuples.push((i - 1, j - 1));
     }
-    (tuples.len() as u64 == entries).then_some((rows.max(columns), tuples))
+    let weights = real.then_some(weights);
+    (tuples.len() as u64 == entries).then_some((rows.max(columns), tuples, weights))
 }
 
 /// Text shaped like a Matrix Market file: a banner (valid or not), a size
@@ -208,40 +257,78 @@ fn mtx_like() -> impl Strategy<Value = Vec<u8>> {
     (banner, size, body).prop_map(|(b, s, body)| [b.as_bytes(), s.as_bytes(), &body].concat())
 }
 
-/// What a reader returned, in the reference's terms.
-fn decoded(
-    result: Result<generator::EdgeList, generator::Error>,
-) -> Option<(u64, Vec<(u64, u64)>)> {
-    let list = result.ok()?;
+/// What a reader returned, in the reference's terms; an error must be one
+/// line.
+fn decoded(result: Result<generator::EdgeList, generator::Error>) -> Option<Graph> {
+    let list = match result {
+        Ok(list) => list,
+        Err(e) => {
+            assert!(!e.to_string().contains('\n'), "{e}");
+            return None;
+        }
+    };
     let tuples = list
         .edges()
         .iter()
         .map(|e| (u64::from(e.u), u64::from(e.v)))
         .collect();
-    Some((list.num_vertices() as u64, tuples))
+    let weights = list
+        .weights()
+        .map(|w| w.iter().map(|x| x.to_bits()).collect());
+    Some((list.num_vertices() as u64, tuples, weights))
 }
 
-/// A valid width-4 binary file of `tuples` over `n` vertices.
-fn valid_binary(n: u64, tuples: &[(u32, u32)]) -> Vec<u8> {
+/// A valid width-4 binary file of `tuples` over `n` vertices, version 2
+/// with `weights` if given (bit patterns, one per tuple).
+fn valid_binary(n: u64, tuples: &[(u32, u32)], weights: Option<&[u32]>) -> Vec<u8> {
     let header = binary::Header {
         id_width: 4,
         num_vertices: n,
         num_edges: tuples.len() as u64,
+        weighted: weights.is_some(),
     };
     let mut bytes = header.encode().to_vec();
     for &(u, v) in tuples {
         bytes.extend_from_slice(&u.to_le_bytes());
         bytes.extend_from_slice(&v.to_le_bytes());
     }
+    for w in weights.unwrap_or_default() {
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
     bytes
 }
 
-/// Bytes likely to look a bit like text edge lists.
+/// Bytes likely to look a bit like text edge lists, some with weights.
 fn texty() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(
-        prop::sample::select(b"0123456789  \t\n\n\r#%-x4294967295".to_vec()),
+        prop::sample::select(b"0123456789  \t\n\n\r#%-x4294967295.e".to_vec()),
         0..200,
     )
+}
+
+/// Weights as bit patterns: mostly ordinary, sometimes zero, large, tiny,
+/// negative, infinite or NaN.
+fn weight_bits() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        6 => (0.0f32..1.0).prop_map(f32::to_bits),
+        1 => prop::sample::select(vec![0.0f32, -0.0, 1.0, 1e30, 1e-40, -0.5, f32::INFINITY, f32::NAN])
+            .prop_map(f32::to_bits),
+        1 => any::<u32>(),
+    ]
+}
+
+/// Lines `u v` or `u v w` over small ids, weights only on the lines
+/// `weighted` says, as text.
+fn edge_lines(lines: &[(u32, u32, bool, f32)]) -> Vec<u8> {
+    let mut text = String::new();
+    for &(u, v, weighted, w) in lines {
+        if weighted {
+            text.push_str(&format!("{u} {v} {w}\n"));
+        } else {
+            text.push_str(&format!("{u}\t{v}\n"));
+        }
+    }
+    text.into_bytes()
 }
 
 proptest! {
@@ -256,11 +343,14 @@ proptest! {
     #[test]
     fn binary_reader_on_corrupted_files_matches_the_reference(
         n in 1u64..50,
-        raw in prop::collection::vec((0u32..60, 0u32..60), 0..20),
+        raw in prop::collection::vec((0u32..60, 0u32..60, weight_bits()), 0..20),
+        weighted in any::<bool>(),
         flips in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..3),
         cut in prop::option::of(any::<prop::sample::Index>()),
     ) {
-        let mut bytes = valid_binary(n, &raw);
+        let tuples: Vec<(u32, u32)> = raw.iter().map(|&(u, v, _)| (u, v)).collect();
+        let weights: Vec<u32> = raw.iter().map(|&(_, _, w)| w).collect();
+        let mut bytes = valid_binary(n, &tuples, weighted.then_some(&weights[..]));
         for (at, value) in flips {
             let i = at.index(bytes.len());
             bytes[i] = value;
@@ -274,6 +364,18 @@ proptest! {
 
     #[test]
     fn text_reader_on_random_text_matches_the_reference(bytes in texty()) {
+        let (_dir, path) = file("g.el", &bytes);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_text(&bytes));
+    }
+
+    #[test]
+    fn text_reader_on_lines_with_and_without_weights_matches_the_reference(
+        lines in prop::collection::vec((0u32..30, 0u32..30, prop::bool::weighted(0.9), weight_bits().prop_map(f32::from_bits)), 1..12),
+        all_weighted in any::<bool>(),
+    ) {
+        // Mostly files with every weight or none; sometimes a mix.
+        let lines: Vec<_> = lines.iter().map(|&(u, v, keep, x)| (u, v, keep == all_weighted, x)).collect();
+        let bytes = edge_lines(&lines);
         let (_dir, path) = file("g.el", &bytes);
         prop_assert_eq!(decoded(read_edge_list(&path)), reference_text(&bytes));
     }
@@ -310,12 +412,21 @@ proptest! {
     }
 
     #[test]
-    fn every_writer_round_trips_through_its_reader(raw in prop::collection::vec((0u32..50, 0u32..50), 1..40), extra in 0u64..5) {
+    fn every_writer_round_trips_through_its_reader(
+        raw in prop::collection::vec((0u32..50, 0u32..50, weight_bits()), 1..40),
+        extra in 0u64..5,
+        weighted in any::<bool>(),
+    ) {
         // Binary and Matrix Market keep N; text and packed48 imply the
-        // largest id plus one.
-        let max = raw.iter().map(|&(u, v)| u.max(v)).max().unwrap();
+        // largest id plus one. Weights come back bit for bit.
+        let max = raw.iter().map(|&(u, v, _)| u.max(v)).max().unwrap();
         let n = u64::from(max) + 1 + extra;
-        let edges = EdgeList::new(n, raw.iter().map(|&(u, v)| Edge::new(u, v)).collect()).unwrap();
+        let mut edges = EdgeList::new(n, raw.iter().map(|&(u, v, _)| Edge::new(u, v)).collect()).unwrap();
+        if weighted {
+            let weights = raw.iter().map(|&(_, _, w)| f32::from_bits(w)).map(|w| if w.is_finite() { w.abs() } else { 0.5 });
+            edges = edges.with_weights(weights.collect()).unwrap();
+        }
+        let bits = |l: &EdgeList| l.weights().map(|w| w.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
         for format in EdgeFormat::ALL {
             let mut bytes = Vec::new();
             format.write(&mut bytes, &edges).unwrap();
@@ -326,8 +437,14 @@ proptest! {
                 EdgeFormat::Packed48 => "pe48",
             });
             let (_dir, path) = file(&name, &bytes);
+            if let Some(beside) = format.weights_file(&path).filter(|_| weighted) {
+                let mut weight_bytes = Vec::new();
+                packed48::write_weights(&mut weight_bytes, &edges).unwrap();
+                std::fs::write(beside, weight_bytes).unwrap();
+            }
             let back = read_edge_list(&path).unwrap();
             prop_assert_eq!(back.edges(), edges.edges(), "{}", format.name());
+            prop_assert_eq!(bits(&back), bits(&edges), "{}", format.name());
             let implied = matches!(format, EdgeFormat::Text | EdgeFormat::Packed48);
             let expected_n = if implied { u64::from(max) + 1 } else { n };
             prop_assert_eq!(back.num_vertices() as u64, expected_n, "{}", format.name());
@@ -362,7 +479,7 @@ fn text_reader_agrees_with_the_reference_across_parse_chunks() {
 #[test]
 fn edges_of_a_valid_binary_file_come_back_exactly() {
     let tuples: Vec<(u32, u32)> = (0..1000).map(|i| (i % 37, (i * 13) % 101)).collect();
-    let (_dir, path) = file("g.g500", &valid_binary(101, &tuples));
+    let (_dir, path) = file("g.g500", &valid_binary(101, &tuples, None));
     let list = read_edge_list(&path).unwrap();
     assert!(list.is_mapped(), "width-4 files are used in place");
     let expected: Vec<Edge> = tuples.iter().map(|&(u, v)| Edge::new(u, v)).collect();
@@ -396,6 +513,8 @@ fn writers_stop_at_the_first_error_of_their_sink() {
             .map(|i| Edge::new(i % 1000, (i * 7) % 1000))
             .collect(),
     )
+    .unwrap()
+    .with_weights(vec![0.25; 400_000])
     .unwrap();
     for format in EdgeFormat::ALL {
         let mut sink = Full {

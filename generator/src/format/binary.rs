@@ -5,17 +5,21 @@
 //! | bytes | field | value |
 //! | --- | --- | --- |
 //! | 0..8 | magic | `G500EDGE` |
-//! | 8..12 | version | `1` |
+//! | 8..12 | version | `1` (tuples only) or `2` (tuples, then weights) |
 //! | 12..16 | id width | `4` (`u32` ids) or `8` (`u64` ids) |
 //! | 16..24 | vertex count | `N` |
 //! | 24..32 | edge count | `M` |
 //! | 32.. | tuples | `M` pairs `u, v` of id-width integers |
+//! | after the tuples | weights (version 2 only) | `M` `f32`s, weight `i` of tuple `i` |
 //!
-//! The file length must be exactly `32 + M * 2 * width`. Width-4 files (what
-//! graph500 writes) are memory-mapped and used in place; width-8 files are
-//! read and narrowed to `u32`.
+//! The file length must be exactly `32 + M * 2 * width`, plus `4 * M` in
+//! version 2. Width-4 files (what graph500 writes) are memory-mapped and
+//! used in place, weights included; width-8 files are read and narrowed to
+//! `u32`. graph500 writes version 2 only for a list that has weights, so
+//! files without them still read in builds that know only version 1.
 
-use super::{in_file, map, open_regular};
+use super::{decode_weights, in_file, map, open_regular, write_weights};
+use crate::edge_list::check_weights;
 use crate::{Edge, EdgeList, Error, Tuple};
 use std::borrow::Cow;
 use std::io::{Read, Write};
@@ -23,8 +27,10 @@ use std::path::Path;
 
 /// The first eight bytes of every binary edge list.
 pub const MAGIC: [u8; 8] = *b"G500EDGE";
-/// The format version this build reads and writes.
+/// The format version of files without weights.
 pub const VERSION: u32 = 1;
+/// The format version of files whose tuples are followed by weights.
+pub const WEIGHTED_VERSION: u32 = 2;
 /// Bytes before the first tuple.
 pub const HEADER_LEN: usize = 32;
 
@@ -37,6 +43,8 @@ pub struct Header {
     pub num_vertices: u64,
     /// `M`.
     pub num_edges: u64,
+    /// `M` weights follow the tuples (version 2).
+    pub weighted: bool,
 }
 
 impl Header {
@@ -44,7 +52,12 @@ impl Header {
     pub fn encode(&self) -> [u8; HEADER_LEN] {
         let mut out = [0u8; HEADER_LEN];
         out[0..8].copy_from_slice(&MAGIC);
-        out[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        let version = if self.weighted {
+            WEIGHTED_VERSION
+        } else {
+            VERSION
+        };
+        out[8..12].copy_from_slice(&version.to_le_bytes());
         out[12..16].copy_from_slice(&self.id_width.to_le_bytes());
         out[16..24].copy_from_slice(&self.num_vertices.to_le_bytes());
         out[24..32].copy_from_slice(&self.num_edges.to_le_bytes());
@@ -62,9 +75,9 @@ impl Header {
             ));
         }
         let version = u32_at(8);
-        if version != VERSION {
+        if version != VERSION && version != WEIGHTED_VERSION {
             return Err(format!(
-                "header: unknown version {version} (this build reads version {VERSION})"
+                "header: unknown version {version} (this build reads versions {VERSION} and {WEIGHTED_VERSION})"
             ));
         }
         let id_width = u32_at(12);
@@ -75,14 +88,22 @@ impl Header {
             id_width,
             num_vertices: u64_at(16),
             num_edges: u64_at(24),
+            weighted: version == WEIGHTED_VERSION,
         })
     }
 
     /// The file length this header implies, if it fits a `u64`.
     pub fn file_len(&self) -> Option<u64> {
+        let weight_bytes = if self.weighted { 4 } else { 0 };
         self.num_edges
-            .checked_mul(2 * u64::from(self.id_width))?
+            .checked_mul(2 * u64::from(self.id_width) + weight_bytes)?
             .checked_add(HEADER_LEN as u64)
+    }
+
+    /// The byte offset of the first weight (the end of the tuples), for a
+    /// header whose [`file_len`](Header::file_len) fits.
+    pub fn weights_offset(&self) -> u64 {
+        HEADER_LEN as u64 + self.num_edges * 2 * u64::from(self.id_width)
     }
 }
 
@@ -111,13 +132,7 @@ pub fn read_share<T: Tuple>(
             max: T::MAX_VERTICES,
         }));
     }
-    let m = header.num_edges;
-    let (first, end) = (
-        m * rank as u64 / ranks as u64,
-        m * (rank as u64 + 1) / ranks as u64,
-    );
-    let count = usize::try_from(end - first)
-        .map_err(|_| Error::format(path, "edge count does not fit this machine's memory"))?;
+    let (first, count) = share(path, &header, rank, ranks)?;
     let width = header.id_width as usize;
     let mut bytes = vec![0u8; count * 2 * width];
     let offset = HEADER_LEN as u64 + first * 2 * u64::from(header.id_width);
@@ -146,6 +161,43 @@ pub fn read_share<T: Tuple>(
     Ok((header, edges, first))
 }
 
+/// The weights of the tuples [`read_share`] reads for rank `rank` of
+/// `ranks` (`weights[i]` belongs to its tuple `i`), or `None` if the file
+/// has no weights (version 1). Fails with the first bad weight (NaN,
+/// infinite or negative) by its global tuple number. O(M / P) memory and
+/// reading.
+pub fn read_weights_share(
+    path: &Path,
+    rank: usize,
+    ranks: usize,
+) -> Result<Option<Vec<f32>>, Error> {
+    use std::os::unix::fs::FileExt;
+    let (file, header) = open_checked(path)?;
+    if !header.weighted {
+        return Ok(None);
+    }
+    let (first, count) = share(path, &header, rank, ranks)?;
+    let mut bytes = vec![0u8; count * 4];
+    file.read_exact_at(&mut bytes, header.weights_offset() + 4 * first)
+        .map_err(|e| Error::io(path, e))?;
+    let weights = decode_weights(&bytes);
+    check_weights(&weights, first).map_err(in_file(path))?;
+    Ok(Some(weights))
+}
+
+/// The first tuple and the number of tuples of rank `rank`'s share of
+/// `ranks`: tuples `M r / P .. M (r + 1) / P`.
+fn share(path: &Path, header: &Header, rank: usize, ranks: usize) -> Result<(u64, usize), Error> {
+    let m = header.num_edges;
+    let (first, end) = (
+        m * rank as u64 / ranks as u64,
+        m * (rank as u64 + 1) / ranks as u64,
+    );
+    let count = usize::try_from(end - first)
+        .map_err(|_| Error::format(path, "edge count does not fit this machine's memory"))?;
+    Ok((first, count))
+}
+
 /// Opens a binary edge list and checks its header against its length.
 fn open_checked(path: &Path) -> Result<(std::fs::File, Header), Error> {
     let (mut file, len) = open_regular(path)?;
@@ -165,9 +217,10 @@ fn open_checked(path: &Path) -> Result<(std::fs::File, Header), Error> {
         return Err(Error::format(
             path,
             format!(
-                "header says {} edges of {}-byte ids ({} bytes with the header) but the file has {len} bytes",
+                "header says {} edges of {}-byte ids{} ({} bytes with the header) but the file has {len} bytes",
                 header.num_edges,
                 header.id_width,
+                if header.weighted { " with weights" } else { "" },
                 header
                     .file_len()
                     .map_or("too many".to_string(), |l| l.to_string()),
@@ -177,17 +230,20 @@ fn open_checked(path: &Path) -> Result<(std::fs::File, Header), Error> {
     Ok((file, header))
 }
 
-/// Reads a binary edge list, mapping width-4 files in place.
+/// Reads a binary edge list, with its weights if it has them, mapping
+/// width-4 files in place.
 pub fn read(path: &Path) -> Result<EdgeList, Error> {
     let (file, header) = open_checked(path)?;
     let num_edges = usize::try_from(header.num_edges)
         .map_err(|_| Error::format(path, "edge count does not fit this machine's memory"))?;
+    // The offset lies within the mapped file, whose length was checked.
+    let weights_at = usize::try_from(header.weights_offset()).expect("within the mapped file");
+    let map = map(&file, path)?;
     if header.id_width == 4 && cfg!(target_endian = "little") {
-        let map = map(&file, path)?;
-        return EdgeList::from_map(header.num_vertices, map, HEADER_LEN, num_edges)
+        let weights = header.weighted.then_some(weights_at);
+        return EdgeList::from_map(header.num_vertices, map, HEADER_LEN, num_edges, weights)
             .map_err(in_file(path));
     }
-    let map = map(&file, path)?;
     let body = &map[HEADER_LEN..];
     let width = header.id_width as usize;
     let id = |i: usize| -> u64 {
@@ -213,22 +269,32 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
             }
         }
     }
-    EdgeList::new(header.num_vertices, edges).map_err(in_file(path))
+    let list = EdgeList::new(header.num_vertices, edges).map_err(in_file(path))?;
+    if !header.weighted {
+        return Ok(list);
+    }
+    let weights = decode_weights(&map[weights_at..]);
+    list.with_weights(weights).map_err(in_file(path))
 }
 
 /// Encodes `edges` onto `out` as a width-4 binary edge list, 512 KiB of
-/// tuples per write.
+/// tuples per write: version 1, or version 2 with the weights after the
+/// tuples if the list has them.
 pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
     let header = Header {
         id_width: 4,
         num_vertices: edges.num_vertices() as u64,
         num_edges: edges.len() as u64,
+        weighted: edges.weights().is_some(),
     };
     out.write_all(&header.encode())?;
     for chunk in edges.edges().chunks(1 << 16) {
         out.write_all(&little_endian_bytes(chunk))?;
     }
-    Ok(())
+    match edges.weights() {
+        Some(weights) => write_weights(out, weights),
+        None => Ok(()),
+    }
 }
 
 /// The tuples' bytes in file order: a view on little-endian machines.
@@ -256,6 +322,7 @@ mod tests {
             id_width: 4,
             num_vertices: 10,
             num_edges: 3,
+            weighted: false,
         };
         let bytes = h.encode();
         assert_eq!(Header::decode(&bytes), Ok(h));
@@ -267,12 +334,20 @@ mod tests {
                 .contains("not a graph500 binary")
         );
         let mut bad = bytes;
-        bad[8] = 2;
+        bad[8] = 3;
         assert!(
             Header::decode(&bad)
                 .unwrap_err()
-                .contains("unknown version 2")
+                .contains("unknown version 3")
         );
+        let weighted = Header {
+            weighted: true,
+            ..h
+        };
+        assert_eq!(weighted.encode()[8..12], 2u32.to_le_bytes());
+        assert_eq!(Header::decode(&weighted.encode()), Ok(weighted));
+        assert_eq!(weighted.file_len(), Some(32 + 3 * 12));
+        assert_eq!(weighted.weights_offset(), 32 + 3 * 8);
         let mut bad = bytes;
         bad[12] = 5;
         assert!(Header::decode(&bad).unwrap_err().contains("id width 5"));

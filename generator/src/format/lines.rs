@@ -4,8 +4,10 @@
 //! concatenated in file order. The text is never held in memory twice.
 //!
 //! A line parser sees one line's content (without its `\n` and trailing
-//! `\r`s) through a [`Cursor`] and says [`Line::Skip`] or gives a tuple; an
-//! error names the line by number and shows it.
+//! `\r`s) through a [`Cursor`] and says [`Line::Skip`] or gives a tuple,
+//! with or without a weight; an error names the line by number and shows
+//! it. Either every tuple of a file has a weight or none has: the first
+//! line that breaks this rule is an error.
 
 use super::Error;
 use crate::{Edge, Vertex};
@@ -22,12 +24,26 @@ pub(crate) enum Line {
     Skip,
     /// One edge tuple.
     Edge(Edge),
+    /// One edge tuple and its weight.
+    Weighted(Edge, f32),
 }
 
-/// The tuples of a parsed text and its largest id (`None` if no tuple).
+/// The tuples of a parsed text, their weights if the lines had them, and
+/// the largest id (`None` if no tuple).
 pub(crate) struct Parsed {
     pub(crate) edges: Vec<Edge>,
+    pub(crate) weights: Option<Vec<f32>>,
     pub(crate) max_id: Option<Vertex>,
+}
+
+/// One chunk's tuples, weights (of its weighted lines) and largest id, and
+/// the byte offsets of its first tuple line without and with a weight.
+struct Chunk {
+    edges: Vec<Edge>,
+    weights: Vec<f32>,
+    max_id: Option<Vertex>,
+    first_plain: Option<usize>,
+    first_weighted: Option<usize>,
 }
 
 /// A parse failure: the byte offset of the bad line and why it is bad.
@@ -46,28 +62,50 @@ pub(crate) fn parse_lines(
     parse_line: impl Fn(&mut Cursor<'_>) -> Result<Line, String> + Sync,
 ) -> Result<Parsed, Error> {
     let chunks = line_aligned_chunks(&text[from..], CHUNK_BYTES);
-    let parsed: Vec<Result<Parsed, BadLine>> = chunks
+    let parsed: Vec<Result<Chunk, BadLine>> = chunks
         .par_iter()
         .map(|&(start, end)| {
             parse_chunk(&text[from + start..from + end], from + start, &parse_line)
         })
         .collect();
     let mut parts = Vec::with_capacity(parsed.len());
-    let mut max_id = None;
     for part in parsed {
-        match part {
-            Ok(chunk) => {
-                max_id = max_id.max(chunk.max_id);
-                parts.push(chunk.edges);
-            }
-            Err(bad) => return Err(describe(path, text, &bad)),
-        }
+        parts.push(part.map_err(|bad| describe(path, text, &bad))?);
     }
-    let mut edges = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    let weighted =
+        weights_everywhere_or_nowhere(&parts).map_err(|bad| describe(path, text, &bad))?;
+    let mut edges = Vec::with_capacity(parts.iter().map(|p| p.edges.len()).sum());
+    let mut weights = Vec::with_capacity(if weighted { edges.capacity() } else { 0 });
+    let mut max_id = None;
     for part in parts {
-        edges.extend_from_slice(&part);
+        max_id = max_id.max(part.max_id);
+        edges.extend_from_slice(&part.edges);
+        weights.extend_from_slice(&part.weights);
     }
-    Ok(Parsed { edges, max_id })
+    let weights = weighted.then_some(weights);
+    Ok(Parsed {
+        edges,
+        weights,
+        max_id,
+    })
+}
+
+/// Whether the tuple lines of `parts` (in file order) have weights: the
+/// first tuple line decides, and the first line that differs is an error.
+fn weights_everywhere_or_nowhere(parts: &[Chunk]) -> Result<bool, BadLine> {
+    let first_of = |pick: fn(&Chunk) -> Option<usize>| parts.iter().find_map(pick);
+    let (plain, weighted) = (first_of(|c| c.first_plain), first_of(|c| c.first_weighted));
+    match (plain, weighted) {
+        (Some(p), Some(w)) if p < w => Err(BadLine {
+            offset: w,
+            why: "a weight, but the edge lines before have none (all or none must have one)".into(),
+        }),
+        (Some(p), Some(_)) => Err(BadLine {
+            offset: p,
+            why: "no weight, but the edge lines before have one (all or none must have one)".into(),
+        }),
+        (_, weighted) => Ok(weighted.is_some()),
+    }
 }
 
 /// Splits `text` into `(start, end)` ranges of about `target` bytes that
@@ -92,24 +130,36 @@ fn parse_chunk(
     chunk: &[u8],
     base: usize,
     parse_line: &impl Fn(&mut Cursor<'_>) -> Result<Line, String>,
-) -> Result<Parsed, BadLine> {
-    let mut edges = Vec::with_capacity(chunk.len() / 12);
-    let mut max_id = None;
+) -> Result<Chunk, BadLine> {
+    let mut out = Chunk {
+        edges: Vec::with_capacity(chunk.len() / 12),
+        weights: Vec::new(),
+        max_id: None,
+        first_plain: None,
+        first_weighted: None,
+    };
     let mut line_start = 0;
     for line in chunk.split_inclusive(|&b| b == b'\n') {
         let offset = base + line_start;
         line_start += line.len();
         let mut cursor = Cursor::new(line_content(line));
-        match parse_line(&mut cursor) {
-            Ok(Line::Skip) => {}
+        let edge = match parse_line(&mut cursor) {
+            Ok(Line::Skip) => continue,
             Ok(Line::Edge(e)) => {
-                max_id = max_id.max(Some(e.u.max(e.v)));
-                edges.push(e);
+                out.first_plain.get_or_insert(offset);
+                e
+            }
+            Ok(Line::Weighted(e, w)) => {
+                out.first_weighted.get_or_insert(offset);
+                out.weights.push(w);
+                e
             }
             Err(why) => return Err(BadLine { offset, why }),
-        }
+        };
+        out.max_id = out.max_id.max(Some(edge.u.max(edge.v)));
+        out.edges.push(edge);
     }
-    Ok(Parsed { edges, max_id })
+    Ok(out)
 }
 
 /// A line without its `\n` and any `\r` just before it.
@@ -169,6 +219,23 @@ impl<'a> Cursor<'a> {
         Ok(value)
     }
 
+    /// An edge weight: one whitespace-free word that Rust's `f32` parsing
+    /// reads (`0.25`, `1e-3`, `.5`), finite and not negative.
+    pub(crate) fn weight(&mut self) -> Result<f32, String> {
+        let from = self.at;
+        self.skip_word();
+        let word = &self.line[from..self.at];
+        let parsed = std::str::from_utf8(word)
+            .ok()
+            .and_then(|w| w.parse::<f32>().ok());
+        match parsed {
+            None => Err("expected a weight (a decimal number such as 0.25)".into()),
+            Some(w) if !w.is_finite() => Err(format!("weight {w} is not finite")),
+            Some(w) if w < 0.0 => Err(format!("weight {w} is negative")),
+            Some(w) => Ok(w),
+        }
+    }
+
     /// Skips one whitespace-free word; false if there is none.
     pub(crate) fn skip_word(&mut self) -> bool {
         let from = self.at;
@@ -198,10 +265,12 @@ fn describe(path: &Path, text: &[u8], bad: &BadLine) -> Error {
     Error::format(path, format!("line {line_number}: {}: {shown:?}", bad.why))
 }
 
-/// Formats `edges` as lines `u v` (each id plus `base`), in parallel
-/// batches, and hands each batch to `sink` in order.
+/// Formats `edges` as lines `u v` (each id plus `base`), or `u v w` with
+/// `weights` (the shortest decimal that reads back to the same `f32`), in
+/// parallel batches, and hands each batch to `sink` in order.
 pub(crate) fn write_lines(
     edges: &[Edge],
+    weights: Option<&[f32]>,
     base: u32,
     mut sink: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
@@ -211,18 +280,14 @@ pub(crate) fn write_lines(
     // memory, not format it faster.
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let batch = LINES_PER_CHUNK * 4 * rayon::current_num_threads().min(cores);
-    for lines in edges.chunks(batch) {
+    for (b, lines) in edges.chunks(batch).enumerate() {
         let texts: Vec<Vec<u8>> = lines
             .par_chunks(LINES_PER_CHUNK)
-            .map(|chunk| {
-                let mut text = Vec::with_capacity(chunk.len() * 16);
-                for e in chunk {
-                    push_decimal(&mut text, u64::from(e.u) + u64::from(base));
-                    text.push(b' ');
-                    push_decimal(&mut text, u64::from(e.v) + u64::from(base));
-                    text.push(b'\n');
-                }
-                text
+            .enumerate()
+            .map(|(c, chunk)| {
+                let first = b * batch + c * LINES_PER_CHUNK;
+                let weights = weights.map(|w| &w[first..first + chunk.len()]);
+                format_lines(chunk, weights, base)
             })
             .collect();
         for text in texts {
@@ -230,6 +295,29 @@ pub(crate) fn write_lines(
         }
     }
     Ok(())
+}
+
+/// The text of `edges` (and their `weights`), one line each.
+fn format_lines(edges: &[Edge], weights: Option<&[f32]>, base: u32) -> Vec<u8> {
+    let mut text = Vec::with_capacity(edges.len() * if weights.is_some() { 28 } else { 16 });
+    for (i, e) in edges.iter().enumerate() {
+        push_decimal(&mut text, u64::from(e.u) + u64::from(base));
+        text.push(b' ');
+        push_decimal(&mut text, u64::from(e.v) + u64::from(base));
+        if let Some(w) = weights {
+            text.push(b' ');
+            push_weight(&mut text, w[i]);
+        }
+        text.push(b'\n');
+    }
+    text
+}
+
+/// The shortest decimal that Rust's `f32` parsing reads back as `w`
+/// (`Display`, never an exponent).
+fn push_weight(out: &mut Vec<u8>, w: f32) {
+    use std::io::Write;
+    write!(out, "{w}").expect("a Vec takes every byte");
 }
 
 fn push_decimal(out: &mut Vec<u8>, mut x: u64) {
@@ -273,6 +361,41 @@ mod tests {
             push_decimal(&mut out, x);
             assert_eq!(String::from_utf8(out).unwrap(), x.to_string());
         }
+    }
+
+    #[test]
+    fn weights_print_as_the_shortest_decimal_that_reads_back() {
+        for w in [0.0f32, 0.5, 0.1, 1.0, 1e-10, 0.999_999_94, 2.5e-7, 123.25] {
+            let mut out = Vec::new();
+            push_weight(&mut out, w);
+            let text = String::from_utf8(out).unwrap();
+            assert!(!text.contains('e'), "{text}");
+            assert_eq!(
+                text.parse::<f32>().unwrap().to_bits(),
+                w.to_bits(),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn weights_parse_as_finite_non_negative_floats() {
+        let weight = |s: &str| Cursor::new(s.as_bytes()).weight();
+        assert_eq!(weight("0.25"), Ok(0.25));
+        assert_eq!(weight("1e-3"), Ok(1e-3));
+        assert_eq!(weight(".5"), Ok(0.5));
+        assert_eq!(weight("7"), Ok(7.0));
+        assert!(
+            weight("-0.5")
+                .unwrap_err()
+                .contains("weight -0.5 is negative")
+        );
+        assert_eq!(weight("-0"), Ok(0.0));
+        assert!(weight("inf").unwrap_err().contains("not finite"));
+        assert!(weight("NaN").unwrap_err().contains("not finite"));
+        assert!(weight("1e39").unwrap_err().contains("not finite"));
+        assert!(weight("0.5x").unwrap_err().contains("expected a weight"));
+        assert!(weight("").unwrap_err().contains("expected a weight"));
     }
 
     #[test]

@@ -7,6 +7,11 @@
 //! | Matrix Market | `mtx` | `.mtx` | coordinate entries, 1-based, see [`mtx`] |
 //! | reference packed | `packed48` | `.pe48` | 12-byte records of 48-bit ids, see [`packed48`] |
 //!
+//! Edge weights (kernel 3) travel with the tuples where the list has them:
+//! binary version 2 appends them, text adds a third column, Matrix Market
+//! uses a `real` field, and packed48 keeps them in `FILE.weights` beside
+//! the file ([`EdgeFormat::weights_file`]).
+//!
 //! Readers take a path (they map the file) and fail with an [`Error`] naming
 //! the file and the place (line, edge, header field). Writers are encoders
 //! onto any [`Write`]: where the bytes go (a temporary file renamed into
@@ -23,9 +28,10 @@ pub mod packed48;
 pub mod text;
 
 use crate::{EdgeList, Error};
+use rayon::prelude::*;
 use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// An edge-list file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,7 +81,19 @@ impl EdgeFormat {
         }
     }
 
-    /// Reads an edge list in this format.
+    /// The file beside `path` that holds the weights in this format, if
+    /// the format keeps them apart: `path.weights` for packed48
+    /// ([`packed48::weights_path`]); `None` for the formats that hold them
+    /// in the file itself.
+    pub fn weights_file(self, path: &Path) -> Option<PathBuf> {
+        match self {
+            EdgeFormat::Packed48 => Some(packed48::weights_path(path)),
+            EdgeFormat::Binary | EdgeFormat::Text | EdgeFormat::MatrixMarket => None,
+        }
+    }
+
+    /// Reads an edge list in this format, with its weights if the file has
+    /// them.
     pub fn read(self, path: &Path) -> Result<EdgeList, Error> {
         match self {
             EdgeFormat::Binary => binary::read(path),
@@ -85,9 +103,12 @@ impl EdgeFormat {
         }
     }
 
-    /// Encodes an edge list in this format onto `out`. Fails only when
-    /// `out` does. Writes in pieces of at most about 1 MiB, so a sink that
-    /// checks for interruption per write stops within one piece.
+    /// Encodes an edge list in this format onto `out`, with its weights
+    /// if it has them, except for packed48, whose weights go to a second
+    /// file ([`EdgeFormat::weights_file`], [`packed48::write_weights`]).
+    /// Fails only when `out` does. Writes in pieces of at most about 1 MiB,
+    /// so a sink that checks for interruption per write stops within one
+    /// piece.
     pub fn write(self, out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
         match self {
             EdgeFormat::Binary => binary::write(out, edges),
@@ -137,6 +158,27 @@ fn map(file: &File, path: &Path) -> Result<memmap2::Mmap, Error> {
     // that is the documented limit of reading through a map.
     let map = unsafe { memmap2::Mmap::map(file) };
     map.map_err(|e| Error::io(path, e))
+}
+
+/// Little-endian `f32`s of `bytes` (a multiple of 4 long), in order.
+fn decode_weights(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .par_chunks_exact(4)
+        .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")))
+        .collect()
+}
+
+/// Writes `weights` onto `out` as little-endian `f32`s, 256 KiB per write.
+fn write_weights(out: &mut dyn Write, weights: &[f32]) -> std::io::Result<()> {
+    for chunk in weights.chunks(1 << 16) {
+        if cfg!(target_endian = "little") {
+            out.write_all(bytemuck::cast_slice(chunk))?;
+        } else {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|w| w.to_le_bytes()).collect();
+            out.write_all(&bytes)?;
+        }
+    }
+    Ok(())
 }
 
 /// Rewrites a path-less error (an edge naming a bad vertex, too many

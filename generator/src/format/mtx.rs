@@ -10,9 +10,11 @@
 //! ```
 //!
 //! The banner must say `matrix coordinate`, with field `pattern`, `integer`
-//! or `real` (entry values are read past and ignored) and symmetry
+//! (entry values are read past and ignored) or `real` (entry values are the
+//! edge weights: finite, not negative, as `f32`) and symmetry
 //! `general` or `symmetric` (either way each entry is one undirected edge
-//! tuple; a symmetric file lists each edge once). The size line gives rows,
+//! tuple; a symmetric file lists each edge once). A list with weights is
+//! written as `real general`, one without as `pattern general`. The size line gives rows,
 //! columns and entries; the vertex count is the larger dimension; ids are
 //! 1-based in the file and 0-based in graph500. The number of entries must
 //! match the size line. Entries are parsed in parallel (`lines.rs`).
@@ -26,14 +28,26 @@ use std::path::Path;
 /// What the banner and size line say.
 #[derive(Debug)]
 struct Header {
-    /// Entries carry a value after the two indices.
-    has_value: bool,
+    /// What follows an entry's two indices.
+    value: Value,
     rows: u64,
     columns: u64,
     entries: u64,
 }
 
-/// Reads a Matrix Market coordinate file.
+/// What an entry carries after its indices, by the banner's field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Value {
+    /// `pattern`: nothing.
+    None,
+    /// `integer`: a value, read past.
+    Ignored,
+    /// `real`: the edge's weight.
+    Weight,
+}
+
+/// Reads a Matrix Market coordinate file, with weights if its field is
+/// `real`.
 pub fn read(path: &Path) -> Result<EdgeList, Error> {
     let (file, len) = open_regular(path)?;
     if len == 0 {
@@ -57,19 +71,32 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
             ),
         ));
     }
-    EdgeList::new(header.rows.max(header.columns), parsed.edges).map_err(in_file(path))
+    let list =
+        EdgeList::new(header.rows.max(header.columns), parsed.edges).map_err(in_file(path))?;
+    match parsed.weights {
+        Some(weights) => list.with_weights(weights).map_err(in_file(path)),
+        None => Ok(list),
+    }
 }
 
-/// Encodes `edges` onto `out` as a `pattern general` coordinate file.
+/// Encodes `edges` onto `out` as a `pattern general` coordinate file, or
+/// `real general` with the weights as values if the list has them.
 pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
     let n = edges.num_vertices();
-    writeln!(out, "%%MatrixMarket matrix coordinate pattern general")?;
+    let field = if edges.weights().is_some() {
+        "real"
+    } else {
+        "pattern"
+    };
+    writeln!(out, "%%MatrixMarket matrix coordinate {field} general")?;
     writeln!(
         out,
         "% written by graph500: one entry per edge tuple, 1-based vertex ids"
     )?;
     writeln!(out, "{n} {n} {}", edges.len())?;
-    write_lines(edges.edges(), 1, |text| out.write_all(text))
+    write_lines(edges.edges(), edges.weights(), 1, |text| {
+        out.write_all(text)
+    })
 }
 
 /// Parses the banner, comments and size line; returns them and the byte
@@ -85,11 +112,12 @@ fn header(text: &[u8]) -> Result<(Header, usize), (usize, String)> {
             "not a Matrix Market file: the first line must start with %%MatrixMarket".into(),
         ));
     }
-    let has_value = match words[1..] {
+    let value = match words[1..] {
         ["matrix", "coordinate", field, symmetry] => {
-            let has_value = match field {
-                "pattern" => false,
-                "integer" | "real" => true,
+            let value = match field {
+                "pattern" => Value::None,
+                "integer" => Value::Ignored,
+                "real" => Value::Weight,
                 other => {
                     return Err((
                         1,
@@ -103,7 +131,7 @@ fn header(text: &[u8]) -> Result<(Header, usize), (usize, String)> {
                     format!("symmetry {symmetry:?} is not supported (general or symmetric)"),
                 ));
             }
-            has_value
+            value
         }
         ["matrix", "array", ..] => {
             return Err((
@@ -154,7 +182,7 @@ fn header(text: &[u8]) -> Result<(Header, usize), (usize, String)> {
         }
         return Ok((
             Header {
-                has_value,
+                value,
                 rows,
                 columns,
                 entries,
@@ -165,7 +193,8 @@ fn header(text: &[u8]) -> Result<(Header, usize), (usize, String)> {
     Err((1, "no size line after the banner".into()))
 }
 
-/// One entry line: `i j` or `i j value`, 1-based, within the dimensions.
+/// One entry line: `i j` or `i j value`, 1-based, within the dimensions;
+/// a `real` value is the edge's weight.
 fn entry(cursor: &mut Cursor<'_>, header: &Header) -> Result<Line, String> {
     cursor.skip_blanks();
     if cursor.at_end() || cursor.peek() == Some(b'%') {
@@ -176,20 +205,30 @@ fn entry(cursor: &mut Cursor<'_>, header: &Header) -> Result<Line, String> {
         return Err("expected whitespace after the row index".into());
     }
     let v = index(cursor, header.columns, Axis::Column)?;
+    let edge = Edge::new(u, v);
     let blank = cursor.skip_blanks();
-    if header.has_value && !(blank && cursor.skip_word()) {
+    let has_value = header.value != Value::None;
+    if has_value && (!blank || cursor.at_end()) {
         return Err("expected a value after the two indices".into());
     }
+    let line = match header.value {
+        Value::None => Line::Edge(edge),
+        Value::Ignored => {
+            cursor.skip_word();
+            Line::Edge(edge)
+        }
+        Value::Weight => Line::Weighted(edge, cursor.weight()?),
+    };
     cursor.skip_blanks();
     if !cursor.at_end() {
-        return Err(if header.has_value {
+        return Err(if has_value {
             "expected `row column value`"
         } else {
             "expected `row column`"
         }
         .into());
     }
-    Ok(Line::Edge(Edge::new(u, v)))
+    Ok(line)
 }
 
 /// Which index of an entry.
@@ -229,24 +268,26 @@ mod tests {
         let ok = |banner: &str| header(format!("{banner}\n% c\n\n3 4 2\n1 1\n").as_bytes());
         let (h, body) = ok("%%MatrixMarket matrix coordinate pattern symmetric").unwrap();
         assert_eq!(
-            (h.has_value, h.rows, h.columns, h.entries),
-            (false, 3, 4, 2)
+            (h.value, h.rows, h.columns, h.entries),
+            (Value::None, 3, 4, 2)
         );
         assert_eq!(
             body,
             "%%MatrixMarket matrix coordinate pattern symmetric\n% c\n\n3 4 2\n".len()
         );
-        assert!(
+        assert_eq!(
             ok("%%MatrixMarket matrix coordinate real general")
                 .unwrap()
                 .0
-                .has_value
+                .value,
+            Value::Weight
         );
-        assert!(
+        assert_eq!(
             ok("%%matrixmarket MATRIX Coordinate INTEGER General")
                 .unwrap()
                 .0
-                .has_value
+                .value,
+            Value::Ignored
         );
         assert!(
             ok("%%MatrixMarket matrix coordinate complex general")
@@ -277,13 +318,14 @@ mod tests {
     #[test]
     fn entries_are_one_based_and_bounded() {
         let h = Header {
-            has_value: true,
+            value: Value::Ignored,
             rows: 3,
             columns: 3,
             entries: 1,
         };
         let parse = |line: &str| entry(&mut Cursor::new(line.as_bytes()), &h);
         assert!(matches!(parse("3 1 2.5"), Ok(Line::Edge(e)) if e == Edge::new(2, 0)));
+        assert!(matches!(parse("3 1 -7"), Ok(Line::Edge(_))));
         assert!(parse("0 1 1").unwrap_err().contains("start at 1"));
         assert!(parse("4 1 1").unwrap_err().contains("too large"));
         assert!(parse("1 2").unwrap_err().contains("value"));
@@ -292,5 +334,26 @@ mod tests {
         assert!(parse("1 1\r0").is_err());
         assert!(parse("1\t2\t0.5").is_ok());
         assert!(matches!(parse("% comment"), Ok(Line::Skip)));
+    }
+
+    #[test]
+    fn real_values_are_weights() {
+        let h = Header {
+            value: Value::Weight,
+            rows: 3,
+            columns: 3,
+            entries: 1,
+        };
+        let parse = |line: &str| entry(&mut Cursor::new(line.as_bytes()), &h);
+        assert!(
+            matches!(parse("3 1 2.5"), Ok(Line::Weighted(e, w)) if e == Edge::new(2, 0) && w == 2.5)
+        );
+        assert!(matches!(parse("1 1 1e-3 "), Ok(Line::Weighted(_, w)) if w == 1e-3));
+        assert!(parse("1 2 -0.5").unwrap_err().contains("negative"));
+        assert!(parse("1 2 nan").unwrap_err().contains("not finite"));
+        assert!(parse("1 2 1,5").unwrap_err().contains("expected a weight"));
+        assert!(parse("1 2").unwrap_err().contains("value"));
+        assert!(parse("1 2 ").unwrap_err().contains("value"));
+        assert!(parse("1 2 0.5 1").unwrap_err().contains("row column value"));
     }
 }

@@ -4,18 +4,68 @@
 //! half), each a signed 16-bit value, so ids span 48 bits. The vertex count
 //! is the largest id plus one. graph500 reads ids up to 2^32 - 2 and writes
 //! the high halves as zero.
+//!
+//! Weights live in a second file, `FILE.weights` beside `FILE` (the
+//! reference's `TMPFILE` pair): one little-endian `f32` per tuple, in
+//! tuple order, no header. [`read`] attaches them when that file exists;
+//! [`write()`] encodes only the tuples, and [`write_weights`] the weights
+//! for the caller to put at [`weights_path`].
 
-use super::{in_file, map, open_regular};
+use super::{decode_weights, in_file, map, open_regular};
 use crate::{Edge, EdgeList, Error, MAX_VERTICES};
 use rayon::prelude::*;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Bytes per packed tuple.
 pub const RECORD: usize = 12;
 
-/// Reads a packed edge file.
+/// The weights file of the packed edge file `path`: its name with
+/// `.weights` appended (`g.pe48` → `g.pe48.weights`).
+pub fn weights_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".weights");
+    PathBuf::from(name)
+}
+
+/// Reads a packed edge file, with the weights of [`weights_path`] if that
+/// file exists (it must then hold 4 bytes per tuple).
 pub fn read(path: &Path) -> Result<EdgeList, Error> {
+    let list = read_tuples(path)?;
+    match read_weights_beside(path, list.len())? {
+        Some((weights, weights_path)) => list.with_weights(weights).map_err(in_file(&weights_path)),
+        None => Ok(list),
+    }
+}
+
+/// The weights beside `path` and their file, if that file exists; fails
+/// naming it if it is not `4 * num_edges` bytes or cannot be read.
+fn read_weights_beside(
+    path: &Path,
+    num_edges: usize,
+) -> Result<Option<(Vec<f32>, PathBuf)>, Error> {
+    let weights_path = weights_path(path);
+    match std::fs::metadata(&weights_path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
+    let (file, len) = open_regular(&weights_path)?;
+    let expected = 4 * num_edges as u64;
+    if len != expected {
+        return Err(Error::format(
+            &weights_path,
+            format!(
+                "{len} bytes of weights for the {num_edges} edges of {}: expected {expected} (4 per edge)",
+                path.display()
+            ),
+        ));
+    }
+    let map = map(&file, &weights_path)?;
+    Ok(Some((decode_weights(&map), weights_path)))
+}
+
+/// The tuples of a packed edge file.
+fn read_tuples(path: &Path) -> Result<EdgeList, Error> {
     let (file, len) = open_regular(path)?;
     if len == 0 {
         return Err(Error::format(path, "empty file: no packed edge tuples"));
@@ -52,7 +102,17 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
     EdgeList::new(n, edges).map_err(in_file(path))
 }
 
-/// Encodes `edges` onto `out` as packed tuples, 768 KiB per write.
+/// Encodes `edges`' weights onto `out` as the contents of its
+/// [`weights_path`] file (nothing if it has none), 256 KiB per write.
+pub fn write_weights(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
+    match edges.weights() {
+        Some(weights) => super::write_weights(out, weights),
+        None => Ok(()),
+    }
+}
+
+/// Encodes `edges`' tuples onto `out` as packed tuples, 768 KiB per write
+/// (the weights go to another file: [`write_weights`]).
 pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
     for chunk in edges.edges().chunks(1 << 16) {
         let bytes: Vec<u8> = chunk
@@ -109,6 +169,15 @@ mod tests {
         ] {
             assert_eq!(decode(&encode(u, v)), (u, v));
         }
+    }
+
+    #[test]
+    fn weights_sit_beside_with_a_suffix() {
+        assert_eq!(
+            weights_path(Path::new("/d/g.pe48")),
+            Path::new("/d/g.pe48.weights")
+        );
+        assert_eq!(weights_path(Path::new("g")), Path::new("g.weights"));
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The text edge-list format (SNAP style): one edge per line, two decimal
-//! vertex ids separated by whitespace.
+//! vertex ids separated by whitespace, and optionally a third column, the
+//! edge's weight (a decimal number such as `0.25` or `1e-3`, finite and not
+//! negative). Either every edge line has a weight or none does.
 //!
 //! Blank lines and lines whose first word starts with `#` or `%` are
 //! skipped; `\r\n` line ends are accepted. The vertex count is the largest
@@ -29,15 +31,22 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
             "no edges: every line is blank or a comment",
         ));
     };
-    EdgeList::new(u64::from(max_id) + 1, parsed.edges).map_err(in_file(path))
+    let list = EdgeList::new(u64::from(max_id) + 1, parsed.edges).map_err(in_file(path))?;
+    match parsed.weights {
+        Some(weights) => list.with_weights(weights).map_err(in_file(path)),
+        None => Ok(list),
+    }
 }
 
-/// Encodes `edges` onto `out` as text, one `u v` line per tuple.
+/// Encodes `edges` onto `out` as text, one `u v` line per tuple, or
+/// `u v w` if the list has weights.
 pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
-    write_lines(edges.edges(), 0, |text| out.write_all(text))
+    write_lines(edges.edges(), edges.weights(), 0, |text| {
+        out.write_all(text)
+    })
 }
 
-/// One line: nothing, a comment, or exactly two vertex ids.
+/// One line: nothing, a comment, or two vertex ids and maybe a weight.
 fn parse_line(cursor: &mut Cursor<'_>) -> Result<Line, String> {
     cursor.skip_blanks();
     if cursor.at_end() || matches!(cursor.peek(), Some(b'#' | b'%')) {
@@ -48,11 +57,22 @@ fn parse_line(cursor: &mut Cursor<'_>) -> Result<Line, String> {
         return Err("expected two vertex ids separated by whitespace".into());
     }
     let v = vertex(cursor)?;
+    let edge = Edge::new(u, v);
+    let blank = cursor.skip_blanks();
+    if cursor.at_end() {
+        return Ok(Line::Edge(edge));
+    }
+    if !blank {
+        return Err(
+            "expected two vertex ids and an optional weight, separated by whitespace".into(),
+        );
+    }
+    let weight = cursor.weight()?;
     cursor.skip_blanks();
     if !cursor.at_end() {
-        return Err("expected exactly two vertex ids".into());
+        return Err("expected two vertex ids and at most a weight".into());
     }
-    Ok(Line::Edge(Edge::new(u, v)))
+    Ok(Line::Weighted(edge, weight))
 }
 
 fn vertex(cursor: &mut Cursor<'_>) -> Result<Vertex, String> {
@@ -65,11 +85,20 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<Vec<(u32, u32)>, String> {
+        Ok(parse_weighted(text)?
+            .into_iter()
+            .map(|(u, v, _)| (u, v))
+            .collect())
+    }
+
+    fn parse_weighted(text: &str) -> Result<Vec<(u32, u32, Option<f32>)>, String> {
         let mut out = Vec::new();
         for line in text.split_inclusive('\n') {
             let mut cursor = Cursor::new(super::super::lines::line_content(line.as_bytes()));
-            if let Line::Edge(e) = parse_line(&mut cursor)? {
-                out.push((e.u, e.v));
+            match parse_line(&mut cursor)? {
+                Line::Skip => {}
+                Line::Edge(e) => out.push((e.u, e.v, None)),
+                Line::Weighted(e, w) => out.push((e.u, e.v, Some(w))),
             }
         }
         Ok(out)
@@ -84,11 +113,26 @@ mod tests {
     #[test]
     fn rejects_malformed_lines() {
         assert!(parse("1\n").unwrap_err().contains("two vertex ids"));
-        assert!(parse("1 2 3\n").unwrap_err().contains("exactly two"));
+        assert!(parse("1 2 3 4\n").unwrap_err().contains("at most a weight"));
+        assert!(parse("1 2 x\n").unwrap_err().contains("expected a weight"));
+        assert!(parse("1 2 -1\n").unwrap_err().contains("negative"));
         assert!(parse("1 x\n").is_err());
         assert!(parse("-1 2\n").is_err());
         assert!(parse("4294967295 0\n").unwrap_err().contains("too large"));
         assert_eq!(parse("4294967294 0\n"), Ok(vec![(4_294_967_294, 0)]));
+    }
+
+    #[test]
+    fn a_third_column_is_the_weight() {
+        let text = "0 1 0.5\n# c\n2\t3\t1e-3 \r\n4 5 7";
+        assert_eq!(
+            parse_weighted(text),
+            Ok(vec![
+                (0, 1, Some(0.5)),
+                (2, 3, Some(1e-3)),
+                (4, 5, Some(7.0))
+            ])
+        );
     }
 
     #[test]
