@@ -53,7 +53,7 @@ mod tree;
 #[cfg(target_arch = "x86_64")]
 mod wide;
 
-pub use error::{FileError, Invalid};
+pub use error::{ExactF32, FileError, Invalid};
 pub use order::TupleBlocks;
 
 use cells::{Cell, Exact64, Packed32};
