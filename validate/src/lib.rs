@@ -40,11 +40,14 @@
 //! per step (`wide.rs`). Errors then name positions in the block order.
 //!
 //! [`parents`] reads and writes the parent-array file that the validator
-//! judges (errors: [`FileError`]).
+//! judges (errors: [`FileError`]); [`distances`], the distance-array file
+//! of an SSSP search.
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
+mod array_file;
 mod cells;
+pub mod distances;
 mod edges;
 mod error;
 mod order;
