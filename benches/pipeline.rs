@@ -1,7 +1,8 @@
 //! Criterion benchmarks of the pipeline at SCALE 16: generation (the
 //! default generator and the reference one), kernel 1,
 //! one search per BFS kernel, one validation (also on the tuples in a
-//! blocked order), and the floors under any
+//! blocked order), one SSSP validation (`sssp_validate`, of a Dijkstra
+//! search over hashed weights in `[0, 1)`), and the floors under any
 //! kernel 1 (read every tuple, write its two arcs once, in order) and any
 //! validation (read every tuple and two random cells per tuple).
 //!
@@ -20,7 +21,7 @@ use rayon::prelude::*;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use validate::Validator;
+use validate::{SsspValidator, Validator};
 
 /// The scale of the benchmarks: `GRAPH500_BENCH_SCALE`, or 16.
 fn scale() -> u32 {
@@ -123,7 +124,64 @@ fn pipeline(c: &mut Criterion) {
                 .sum::<u64>()
         })
     });
+    // One SSSP validation: the search is a sequential Dijkstra (outside
+    // the measured region), weights a hash of the tuple's position.
+    let weights: Vec<f32> = (0..edges.len() as u64).map(bench_weight).collect();
+    let (sssp_parents, dist) = dijkstra(&edges, &weights, root.id());
+    let mut sssp = SsspValidator::new(n);
+    group.bench_function("sssp_validate", |b| {
+        b.iter(|| {
+            let tuples = edges.edges();
+            let verdict = sssp.validate(tuples, &weights, root.id(), &sssp_parents, &dist, None);
+            verdict.expect("Dijkstra's tree is valid")
+        })
+    });
     group.finish();
+}
+
+/// A weight in `[0, 1)` for tuple `i`: a hash of `i` to 24 bits.
+fn bench_weight(i: u64) -> f32 {
+    let mut x = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    let bits = u32::try_from((x ^ (x >> 31)) >> 40).expect("24 bits");
+    bits as f32 / (1u32 << 24) as f32
+}
+
+/// Shortest paths from `root` in `f32` by Dijkstra over a binary heap:
+/// parents (`-1` unreached) and distances (`-1` unreached).
+fn dijkstra(edges: &generator::EdgeList, weights: &[f32], root: u64) -> (Vec<i64>, Vec<f32>) {
+    use std::cmp::Reverse;
+    let n = edges.num_vertices();
+    let mut adjacency = vec![Vec::new(); n];
+    for (e, &w) in edges.edges().iter().zip(weights) {
+        if e.u != e.v {
+            adjacency[e.u as usize].push((e.v, w));
+            adjacency[e.v as usize].push((e.u, w));
+        }
+    }
+    let root = usize::try_from(root).expect("a vertex");
+    let (mut parents, mut dist) = (vec![-1i64; n], vec![f32::INFINITY; n]);
+    (parents[root], dist[root]) = (root as i64, 0.0);
+    let mut done = vec![false; n];
+    // Non-negative f32s order as their bits.
+    let mut heap = std::collections::BinaryHeap::from([Reverse((0u32, root))]);
+    while let Some(Reverse((_, u))) = heap.pop() {
+        if std::mem::replace(&mut done[u], true) {
+            continue;
+        }
+        for &(v, w) in &adjacency[u] {
+            let via = dist[u] + w;
+            if via < dist[v as usize] {
+                (dist[v as usize], parents[v as usize]) = (via, u as i64);
+                heap.push(Reverse((via.to_bits(), v as usize)));
+            }
+        }
+    }
+    dist.iter_mut()
+        .filter(|d| d.is_infinite())
+        .for_each(|d| *d = -1.0);
+    (parents, dist)
 }
 
 criterion_group! {

@@ -42,7 +42,7 @@ use crate::route::{Outbox, Sends, route, route_into};
 use generator::Tuple;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
-use validate::{Invalid, TreeSummary};
+use validate::{ExactF32, Invalid, TreeSummary};
 
 /// Tuples a rank judges per round of checks 3 and 4: a round's buffers
 /// take 48 bytes a tuple with 32-bit ids (requests out and in, answers,
@@ -53,8 +53,8 @@ const ROUND: usize = 1 << 19;
 /// reached ones whose level is not known yet.
 const UNREACHED: u32 = u32::MAX;
 const PENDING: u32 = u32::MAX - 1;
-/// Words of a failure record: order, subject, variant, four fields.
-const RECORD: usize = 7;
+/// Words of a failure record: order, subject, variant, five fields.
+const RECORD: usize = 8;
 /// Tuples per parallel work item.
 const GRAIN: usize = 1 << 14;
 
@@ -434,43 +434,57 @@ fn local32(i: usize) -> u32 {
 
 /// The failure that sorts first: the lower order, then the lower subject.
 fn first(a: Found, b: Found) -> Found {
-    let key = |f: &(u64, Invalid)| (encode(0, &f.1)[0], f.0);
+    let key = |f: &(u64, Invalid)| (order(&f.1), f.0);
     match (a, b) {
         (Some(a), Some(b)) => Some(if key(&b) < key(&a) { b } else { a }),
         (a, b) => a.or(b),
     }
 }
 
-/// A failure as a record: `[order, subject, variant, fields..]`. The order
-/// follows the check numbers; both kinds of check 4 share one, so among
-/// them the lowest position wins, as in the single-process validator.
+/// A failure as a record: `[order, subject, variant, fields..]`, the
+/// order from [`order`].
 #[rustfmt::skip]
 fn encode(subject: u64, e: &Invalid) -> [u64; RECORD] {
     let wide = |x: usize| x as u64;
-    let (variant, [a, b, c, d]) = match *e {
-        Invalid::WrongLength { found, expected } => (0, [wide(found), wide(expected), 0, 0]),
-        Invalid::RootOutOfRange { root, num_vertices } => (1, [root, wide(num_vertices), 0, 0]),
-        Invalid::ParentOutOfRange { vertex, parent } => (2, [vertex, parent as u64, 0, 0]),
-        Invalid::RootNotOwnParent { root, parent } => (3, [root, parent as u64, 0, 0]),
-        Invalid::SecondRoot { vertex } => (4, [vertex, 0, 0, 0]),
-        Invalid::ParentUnreached { vertex, parent } => (5, [vertex, parent, 0, 0]),
-        Invalid::Cycle { vertex } => (6, [vertex, 0, 0, 0]),
-        Invalid::NotAnEdge { vertex, parent } => (7, [vertex, parent, 0, 0]),
-        Invalid::HalfReachedEdge { edge, reached, unreached } => (8, [edge, reached, unreached, 0]),
-        Invalid::LevelGap { edge, u, v, level_u, level_v } => {
-            (9, [edge, u, v, (u64::from(level_u) << 32) | u64::from(level_v)])
+    let bits = |x: ExactF32| u64::from(x.to_bits());
+    let (variant, [a, b, c, d, f]) = match *e {
+        Invalid::WrongLength { found, expected } => (0, [wide(found), wide(expected), 0, 0, 0]),
+        Invalid::RootOutOfRange { root, num_vertices } => (1, [root, wide(num_vertices), 0, 0, 0]),
+        Invalid::ParentOutOfRange { vertex, parent } => (2, [vertex, parent as u64, 0, 0, 0]),
+        Invalid::RootNotOwnParent { root, parent } => (3, [root, parent as u64, 0, 0, 0]),
+        Invalid::SecondRoot { vertex } => (4, [vertex, 0, 0, 0, 0]),
+        Invalid::ParentUnreached { vertex, parent } => (5, [vertex, parent, 0, 0, 0]),
+        Invalid::Cycle { vertex } => (6, [vertex, 0, 0, 0, 0]),
+        Invalid::NotAnEdge { vertex, parent } => (7, [vertex, parent, 0, 0, 0]),
+        Invalid::HalfReachedEdge { edge, reached, unreached } => (8, [edge, reached, unreached, 0, 0]),
+        Invalid::LevelGap { edge, u, v, level_u, level_v } => (9, [edge, u, v, pair(level_u, level_v), 0]),
+        Invalid::NedgeMismatch { counted, claimed } => (10, [counted, claimed, 0, 0, 0]),
+        Invalid::DistWrongLength { found, expected } => (11, [wide(found), wide(expected), 0, 0, 0]),
+        Invalid::WeightCount { found, expected } => (12, [wide(found), wide(expected), 0, 0, 0]),
+        Invalid::DistOutOfRange { vertex, dist } => (13, [vertex, bits(dist), 0, 0, 0]),
+        Invalid::ReachMismatch { vertex, parent, dist } => (14, [vertex, parent as u64, bits(dist), 0, 0]),
+        Invalid::RootDist { root, dist } => (15, [root, bits(dist), 0, 0, 0]),
+        Invalid::Unconfirmed { vertex, parent, dist, parent_dist } => {
+            (16, [vertex, parent, pair(dist.to_bits(), parent_dist.to_bits()), 0, 0])
         }
-        Invalid::NedgeMismatch { counted, claimed } => (10, [counted, claimed, 0, 0]),
+        Invalid::TupleOutOfRange { edge, u, v, num_vertices } => (17, [edge, u, v, wide(num_vertices), 0]),
+        Invalid::WeightOutOfRange { edge, weight } => (18, [edge, bits(weight), 0, 0, 0]),
+        Invalid::TriangleRule { edge, u, v, weight, dist_u, dist_v } => {
+            (19, [edge, u, v, bits(weight), pair(dist_u.to_bits(), dist_v.to_bits())])
+        }
     };
-    [if variant == 9 { 8 } else { variant }, subject, variant, a, b, c, d]
+    [order(e), subject, variant, a, b, c, d, f]
 }
 
 /// The failure a record from [`encode`] holds.
 #[rustfmt::skip]
 fn decode(r: &[u64]) -> Invalid {
-    let [_, _, variant, a, b, c, d] = r.try_into().expect("a whole record");
+    let [_, _, variant, a, b, c, d, f] = r.try_into().expect("a whole record");
     let narrow = |x: u64| usize::try_from(x).expect("a length");
-    let level = |x: u64| u32::try_from(x).expect("a level");
+    let exact = |x: u64| ExactF32::from_bits(u32::try_from(x).expect("f32 bits"));
+    let (high, low) = halves(d);
+    let (high_c, low_c) = halves(c);
+    let (high_f, low_f) = halves(f);
     match variant {
         0 => Invalid::WrongLength { found: narrow(a), expected: narrow(b) },
         1 => Invalid::RootOutOfRange { root: a, num_vertices: narrow(b) },
@@ -481,10 +495,65 @@ fn decode(r: &[u64]) -> Invalid {
         6 => Invalid::Cycle { vertex: a },
         7 => Invalid::NotAnEdge { vertex: a, parent: b },
         8 => Invalid::HalfReachedEdge { edge: a, reached: b, unreached: c },
-        9 => Invalid::LevelGap { edge: a, u: b, v: c, level_u: level(d >> 32), level_v: level(d & 0xffff_ffff) },
+        9 => Invalid::LevelGap { edge: a, u: b, v: c, level_u: high, level_v: low },
         10 => Invalid::NedgeMismatch { counted: a, claimed: b },
+        11 => Invalid::DistWrongLength { found: narrow(a), expected: narrow(b) },
+        12 => Invalid::WeightCount { found: narrow(a), expected: narrow(b) },
+        13 => Invalid::DistOutOfRange { vertex: a, dist: exact(b) },
+        14 => Invalid::ReachMismatch { vertex: a, parent: b as i64, dist: exact(c) },
+        15 => Invalid::RootDist { root: a, dist: exact(b) },
+        16 => Invalid::Unconfirmed {
+            vertex: a, parent: b, dist: ExactF32::from_bits(high_c), parent_dist: ExactF32::from_bits(low_c),
+        },
+        17 => Invalid::TupleOutOfRange { edge: a, u: b, v: c, num_vertices: narrow(d) },
+        18 => Invalid::WeightOutOfRange { edge: a, weight: exact(b) },
+        19 => Invalid::TriangleRule {
+            edge: a, u: b, v: c, weight: exact(d),
+            dist_u: ExactF32::from_bits(high_f), dist_v: ExactF32::from_bits(low_f),
+        },
         _ => unreachable!("records come from encode"),
     }
+}
+
+/// Where a failure's kind sorts among the ranks' failures: its check
+/// number, then its tier within the check, the order in which the
+/// single-process validators ([`validate::Validator`],
+/// [`validate::SsspValidator`]) look for them. Kinds that one scan finds
+/// share a tier (both kinds of BFS check 4, for one), so among them the
+/// lowest vertex or position wins, as in the single-process validators.
+fn order(e: &Invalid) -> u64 {
+    let tier = match e {
+        Invalid::WrongLength { .. }
+        | Invalid::SecondRoot { .. }
+        | Invalid::NotAnEdge { .. }
+        | Invalid::Unconfirmed { .. }
+        | Invalid::HalfReachedEdge { .. }
+        | Invalid::LevelGap { .. }
+        | Invalid::TupleOutOfRange { .. }
+        | Invalid::WeightOutOfRange { .. }
+        | Invalid::TriangleRule { .. }
+        | Invalid::NedgeMismatch { .. } => 0,
+        Invalid::DistWrongLength { .. } | Invalid::ParentUnreached { .. } => 1,
+        Invalid::WeightCount { .. } | Invalid::Cycle { .. } => 2,
+        Invalid::RootOutOfRange { .. } => 3,
+        Invalid::ParentOutOfRange { .. }
+        | Invalid::DistOutOfRange { .. }
+        | Invalid::ReachMismatch { .. } => 4,
+        Invalid::RootNotOwnParent { .. } => 5,
+        Invalid::RootDist { .. } => 6,
+    };
+    16 * u64::from(e.check()) + tier
+}
+
+/// Two 32-bit fields in one record word, `high` first.
+fn pair(high: u32, low: u32) -> u64 {
+    (u64::from(high) << 32) | u64::from(low)
+}
+
+/// The two fields of a [`pair`] word.
+fn halves(x: u64) -> (u32, u32) {
+    let half = |y: u64| u32::try_from(y & 0xffff_ffff).expect("32 bits");
+    (half(x >> 32), half(x))
 }
 
 #[cfg(test)]
@@ -802,8 +871,9 @@ mod tests {
         for p in 2..=4u64 {
             let (verdict, sent) = c.distributed(p as usize, ROUND, &c.parents, Some(c.nedge));
             assert!(verdict.is_ok());
-            let bound =
-                24 * tuples + 8 * level_sum + p * (p - 1) * (3 * 56 + 16 * (depth + 2) + 16);
+            let bound = 24 * tuples
+                + 8 * level_sum
+                + p * (p - 1) * (3 * 8 * RECORD as u64 + 16 * (depth + 2) + 16);
             assert!(sent <= bound, "P {p}: {sent} bytes > {bound}");
             let crossing = 24 * tuples * (p - 1) / p;
             assert!(
@@ -865,5 +935,192 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// One failure of every kind, with fields that fill their words (ids
+    /// near `u64::MAX`, negative parents, NaN, `-0.0` and infinite `f32`).
+    fn every_kind() -> Vec<Invalid> {
+        let f = |x: f32| ExactF32::from(x);
+        let big = u64::MAX - 1;
+        vec![
+            Invalid::WrongLength {
+                found: 3,
+                expected: usize::MAX,
+            },
+            Invalid::RootOutOfRange {
+                root: big,
+                num_vertices: 7,
+            },
+            Invalid::ParentOutOfRange {
+                vertex: big,
+                parent: i64::MIN,
+            },
+            Invalid::RootNotOwnParent {
+                root: 5,
+                parent: -1,
+            },
+            Invalid::SecondRoot { vertex: big },
+            Invalid::ParentUnreached {
+                vertex: 1,
+                parent: big,
+            },
+            Invalid::Cycle { vertex: big },
+            Invalid::NotAnEdge {
+                vertex: big,
+                parent: 9,
+            },
+            Invalid::HalfReachedEdge {
+                edge: big,
+                reached: 2,
+                unreached: u64::MAX,
+            },
+            Invalid::LevelGap {
+                edge: 4,
+                u: 5,
+                v: big,
+                level_u: u32::MAX,
+                level_v: 0,
+            },
+            Invalid::NedgeMismatch {
+                counted: big,
+                claimed: 0,
+            },
+            Invalid::DistWrongLength {
+                found: usize::MAX,
+                expected: 0,
+            },
+            Invalid::WeightCount {
+                found: 0,
+                expected: 12,
+            },
+            Invalid::DistOutOfRange {
+                vertex: big,
+                dist: f(f32::NAN),
+            },
+            Invalid::ReachMismatch {
+                vertex: 3,
+                parent: i64::MIN,
+                dist: f(-0.0),
+            },
+            Invalid::RootDist {
+                root: big,
+                dist: f(f32::NEG_INFINITY),
+            },
+            Invalid::Unconfirmed {
+                vertex: big,
+                parent: 1,
+                dist: f(-1.0),
+                parent_dist: f(f32::MAX),
+            },
+            Invalid::TupleOutOfRange {
+                edge: big,
+                u: u64::MAX,
+                v: 0,
+                num_vertices: usize::MAX,
+            },
+            Invalid::WeightOutOfRange {
+                edge: 6,
+                weight: ExactF32::from_bits(0xffc0_0001),
+            },
+            Invalid::TriangleRule {
+                edge: big,
+                u: 1,
+                v: u64::MAX,
+                weight: f(f32::MIN_POSITIVE),
+                dist_u: f(f32::INFINITY),
+                dist_v: ExactF32::from_bits(0x7fc0_1234),
+            },
+        ]
+    }
+
+    /// Guards the agreement records: every kind of failure comes back from
+    /// its record field for field, bit for bit, and the list above holds
+    /// each kind once (the exhaustive match fails to compile when a kind
+    /// is added, so the list grows with it).
+    #[test]
+    #[rustfmt::skip]
+    fn every_failure_round_trips_through_its_record() {
+        let kind = |e: &Invalid| match e {
+            Invalid::WrongLength { .. } => 0, Invalid::RootOutOfRange { .. } => 1,
+            Invalid::ParentOutOfRange { .. } => 2, Invalid::RootNotOwnParent { .. } => 3,
+            Invalid::SecondRoot { .. } => 4, Invalid::ParentUnreached { .. } => 5,
+            Invalid::Cycle { .. } => 6, Invalid::NotAnEdge { .. } => 7,
+            Invalid::HalfReachedEdge { .. } => 8, Invalid::LevelGap { .. } => 9,
+            Invalid::NedgeMismatch { .. } => 10, Invalid::DistWrongLength { .. } => 11,
+            Invalid::WeightCount { .. } => 12, Invalid::DistOutOfRange { .. } => 13,
+            Invalid::ReachMismatch { .. } => 14, Invalid::RootDist { .. } => 15,
+            Invalid::Unconfirmed { .. } => 16, Invalid::TupleOutOfRange { .. } => 17,
+            Invalid::WeightOutOfRange { .. } => 18, Invalid::TriangleRule { .. } => 19,
+        };
+        let all = every_kind();
+        let kinds: Vec<usize> = all.iter().map(kind).collect();
+        assert_eq!(kinds, (0..20).collect::<Vec<_>>());
+        for (subject, e) in all.iter().enumerate() {
+            let record = encode(subject as u64, e);
+            assert_eq!(record[1], subject as u64);
+            assert_eq!(&decode(&record), e, "{e}");
+            assert_eq!(decode(&record).to_string(), e.to_string());
+        }
+    }
+
+    /// Guards the order of the ranks' failures: it follows the check
+    /// numbers, and within check 1 the order the single-process
+    /// validators look in (lengths, the root, entries, the root's own).
+    #[test]
+    fn failures_sort_by_check_then_by_the_single_process_order() {
+        let all = every_kind();
+        for a in &all {
+            for b in &all {
+                if a.check() < b.check() {
+                    assert!(order(a) < order(b), "{a} before {b}");
+                }
+            }
+        }
+        let f = ExactF32::from(1.0);
+        let check1 = [
+            Invalid::WrongLength {
+                found: 0,
+                expected: 1,
+            },
+            Invalid::DistWrongLength {
+                found: 0,
+                expected: 1,
+            },
+            Invalid::WeightCount {
+                found: 0,
+                expected: 1,
+            },
+            Invalid::RootOutOfRange {
+                root: 1,
+                num_vertices: 1,
+            },
+            Invalid::DistOutOfRange { vertex: 0, dist: f },
+            Invalid::RootNotOwnParent {
+                root: 0,
+                parent: -1,
+            },
+            Invalid::RootDist { root: 0, dist: f },
+        ];
+        assert!(check1.windows(2).all(|w| order(&w[0]) < order(&w[1])));
+        let (parent, reach) = (
+            Invalid::ParentOutOfRange {
+                vertex: 9,
+                parent: -2,
+            },
+            Invalid::ReachMismatch {
+                vertex: 2,
+                parent: -1,
+                dist: f,
+            },
+        );
+        assert_eq!(
+            order(&parent),
+            order(&reach),
+            "one scan, lowest vertex wins"
+        );
+        assert_eq!(
+            first(Some((9, parent)), Some((2, reach.clone()))),
+            Some((2, reach))
+        );
     }
 }

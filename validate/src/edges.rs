@@ -221,9 +221,10 @@ impl<'a, C: Cell> Judge<'a, C> {
 
 /// Possible tree edges waiting for their confirmation: each entry's parent
 /// slot was prefetched when it was queued and is read `PENDING` candidates
-/// later, by when it has usually arrived in cache.
+/// later, by when it has usually arrived in cache. Also the SSSP pass's
+/// (`sssp/tuples.rs`), which always confirms.
 #[derive(Default)]
-struct Pending {
+pub(crate) struct Pending {
     entries: [(u32, u32); PENDING],
     len: usize,
     next: usize,
@@ -233,8 +234,10 @@ struct Pending {
 const PENDING: usize = 8;
 
 impl Pending {
+    /// Queues `child`'s possible tree edge to `parent`; with `confirm`
+    /// false, marks it at once (the cell already named the parent).
     #[inline]
-    fn push(
+    pub(crate) fn push(
         &mut self,
         child: u32,
         parent: u32,
@@ -257,7 +260,8 @@ impl Pending {
         self.next = (self.next + 1) & (PENDING - 1);
     }
 
-    fn drain(&mut self, parents: &[i64], seen: &[AtomicBool], confirm: bool) {
+    /// Settles every queued entry.
+    pub(crate) fn drain(&mut self, parents: &[i64], seen: &[AtomicBool], confirm: bool) {
         if confirm {
             for &(c, p) in &self.entries[..self.len] {
                 settle(c, p, parents, seen);

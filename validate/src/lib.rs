@@ -1,5 +1,6 @@
 //! Proof that a parent array is a breadth-first search tree of an edge list,
-//! and the nedge of that search.
+//! or, with a distance array, a shortest-path tree of a weighted one
+//! ([`SsspValidator`]), and the nedge of that search.
 //!
 //! The validator works from the input edge list and the parent array alone
 //! (the Graph500 `int64` form, `-1` for unreached). It shares no code with
@@ -40,21 +41,51 @@
 //! per step (`wide.rs`). Errors then name positions in the block order.
 //!
 //! [`parents`] reads and writes the parent-array file that the validator
-//! judges (errors: [`FileError`]).
+//! judges (errors: [`FileError`]); [`distances`], the distance-array file
+//! of an SSSP search.
+//!
+//! ## SSSP (Graph500 kernel 3)
+//!
+//! [`SsspValidator`] judges a shortest-path search: its parent array and
+//! its `f32` distance array, against the tuples and their `f32` weights.
+//! It runs the reference code's rules and the tree check they lack under
+//! the same numbers, each where it stands beside the BFS check ("check
+//! N" in every message, [`Invalid::check`]):
+//!
+//! | check | BFS | SSSP |
+//! | --- | --- | --- |
+//! | 1 | parent range, root its own parent | also: distance range, parent `-1` exactly when distance `-1`, root at distance 0, one weight per tuple |
+//! | 2 | one tree rooted at the root | the same |
+//! | 3 | tree edges are input edges | each reached vertex but the root confirmed by a tuple `(v, parent)` with `dist[v] == dist[parent] + w` in `f32` |
+//! | 4 | reach, levels one apart | reach, the triangle rule in `f32`; tuples within range, weights finite and `>= 0` |
+//! | 5 | follows from 3 and 4 | the same |
+//! | 6 | nedge | the same rule |
+//!
+//! The SSSP failures that BFS has no word for are their own variants
+//! ([`Invalid::DistWrongLength`], [`Invalid::WeightCount`],
+//! [`Invalid::DistOutOfRange`], [`Invalid::ReachMismatch`],
+//! [`Invalid::RootDist`], [`Invalid::Unconfirmed`],
+//! [`Invalid::TupleOutOfRange`], [`Invalid::WeightOutOfRange`],
+//! [`Invalid::TriangleRule`]); the others are the BFS variants. The rules
+//! in detail, their order and cost: [`sssp`].
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
+mod array_file;
 mod cells;
+pub mod distances;
 mod edges;
 mod error;
 mod order;
 pub mod parents;
+pub mod sssp;
 mod tree;
 #[cfg(target_arch = "x86_64")]
 mod wide;
 
-pub use error::{FileError, Invalid};
+pub use error::{ExactF32, FileError, Invalid};
 pub use order::TupleBlocks;
+pub use sssp::{SsspSummary, SsspValidator};
 
 use cells::{Cell, Exact64, Packed32};
 use generator::EdgeList;
