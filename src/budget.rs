@@ -6,7 +6,7 @@
 
 use crate::Error;
 use generator::EdgeList;
-use kernels::{Csr, Kernel};
+use kernels::{Csr, DeltaStepping, Kernel, WeightedCsr};
 use validate::Validator;
 
 /// What the program itself takes besides the data: code, libraries, thread
@@ -29,6 +29,22 @@ pub fn run_bytes(m: u64, n: u64, kernel: Kernel, validate: bool) -> u64 {
         0
     };
     EdgeList::bytes_for(m) + Csr::bytes_for(n, m) + kernel.engine_bytes(n) + checking + FIXED
+}
+
+/// What kernel 3 adds to a run ([`run_bytes`]) on `m` tuples and `n`
+/// vertices: the weights, the weighted graph (the BFS graph is copied out
+/// of it, and both are held), the delta-stepping engine and, if
+/// validating, the SSSP checker (parents, distances, validator).
+pub fn sssp_bytes(m: u64, n: u64, validate: bool) -> u64 {
+    let checking = if validate {
+        crate::kernel3::SsspChecker::bytes_for(n)
+    } else {
+        0
+    };
+    EdgeList::weight_bytes(m)
+        + WeightedCsr::bytes_for(n, m)
+        + DeltaStepping::bytes_for(n)
+        + checking
 }
 
 /// Peak bytes of `graph500 generate`: the edge list.

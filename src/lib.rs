@@ -28,6 +28,7 @@ pub mod block;
 pub mod budget;
 mod distributed;
 mod error;
+mod kernel3;
 mod observe;
 mod plan;
 pub mod report;
@@ -43,6 +44,8 @@ pub use run::{
     BLOCK_ORDER_MIN_KEYS, BfsChecker, BfsSearcher, Checker, Failure, InvalidSearch, Measured,
     Outcome, Searcher, Searches, TupleOrder, on_pool_worker, run, run_with, search_all, timed,
 };
+
+pub use kernel3::{SsspChecker, SsspSearcher};
 
 use block::{KernelStatistics, Statistics};
 use report::{GraphReport, RunOptions, RunReport};
@@ -118,6 +121,7 @@ impl Plan {
             threads,
             validate: self.validate,
             trace: self.trace,
+            sssp_delta: self.sssp.map(kernels::SsspParams::delta),
         }
     }
 
@@ -137,6 +141,7 @@ impl Plan {
             },
             statistics: self.statistics(measured),
             searches: measured.searches.clone(),
+            sssp_searches: measured.sssp_searches.clone(),
             memory_estimate_bytes: measured.memory_estimate,
             peak_memory_bytes: system::peak_resident_bytes(),
             mpi: measured.mpi.clone(),

@@ -8,7 +8,9 @@ use generator::format::EdgeFormat;
 use generator::{
     EdgeGenerator, EdgeList, Kronecker, ReferenceKronecker, RootCandidates, SeedStreams,
 };
-use kernels::{Csr, Eligible, Kernel, SearchKey, choose_keys_among, choose_reference_keys_among};
+use kernels::{
+    Csr, Eligible, Kernel, SearchKey, SsspParams, choose_keys_among, choose_reference_keys_among,
+};
 use std::path::PathBuf;
 
 /// The Kronecker generators.
@@ -138,22 +140,35 @@ impl GraphSource {
     }
 
     /// The edge list and the rule for its keys; reports the progress of a
-    /// generator to `observer`.
-    pub(crate) fn load(&self, observer: &dyn Observer) -> Result<(EdgeList, KeyRule), Error> {
+    /// generator to `observer`. With `weights`, the list carries one weight
+    /// per tuple: generated, or read from the file (which must have them).
+    pub(crate) fn load(
+        &self,
+        observer: &dyn Observer,
+        weights: bool,
+    ) -> Result<(EdgeList, KeyRule), Error> {
         match self {
             GraphSource::Generated(spec) => {
                 let (g, keys) = spec.build()?;
                 let what = format!(
-                    "generating a Kronecker graph: SCALE {}, edgefactor {}, {}",
+                    "generating a Kronecker graph{}: SCALE {}, edgefactor {}, {}",
+                    if weights { " and its weights" } else { "" },
                     spec.scale,
                     spec.edgefactor,
                     g.label()
                 );
+                let passes = if weights { 2 } else { 1 };
                 observer.event(Event::Loading {
                     what: &what,
-                    blocks: g.num_blocks() as u64,
+                    blocks: passes * g.num_blocks() as u64,
                 });
-                Ok((g.generate_reporting(&|| observer.block_generated()), keys))
+                let done = || observer.block_generated();
+                let edges = g.generate_reporting(&done);
+                if !weights {
+                    return Ok((edges, keys));
+                }
+                let w = generator::generate_weights(&*g, 0..g.num_blocks(), &done);
+                Ok((edges.with_weights(w)?, keys))
             }
             GraphSource::File { path, format, seed } => {
                 let what = format!("reading {} ({})", path.display(), format.name());
@@ -161,7 +176,14 @@ impl GraphSource {
                     what: &what,
                     blocks: 0,
                 });
-                Ok((format.read(path)?, KeyRule::Seeded(*seed)))
+                let edges = format.read(path)?;
+                if weights && edges.weights().is_none() {
+                    return Err(Error::Refused(format!(
+                        "{}: --sssp needs a weight per tuple, and this file has none (weights come from a binary file of version 2, a third column of a text list, the values of a real Matrix Market file, or FILE.weights beside a .pe48 file)",
+                        path.display()
+                    )));
+                }
+                Ok((edges, KeyRule::Seeded(*seed)))
             }
         }
     }
@@ -219,6 +241,9 @@ pub struct Plan {
     /// In a distributed run, use 64-bit global vertex ids even where 32
     /// bits would do (tests the path graphs beyond 2^32 vertices take).
     pub wide_ids: bool,
+    /// Also run kernel 3 (SSSP) over the same keys, with these parameters;
+    /// `None`: BFS only.
+    pub sssp: Option<SsspParams>,
 }
 
 impl Plan {
@@ -233,12 +258,18 @@ impl Plan {
             trace: false,
             force: false,
             wide_ids: false,
+            sssp: None,
         }
     }
 
     /// The estimated peak memory of the run on `m` tuples and `n` vertices:
     /// the sum of what each library says its part needs ([`budget`]).
     pub fn memory_estimate(&self, m: u64, n: u64) -> u64 {
-        budget::run_bytes(m, n, self.kernel, self.validate)
+        let sssp = if self.sssp.is_some() {
+            budget::sssp_bytes(m, n, self.validate)
+        } else {
+            0
+        };
+        budget::run_bytes(m, n, self.kernel, self.validate) + sssp
     }
 }

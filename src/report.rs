@@ -56,6 +56,10 @@ pub struct RunReport {
     pub statistics: Statistics,
     /// One row per search, in key order.
     pub searches: Vec<SearchRecord>,
+    /// One row per SSSP search, in key order, in a run of both kernels
+    /// (absent otherwise). Their `depth` is 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sssp_searches: Option<Vec<SearchRecord>>,
     /// The estimated peak memory, in bytes (what `--force` overrides).
     pub memory_estimate_bytes: u64,
     /// The process's peak resident memory in bytes, from the OS, at the end
@@ -89,7 +93,7 @@ pub struct MpiReport {
 }
 
 /// Every option of a run that changes a result or a time.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunOptions {
     /// `xoshiro`, `graph500` or `file`.
     pub generator: String,
@@ -122,6 +126,9 @@ pub struct RunOptions {
     pub validate: bool,
     /// `--trace`: levels recorded, at some cost in speed.
     pub trace: bool,
+    /// `--delta` of a run with `--sssp` (absent in a BFS-only run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sssp_delta: Option<f32>,
 }
 
 /// The graph of a run.
@@ -317,26 +324,32 @@ pub(crate) mod nan_as_null {
 }
 
 /// The columns of `--csv`, in order.
-pub const CSV_HEADER: &str = "search,root,time,reset_time,nedge,teps,validate_time,depth,reached";
+pub const CSV_HEADER: &str =
+    "search,root,time,reset_time,nedge,teps,validate_time,depth,reached,kernel";
 
-/// One CSV row per search, with [`CSV_HEADER`] first. Times are seconds; an
-/// empty `validate_time` means not validated.
-pub fn csv(searches: &[SearchRecord]) -> String {
+/// One CSV row per search, with [`CSV_HEADER`] first: the BFS searches,
+/// then the SSSP searches of a run of both kernels (`kernel` says which;
+/// `search` counts from 1 within each). Times are seconds; an empty
+/// `validate_time` means not validated.
+pub fn csv(searches: &[SearchRecord], sssp_searches: Option<&[SearchRecord]>) -> String {
     let mut out = format!("{CSV_HEADER}\n");
-    for (i, r) in searches.iter().enumerate() {
-        let validate = r.validate_time.map_or(String::new(), |t| t.to_string());
-        out += &format!(
-            "{},{},{},{},{},{},{},{},{}\n",
-            i + 1,
-            r.root,
-            r.time,
-            r.reset_time,
-            r.nedge,
-            r.teps,
-            validate,
-            r.depth,
-            r.reached
-        );
+    let kernels = [("bfs", Some(searches)), ("sssp", sssp_searches)];
+    for (kernel, records) in kernels.into_iter().filter_map(|(k, r)| Some((k, r?))) {
+        for (i, r) in records.iter().enumerate() {
+            let validate = r.validate_time.map_or(String::new(), |t| t.to_string());
+            out += &format!(
+                "{},{},{},{},{},{},{},{},{},{kernel}\n",
+                i + 1,
+                r.root,
+                r.time,
+                r.reset_time,
+                r.nedge,
+                r.teps,
+                validate,
+                r.depth,
+                r.reached
+            );
+        }
     }
     out
 }

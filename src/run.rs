@@ -19,12 +19,13 @@
 //! observer is told of each step between timed regions and may
 //! stop the run there.
 
+use crate::kernel3::{SsspChecker, SsspSearcher};
 use crate::observe::{self, Event, Observer};
 use crate::plan::{GeneratorSpec, GraphSource, Plan};
 use crate::report::{MpiReport, SearchRecord, TraceStep};
 use crate::{Error, budget};
 use generator::EdgeList;
-use kernels::{Bfs, Csr, Parents, SearchKey, SearchStats};
+use kernels::{Bfs, Csr, DeltaStepping, Parents, SearchKey, SearchStats, WeightedCsr};
 use std::sync::Arc;
 use std::time::Instant;
 use validate::{Invalid, TreeSummary, TupleBlocks, Tuples, Validator};
@@ -33,6 +34,8 @@ use validate::{Invalid, TreeSummary, TupleBlocks, Tuples, Validator};
 pub trait Searcher {
     /// What a search leaves for the checker (a parent array, ...).
     type Output: ?Sized;
+    /// The kernel, as reports name it: `bfs` or `sssp`.
+    const KERNEL: &'static str = "bfs";
     /// Clears the per-search state (untimed).
     fn reset(&mut self);
     /// Searches from `key` (timed).
@@ -162,6 +165,8 @@ impl std::fmt::Display for Failure {
 /// The search that failed validation.
 #[derive(Debug)]
 pub struct InvalidSearch {
+    /// The kernel: `bfs` or `sssp`.
+    pub kernel: &'static str,
     /// Which search (from 0).
     pub search: usize,
     /// Its root.
@@ -207,6 +212,7 @@ pub fn search_all<S: Searcher>(
                 };
                 if let Some(failure) = failure {
                     return Ok(Err(InvalidSearch {
+                        kernel: S::KERNEL,
                         search: i,
                         root: key.id(),
                         failure,
@@ -353,7 +359,7 @@ pub fn run_with(
         let hint = budget::scale_hint(g.edgefactor, bytes_at);
         budget::check(bytes_at(g.scale), &what, hint, plan.force)?;
     }
-    let (loaded, graph_generation) = timed(|| plan.source.load(observer));
+    let (loaded, graph_generation) = timed(|| plan.source.load(observer, plan.sssp.is_some()));
     let (edges, key_rule) = loaded?;
     let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
     let mut memory_estimate = plan.memory_estimate(m, n);
@@ -369,15 +375,24 @@ pub fn run_with(
     });
     observe::check(observer)?;
     observer.event(Event::Building);
-    let (graph, construction_time) = timed(|| Csr::from_edge_list(&edges));
-    let graph = Arc::new(graph);
+    // Kernel 1: with --sssp, the weighted graph and the BFS graph copied
+    // out of it, both timed.
+    let ((graph, weighted), construction_time) = timed(|| match edges.weights() {
+        Some(weights) if plan.sssp.is_some() => {
+            let weighted = WeightedCsr::build(edges.num_vertices(), edges.edges(), weights);
+            (Arc::new(weighted.unweighted()), Some(Arc::new(weighted)))
+        }
+        _ => (Arc::new(Csr::from_edge_list(&edges)), None),
+    });
     let keys = key_rule.choose(&graph, plan.keys)?;
     observer.event(Event::Built {
         seconds: construction_time,
     });
     observe::check(observer)?;
     let (num_vertices, num_edges, checksum) = (edges.num_vertices(), edges.len(), edges.checksum());
-    let blocking = plan.validate && keys.len() >= BLOCK_ORDER_MIN_KEYS;
+    // The SSSP validator reads the tuples in list order, beside their
+    // weights: a run of both kernels keeps that order for the BFS too.
+    let blocking = plan.validate && keys.len() >= BLOCK_ORDER_MIN_KEYS && weighted.is_none();
     let (input, tuple_order) = if blocking {
         block_order(edges)
     } else {
@@ -398,24 +413,49 @@ pub fn run_with(
         let checker = checker.as_mut().map(|c| c as &mut dyn Checker<Parents>);
         search_all(&mut searcher, checker, &keys, plan.trace, observer)
     })?;
-    Ok(match searches {
-        Ok(searches) => {
-            observer.event(Event::Finished);
-            Outcome::Valid(Measured {
-                num_vertices,
-                num_edges,
-                checksum,
-                tuple_order,
-                graph_generation,
-                construction_time,
-                memory_estimate,
-                searches,
-                sssp_searches: None,
-                mpi: None,
-            })
+    let searches = match searches {
+        Ok(searches) => searches,
+        Err(invalid) => return Ok(Outcome::Invalid(invalid)),
+    };
+    drop(searcher);
+    let sssp_searches = match (weighted, plan.sssp, &input) {
+        (Some(weighted), Some(params), Input::List(list)) => {
+            let weights = list.weights().expect("a weighted graph has weights");
+            let mut searcher = SsspSearcher::new(weighted, params);
+            observer.event(Event::Searching {
+                searches: keys.len(),
+                kernel: &format!("sssp (delta-stepping, delta {})", params.delta()),
+                threads: rayon::current_num_threads(),
+                validating: plan.validate,
+            });
+            let searches = on_pool_worker(|| {
+                let mut checker = (plan.validate)
+                    .then(|| SsspChecker::new(list.num_vertices(), list.edges(), weights));
+                let checker = checker
+                    .as_mut()
+                    .map(|c| c as &mut dyn Checker<DeltaStepping>);
+                search_all(&mut searcher, checker, &keys, false, observer)
+            })?;
+            match searches {
+                Ok(searches) => Some(searches),
+                Err(invalid) => return Ok(Outcome::Invalid(invalid)),
+            }
         }
-        Err(invalid) => Outcome::Invalid(invalid),
-    })
+        _ => None,
+    };
+    observer.event(Event::Finished);
+    Ok(Outcome::Valid(Measured {
+        num_vertices,
+        num_edges,
+        checksum,
+        tuple_order,
+        graph_generation,
+        construction_time,
+        memory_estimate,
+        searches,
+        sssp_searches,
+        mpi: None,
+    }))
 }
 
 /// Re-encodes the tuples in block order for the validator: in place when

@@ -37,4 +37,7 @@ pub enum Error {
         /// The vertex accepted unchecked.
         vertex: u64,
     },
+    /// A kernel parameter out of its range.
+    #[error("{0}")]
+    Parameter(String),
 }

@@ -44,6 +44,38 @@ const NOT_QUEUED: u32 = u32::MAX;
 /// Queue entries per parallel task.
 const GRAIN: usize = 64;
 
+/// The parameters of kernel 3: the bucket width. Positive and finite, so
+/// it compares as an equivalence (`Eq`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SsspParams {
+    delta: f32,
+}
+
+impl Eq for SsspParams {}
+
+impl SsspParams {
+    /// [`DEFAULT_DELTA`].
+    pub const DEFAULT: SsspParams = SsspParams {
+        delta: DEFAULT_DELTA,
+    };
+
+    /// Buckets of width `delta`; fails unless it is positive and finite.
+    pub fn new(delta: f32) -> Result<Self, crate::Error> {
+        if delta > 0.0 && delta.is_finite() {
+            Ok(SsspParams { delta })
+        } else {
+            Err(crate::Error::Parameter(format!(
+                "--delta {delta}: the bucket width must be positive and finite"
+            )))
+        }
+    }
+
+    /// The bucket width.
+    pub fn delta(self) -> f32 {
+        self.delta
+    }
+}
+
 /// What one shortest-path search found.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SsspStats {
@@ -84,10 +116,9 @@ struct Worker {
 }
 
 impl DeltaStepping {
-    /// An engine for `graph` with buckets of width `delta` (positive and
-    /// finite; panics otherwise). Allocates 13 bytes per vertex.
-    pub fn new(graph: Arc<WeightedCsr>, delta: f32) -> Self {
-        assert!(delta > 0.0 && delta.is_finite(), "delta {delta}");
+    /// An engine for `graph` with `params`. Allocates 13 bytes per vertex.
+    pub fn new(graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
+        let delta = params.delta;
         let n = graph.num_vertices();
         DeltaStepping {
             state: (0..n)
@@ -396,7 +427,8 @@ mod tests {
                         let what =
                             format!("scale {scale} root {root} delta {delta} threads {threads}");
                         let (stats, nedge) = par::in_pool(threads, || {
-                            let mut engine = DeltaStepping::new(Arc::clone(&g), delta);
+                            let mut engine =
+                                DeltaStepping::new(Arc::clone(&g), SsspParams::new(delta).unwrap());
                             engine.reset();
                             let stats = engine.search(root);
                             engine.write_results(&mut parents, &mut dist);
@@ -440,11 +472,11 @@ mod tests {
         let w = weights(list.len());
         let g = Arc::new(WeightedCsr::build(list.num_vertices(), list.edges(), &w));
         let n = g.num_vertices();
-        let mut reused = DeltaStepping::new(Arc::clone(&g), DEFAULT_DELTA);
+        let mut reused = DeltaStepping::new(Arc::clone(&g), SsspParams::DEFAULT);
         for root in [3, 77, 500] {
             reused.reset();
             let stats = reused.search(root);
-            let mut fresh = DeltaStepping::new(Arc::clone(&g), DEFAULT_DELTA);
+            let mut fresh = DeltaStepping::new(Arc::clone(&g), SsspParams::DEFAULT);
             // Phases depend on timing (a vertex improved before or after
             // it is processed); what was found does not.
             let again = fresh.search(root);

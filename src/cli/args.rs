@@ -4,6 +4,7 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use harness::{GeneratorKind, GeneratorSpec, GraphSource, Plan};
+use kernels::SsspParams;
 use std::path::PathBuf;
 
 /// The Graph500 breadth-first-search benchmark.
@@ -153,6 +154,18 @@ pub(crate) struct RunArgs {
     /// (the path graphs beyond 2^32 vertices take; for tests).
     #[arg(long, hide = true)]
     pub(crate) wide_ids: bool,
+    /// Also run kernel 3, single-source shortest paths (Graph500 3.0), over
+    /// the same keys after the BFS, and print the combined block.
+    #[arg(long)]
+    pub(crate) sssp: bool,
+    /// The bucket width of --sssp's delta-stepping [default: 0.1].
+    #[arg(
+        long,
+        value_name = "D",
+        requires = "sssp",
+        allow_negative_numbers = true
+    )]
+    pub(crate) delta: Option<f32>,
 }
 
 impl RunArgs {
@@ -173,6 +186,10 @@ impl RunArgs {
             trace: self.trace,
             force,
             wide_ids: self.wide_ids,
+            sssp: self
+                .sssp
+                .then(|| self.delta.map_or(Ok(SsspParams::DEFAULT), SsspParams::new))
+                .transpose()?,
             ..Plan::new(source)
         })
     }

@@ -60,12 +60,13 @@ impl Commands<'_> {
         let measured = match outcome {
             Outcome::Valid(measured) => measured,
             Outcome::Invalid(InvalidSearch {
+                kernel,
                 search,
                 root,
                 failure,
             }) => {
                 console::err_line(&format!(
-                    "graph500: search {} from root {root} failed validation: {failure}",
+                    "graph500: {kernel} search {} from root {root} failed validation: {failure}",
                     search + 1
                 ));
                 console::out(INVALID_RUN)?;
@@ -82,7 +83,8 @@ impl Commands<'_> {
             self.progress.say(&format!("wrote {}", path.display()));
         }
         if let Some(path) = &args.csv {
-            write_text(path, &report::csv(&measured.searches))?;
+            let sssp = measured.sssp_searches.as_deref();
+            write_text(path, &report::csv(&measured.searches, sssp))?;
             self.progress.say(&format!("wrote {}", path.display()));
         }
         Ok(ExitCode::SUCCESS)

@@ -80,7 +80,7 @@ fn csv_rows_match_the_json_and_traces_account_for_each_search() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("search,root,time,reset_time,nedge,teps,validate_time,depth,reached")
+        Some("search,root,time,reset_time,nedge,teps,validate_time,depth,reached,kernel")
     );
     let csv_rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(csv_rows.len(), rows.len());
@@ -88,6 +88,7 @@ fn csv_rows_match_the_json_and_traces_account_for_each_search() {
         assert_eq!(cells[0], (i + 1).to_string());
         assert_eq!(cells[1], row.root.to_string());
         assert_eq!(cells[4], row.nedge.to_string());
+        assert_eq!(cells[9], "bfs");
         assert_eq!(cells[2].parse::<f64>().unwrap(), row.time);
         // Every discovered vertex is in some level of the trace.
         let trace = row.trace.as_ref().unwrap();
