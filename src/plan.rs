@@ -179,7 +179,7 @@ impl GraphSource {
                 let edges = format.read(path)?;
                 if weights && edges.weights().is_none() {
                     return Err(Error::Refused(format!(
-                        "{}: --sssp needs a weight per tuple, and this file has none (weights come from a binary file of version 2, a third column of a text list, the values of a real Matrix Market file, or FILE.weights beside a .pe48 file)",
+                        "{}: --sssp needs a weight per tuple, and this file has none (weights come from a binary file of version 2, a third column of a text list, the values of a real Matrix Market file when none is negative or not finite, or FILE.weights beside a .pe48 file)",
                         path.display()
                     )));
                 }

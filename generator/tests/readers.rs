@@ -229,11 +229,14 @@ fn reference_mtx(bytes: &[u8]) -> Option<Graph> {
         }
         if real {
             let value: f32 = std::str::from_utf8(&w[2]).ok()?.parse().ok()?;
-            weights.push(Some(value).filter(|&v| allowed(v))?.to_bits());
+            weights.push(value);
         }
         tuples.push((i - 1, j - 1));
     }
-    let weights = real.then_some(weights);
+    // Values are weights only when every one is allowed; otherwise the
+    // list has none (a real matrix with a negative entry still reads).
+    let weights = (real && weights.iter().all(|&v| allowed(v)))
+        .then(|| weights.iter().map(|v| v.to_bits()).collect());
     (tuples.len() as u64 == entries).then_some((rows.max(columns), tuples, weights))
 }
 

@@ -235,9 +235,19 @@ fn matrix_market_real_values_are_the_weights() {
     let integer = "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 -4\n2 3 7\n";
     std::fs::write(&path, integer).unwrap();
     assert_eq!(read_edge_list(&path).unwrap().weights(), None);
-    let bad = "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n1 2 0.5\n2 3 nan\n";
-    std::fs::write(&path, bad).unwrap();
-    assert!(read_error(&path, &path).contains("line 4: weight NaN is not finite"));
+    // A real matrix with a value that is no weight (negative, NaN) reads
+    // without weights: a BFS runs on it, an SSSP run refuses it.
+    for value in ["-2", "nan"] {
+        let real = format!(
+            "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n1 2 0.5\n2 3 {value}\n"
+        );
+        std::fs::write(&path, real).unwrap();
+        let list = read_edge_list(&path).unwrap();
+        assert_eq!((list.len(), list.weights()), (2, None), "{value}");
+    }
+    let unparsable = "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 2 x\n";
+    std::fs::write(&path, unparsable).unwrap();
+    assert!(read_error(&path, &path).contains("line 3: expected a number"));
 }
 
 #[test]

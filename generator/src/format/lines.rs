@@ -221,6 +221,18 @@ impl<'a> Cursor<'a> {
 
     /// An edge weight: one whitespace-free word that Rust's `f32` parsing
     /// reads (`0.25`, `1e-3`, `.5`), finite and not negative.
+    /// The next word as an `f32`, any value (`nan`, `inf` and negative
+    /// ones included): a Matrix Market `real` entry.
+    pub(crate) fn real(&mut self) -> Result<f32, String> {
+        let from = self.at;
+        self.skip_word();
+        let word = &self.line[from..self.at];
+        let parsed = std::str::from_utf8(word)
+            .ok()
+            .and_then(|w| w.parse::<f32>().ok());
+        parsed.ok_or_else(|| "expected a number (such as 0.25)".into())
+    }
+
     pub(crate) fn weight(&mut self) -> Result<f32, String> {
         let from = self.at;
         self.skip_word();

@@ -11,7 +11,9 @@
 //!
 //! The banner must say `matrix coordinate`, with field `pattern`, `integer`
 //! (entry values are read past and ignored) or `real` (entry values are the
-//! edge weights: finite, not negative, as `f32`) and symmetry
+//! edge weights, as `f32`, when every one is finite and not negative; a
+//! real matrix with another value, negative say, reads without weights, so
+//! a BFS still runs on it) and symmetry
 //! `general` or `symmetric` (either way each entry is one undirected edge
 //! tuple; a symmetric file lists each edge once). A list with weights is
 //! written as `real general`, one without as `pattern general`. The size line gives rows,
@@ -73,9 +75,13 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
     }
     let list =
         EdgeList::new(header.rows.max(header.columns), parsed.edges).map_err(in_file(path))?;
-    match parsed.weights {
-        Some(weights) => list.with_weights(weights).map_err(in_file(path)),
-        None => Ok(list),
+    // A real file's values, all of them valid weights (also none at all).
+    let weights = (header.value == Value::Weight).then(|| parsed.weights.unwrap_or_default());
+    match weights {
+        Some(weights) if weights.iter().all(|&w| w.is_finite() && w >= 0.0) => {
+            list.with_weights(weights).map_err(in_file(path))
+        }
+        _ => Ok(list),
     }
 }
 
@@ -217,7 +223,7 @@ fn entry(cursor: &mut Cursor<'_>, header: &Header) -> Result<Line, String> {
             cursor.skip_word();
             Line::Edge(edge)
         }
-        Value::Weight => Line::Weighted(edge, cursor.weight()?),
+        Value::Weight => Line::Weighted(edge, cursor.real()?),
     };
     cursor.skip_blanks();
     if !cursor.at_end() {
@@ -349,9 +355,11 @@ mod tests {
             matches!(parse("3 1 2.5"), Ok(Line::Weighted(e, w)) if e == Edge::new(2, 0) && w == 2.5)
         );
         assert!(matches!(parse("1 1 1e-3 "), Ok(Line::Weighted(_, w)) if w == 1e-3));
-        assert!(parse("1 2 -0.5").unwrap_err().contains("negative"));
-        assert!(parse("1 2 nan").unwrap_err().contains("not finite"));
-        assert!(parse("1 2 1,5").unwrap_err().contains("expected a weight"));
+        // Any number parses; whether the values are weights is decided
+        // for the whole file.
+        assert!(matches!(parse("1 2 -0.5"), Ok(Line::Weighted(_, w)) if w == -0.5));
+        assert!(matches!(parse("1 2 nan"), Ok(Line::Weighted(_, w)) if w.is_nan()));
+        assert!(parse("1 2 1,5").unwrap_err().contains("expected a number"));
         assert!(parse("1 2").unwrap_err().contains("value"));
         assert!(parse("1 2 ").unwrap_err().contains("value"));
         assert!(parse("1 2 0.5 1").unwrap_err().contains("row column value"));
