@@ -375,12 +375,14 @@ pub fn run_with(
     });
     observe::check(observer)?;
     observer.event(Event::Building);
-    // Kernel 1: with --sssp, the weighted graph and the BFS graph copied
-    // out of it, both timed.
+    // Kernel 1: with --sssp, the weighted graph, the BFS graph copied out
+    // of it, and the weighted rows split light-first at delta, all timed.
     let ((graph, weighted), construction_time) = timed(|| match edges.weights() {
-        Some(weights) if plan.sssp.is_some() => {
-            let weighted = WeightedCsr::build(edges.num_vertices(), edges.edges(), weights);
-            (Arc::new(weighted.unweighted()), Some(Arc::new(weighted)))
+        Some(weights) if let Some(params) = plan.sssp => {
+            let mut weighted = WeightedCsr::build(edges.num_vertices(), edges.edges(), weights);
+            let graph = weighted.unweighted();
+            weighted.split_light(params.delta());
+            (Arc::new(graph), Some(Arc::new(weighted)))
         }
         _ => (Arc::new(Csr::from_edge_list(&edges)), None),
     });

@@ -28,10 +28,10 @@
 //! queued in (usually one) and its heavy arcs once; per bucket, two
 //! barriers per phase and a gather of the bins.
 
-use crate::WeightedCsr;
+use crate::{WeightedArc, WeightedCsr};
 use generator::Vertex;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// The bucket width when none is given: measured fastest on Kronecker
@@ -39,8 +39,12 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 pub const DEFAULT_DELTA: f32 = 0.1;
 /// The state of a vertex not reached: infinite distance, no parent.
 const UNREACHED: u64 = (f32::INFINITY.to_bits() as u64) << 32 | u32::MAX as u64;
-/// A vertex not waiting in any bin.
-const NOT_QUEUED: u32 = u32::MAX;
+/// The mark of a vertex waiting in the bin of its distance's bucket, in
+/// the distance's sign bit (distances are never negative), so that an
+/// improvement within the bucket does not queue it again (a hub queued
+/// twice would scan its row twice) and the mark is read and written in the
+/// same atomic step as the distance.
+const QUEUED: u64 = 1 << 63;
 /// Queue entries per parallel task.
 const GRAIN: usize = 64;
 
@@ -98,11 +102,9 @@ pub struct DeltaStepping {
     state: Vec<AtomicU64>,
     /// Whether the vertex is in the current bucket's settled list.
     settled: Vec<AtomicBool>,
-    /// The bin the vertex waits in (`NOT_QUEUED` when none), so that each
-    /// improvement does not queue it again: a hub queued twice would scan
-    /// its row twice.
-    queued: Vec<AtomicU32>,
     workers: Vec<Mutex<Worker>>,
+    /// Whether the graph's rows are split at `delta` (light arcs first).
+    split: bool,
     /// The queue of the phase being run.
     queue: Vec<Vertex>,
 }
@@ -116,7 +118,7 @@ struct Worker {
 }
 
 impl DeltaStepping {
-    /// An engine for `graph` with `params`. Allocates 13 bytes per vertex.
+    /// An engine for `graph` with `params`. Allocates 9 bytes per vertex.
     pub fn new(graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
         let delta = params.delta;
         let n = graph.num_vertices();
@@ -129,11 +131,8 @@ impl DeltaStepping {
                 .into_par_iter()
                 .map(|_| AtomicBool::new(false))
                 .collect(),
-            queued: (0..n)
-                .into_par_iter()
-                .map(|_| AtomicU32::new(NOT_QUEUED))
-                .collect(),
             workers: Vec::new(),
+            split: graph.light_below() == Some(delta),
             queue: Vec::new(),
             graph,
             delta,
@@ -143,7 +142,7 @@ impl DeltaStepping {
     /// Bytes an engine takes for `num_vertices` vertices (its bins and
     /// queue aside, which grow with the pushes of a search).
     pub fn bytes_for(num_vertices: u64) -> u64 {
-        13 * num_vertices
+        9 * num_vertices
     }
 
     /// Clears the per-search state. O(N), parallel.
@@ -194,21 +193,18 @@ impl DeltaStepping {
         self.queue.par_chunks(GRAIN).for_each(|chunk| {
             let mut worker = self.worker();
             for &u in chunk {
-                let du = dist(self.state[u as usize].load(Relaxed));
-                if self.bucket_of(du) != bucket {
+                let state = &self.state[u as usize];
+                if self.bucket_of(dist(state.load(Relaxed))) != bucket {
                     continue; // stale: it waits in an earlier bucket's bin
                 }
-                // Taken off its bin before its distance is read again, so an
-                // improvement from now on queues it anew. SeqCst here and in
-                // `relax` (free on x86: both are locked instructions): with
-                // weaker orders the read could pass the store, and an
-                // improvement that saw the old mark would be lost.
-                self.queued[u as usize].swap(NOT_QUEUED, SeqCst);
-                let du = dist(self.state[u as usize].load(SeqCst));
+                // Taken off its bin, reading its distance in the same atomic
+                // step: an improvement before it is read here, one after it
+                // finds the mark clear and queues the vertex anew.
+                let du = dist(state.fetch_and(!QUEUED, Relaxed));
                 if !self.settled[u as usize].swap(true, Relaxed) {
                     worker.settled.push(u);
                 }
-                for arc in self.graph.arcs(u).iter().filter(|a| a.weight < delta) {
+                for arc in self.light_part(u).iter().filter(|a| a.weight < delta) {
                     self.relax(&mut worker, u, du + arc.weight, arc.target);
                 }
             }
@@ -229,7 +225,7 @@ impl DeltaStepping {
             for &u in chunk {
                 self.settled[u as usize].store(false, Relaxed);
                 let du = dist(self.state[u as usize].load(Relaxed));
-                for arc in self.graph.arcs(u).iter().filter(|a| a.weight >= delta) {
+                for arc in self.heavy_part(u).iter().filter(|a| a.weight >= delta) {
                     self.relax(&mut worker, u, du + arc.weight, arc.target);
                 }
             }
@@ -237,17 +233,17 @@ impl DeltaStepping {
     }
 
     /// Offers `v` the distance `d` through `u`: taken if strictly smaller,
-    /// and then `v` is queued in `d`'s bucket.
+    /// and then `v` is queued in `d`'s bucket, unless it waits in that
+    /// bucket's bin already (its mark set and its old distance there).
     #[inline]
     fn relax(&self, worker: &mut Worker, u: Vertex, d: f32, v: Vertex) {
         let state = &self.state[v as usize];
         let mut current = state.load(Relaxed);
         while d < dist(current) {
-            match state.compare_exchange_weak(current, pack(d, u), SeqCst, Relaxed) {
+            match state.compare_exchange_weak(current, pack(d, u) | QUEUED, Relaxed, Relaxed) {
                 Ok(_) => {
                     let b = self.bucket_of(d);
-                    let bin = u32::try_from(b).unwrap_or(NOT_QUEUED - 1);
-                    if self.queued[v as usize].swap(bin, SeqCst) == bin {
+                    if current & QUEUED != 0 && self.bucket_of(dist(current)) == b {
                         return; // it waits in that bin already
                     }
                     if worker.bins.len() <= b {
@@ -281,6 +277,28 @@ impl DeltaStepping {
                 self.queue.extend_from_slice(bin);
                 bin.clear();
             }
+        }
+    }
+
+    /// The part of `u`'s row that holds its light arcs: the prefix of a row
+    /// split at `delta` ([`WeightedCsr::split_light`]), else the whole row.
+    #[inline]
+    fn light_part(&self, u: Vertex) -> &[WeightedArc] {
+        if self.split {
+            self.graph.light_and_heavy(u).0
+        } else {
+            self.graph.arcs(u)
+        }
+    }
+
+    /// The part of `u`'s row that holds its heavy arcs: the rest of a split
+    /// row, else the whole row.
+    #[inline]
+    fn heavy_part(&self, u: Vertex) -> &[WeightedArc] {
+        if self.split {
+            self.graph.light_and_heavy(u).1
+        } else {
+            self.graph.arcs(u)
         }
     }
 
@@ -347,10 +365,11 @@ fn pack(d: f32, parent: Vertex) -> u64 {
     u64::from(d.to_bits()) << 32 | u64::from(parent)
 }
 
+/// The distance of a state, its mark cleared.
 #[inline]
 fn dist(state: u64) -> f32 {
     #[allow(clippy::cast_possible_truncation)] // the high half, on purpose
-    f32::from_bits((state >> 32) as u32)
+    f32::from_bits(((state & !QUEUED) >> 32) as u32)
 }
 
 #[inline]
@@ -420,15 +439,23 @@ mod tests {
                 .filter(|&v| g.degree(v) > 0)
                 .step_by(n / 5)
                 .collect();
+            let mut split = (*g).clone();
             for delta in [0.02, DEFAULT_DELTA, 0.5, 4.0] {
+                split.split_light(delta);
+                let split = Arc::new(split.clone());
                 for threads in [1, 2, 3] {
                     let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
                     for &root in &roots {
                         let what =
                             format!("scale {scale} root {root} delta {delta} threads {threads}");
+                        // Rows as built on one thread, split light-first
+                        // at delta on more.
+                        let graph = if threads == 1 { &g } else { &split };
                         let (stats, nedge) = par::in_pool(threads, || {
-                            let mut engine =
-                                DeltaStepping::new(Arc::clone(&g), SsspParams::new(delta).unwrap());
+                            let mut engine = DeltaStepping::new(
+                                Arc::clone(graph),
+                                SsspParams::new(delta).unwrap(),
+                            );
                             engine.reset();
                             let stats = engine.search(root);
                             engine.write_results(&mut parents, &mut dist);

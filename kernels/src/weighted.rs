@@ -35,6 +35,11 @@ pub struct WeightedCsr {
     /// A [`WeightedArc`] per word: the target in the low half, the weight's
     /// bits in the high half (kernel 1's 8-byte row word).
     arcs: Vec<u64>,
+    /// When set, every row holds its arcs lighter than this first, then
+    /// the others, each part in tuple order ([`WeightedCsr::split_light`]).
+    light_below: Option<f32>,
+    /// Per vertex, how many of its arcs are light (empty unless split).
+    light: Vec<u32>,
 }
 
 impl WeightedCsr {
@@ -46,13 +51,63 @@ impl WeightedCsr {
     pub fn build(num_vertices: usize, edges: &[Edge], weights: &[f32]) -> WeightedCsr {
         assert_eq!(weights.len(), edges.len(), "one weight per tuple");
         let (offsets, arcs) = build_rows::<u64>(num_vertices, edges, weights);
-        WeightedCsr { offsets, arcs }
+        WeightedCsr {
+            offsets,
+            arcs,
+            light_below: None,
+            light: Vec::new(),
+        }
+    }
+
+    /// Reorders every row so that its arcs lighter than `below` come first
+    /// (a stable partition: each part keeps its order), which lets
+    /// delta-stepping read a row's light arcs as a prefix and its heavy
+    /// ones as the rest, instead of scanning the whole row for each.
+    /// One parallel pass over the arcs, a row's heavy arcs through a
+    /// scratch buffer; keeps each row's light count (4 bytes per vertex).
+    pub fn split_light(&mut self, below: f32) {
+        const ROWS: usize = 1 << 12;
+        let n = self.num_vertices();
+        let offsets = &self.offsets;
+        self.light.resize(n, 0);
+        let mut pieces = Vec::with_capacity(n.div_ceil(ROWS));
+        let mut rest = self.arcs.as_mut_slice();
+        for (first, light) in (0..n).step_by(ROWS).zip(self.light.chunks_mut(ROWS)) {
+            let ends = &offsets[first..=(first + ROWS).min(n)];
+            let len = usize::try_from(ends[ends.len() - 1] - ends[0]).expect("in memory");
+            let (piece, tail) = rest.split_at_mut(len);
+            pieces.push((piece, ends, light));
+            rest = tail;
+        }
+        pieces
+            .into_par_iter()
+            .for_each_init(Vec::new, |heavy, (piece, ends, light)| {
+                for (row, count) in ends.windows(2).zip(light) {
+                    let from = usize::try_from(row[0] - ends[0]).expect("in memory");
+                    let to = usize::try_from(row[1] - ends[0]).expect("in memory");
+                    *count = partition(&mut piece[from..to], below, heavy);
+                }
+            });
+        self.light_below = Some(below);
+    }
+
+    /// The bound of [`WeightedCsr::split_light`], if the rows are split.
+    pub fn light_below(&self) -> Option<f32> {
+        self.light_below
+    }
+
+    /// `v`'s light arcs (the prefix of its row) and its heavy arcs (the
+    /// rest), in a graph split by [`WeightedCsr::split_light`]. O(1).
+    /// Panics if the rows are not split.
+    #[inline]
+    pub fn light_and_heavy(&self, v: Vertex) -> (&[WeightedArc], &[WeightedArc]) {
+        self.arcs(v).split_at(self.light[v as usize] as usize)
     }
 
     /// Peak bytes of building, and then holding, the graph: [`Csr::bytes_for`]
-    /// plus 4 more bytes per arc.
+    /// plus 4 more bytes per arc and 4 per vertex (the light counts).
     pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
-        Csr::bytes_for(num_vertices, num_edges) + 4 * 2 * num_edges
+        Csr::bytes_for(num_vertices, num_edges) + 4 * 2 * num_edges + 4 * num_vertices
     }
 
     /// `N`.
@@ -95,6 +150,25 @@ impl WeightedCsr {
             .for_each(|(t, a)| *t = a.target);
         Csr::from_parts(self.offsets.clone(), targets)
     }
+}
+
+/// Stable partition of `row` (8-byte arc words) into arcs lighter than
+/// `below`, then the others, the latter through `heavy`; the light count.
+fn partition(row: &mut [u64], below: f32, heavy: &mut Vec<u64>) -> u32 {
+    heavy.clear();
+    let mut light = 0;
+    for i in 0..row.len() {
+        let word = row[i];
+        let arc: WeightedArc = bytemuck::cast(word);
+        if arc.weight < below {
+            row[light] = word;
+            light += 1;
+        } else {
+            heavy.push(word);
+        }
+    }
+    row[light..].copy_from_slice(heavy);
+    u32::try_from(light).expect("a row of fewer than 2^32 arcs")
 }
 
 #[cfg(test)]
@@ -147,6 +221,28 @@ mod tests {
                     *k += 1;
                 }
             }
+        }
+    }
+
+    /// Guards the light-first split: each row becomes its light arcs in
+    /// their order, then its heavy arcs in theirs, and the light count is
+    /// the prefix's length; the BFS graph copied out before is unchanged.
+    #[test]
+    fn split_rows_are_a_stable_partition_at_the_bound() {
+        let list = Kronecker::new(12, 16, 9).unwrap().generate();
+        let w = weights(list.len());
+        let g = WeightedCsr::build(list.num_vertices(), list.edges(), &w);
+        let mut split = g.clone();
+        split.split_light(0.25);
+        assert_eq!(split.light_below(), Some(0.25));
+        assert_eq!(split.unweighted().num_arcs(), g.num_arcs());
+        for v in 0..g.num_vertices() as u32 {
+            let row = g.arcs(v);
+            let light: Vec<WeightedArc> = row.iter().copied().filter(|a| a.weight < 0.25).collect();
+            let heavy: Vec<WeightedArc> =
+                row.iter().copied().filter(|a| a.weight >= 0.25).collect();
+            let (l, h) = split.light_and_heavy(v);
+            assert_eq!((l, h), (&light[..], &heavy[..]), "vertex {v}");
         }
     }
 }
