@@ -43,6 +43,11 @@ pub fn run_distributed(
             path.display()
         )));
     }
+    if plan.sssp.is_some() {
+        return Err(Error::Refused(
+            "under mpirun kernel 3 (--sssp) does not run yet: run it in one process, or the BFS alone over ranks".into(),
+        ));
+    }
     if !matches!(plan.kernel, Kernel::Dobfs(_)) {
         return Err(Error::Refused(format!(
             "under mpirun only --kernel dobfs runs, not {}",

@@ -107,6 +107,24 @@ fn beyond_scale_31_the_ranks_refuse_only_what_they_cannot_hold() {
     }
 }
 
+/// Guards against a silent BFS-only run: kernel 3 is refused over ranks
+/// (it has no distributed engine yet), in one agreed line.
+#[test]
+fn sssp_over_ranks_is_refused_not_skipped() {
+    let with_sssp = Plan {
+        sssp: Some(kernels::SsspParams::DEFAULT),
+        ..plan(GeneratorKind::Xoshiro, 6)
+    };
+    let errors = ThreadRanks::run(2, |comm| {
+        match harness::run_distributed(&with_sssp, &Silent, comm) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("--sssp ran over ranks"),
+        }
+    });
+    assert_eq!(errors[0], errors[1]);
+    assert!(errors[0].contains("--sssp"), "{}", errors[0]);
+}
+
 #[test]
 fn bad_input_on_the_ranks_is_one_agreed_error() {
     let too_many_keys = Plan {

@@ -158,7 +158,7 @@ pub(crate) struct RunArgs {
     /// the same keys after the BFS, and print the combined block.
     #[arg(long)]
     pub(crate) sssp: bool,
-    /// The bucket width of --sssp's delta-stepping [default: 0.1].
+    /// The bucket width of --sssp's delta-stepping [default: 0.02].
     #[arg(
         long,
         value_name = "D",

@@ -11,5 +11,6 @@ mod plot;
 mod profile;
 mod run;
 mod search;
+mod sssp;
 mod support;
 mod sweep;

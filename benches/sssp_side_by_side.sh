@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Kernel 3 beside GAPBS's sssp, in one alternating run on one machine.
+# Each round runs, in this order:
+#
+#   1. for each delta D in DELTAS: `graph500 --scale S --keys K --sssp
+#      --delta D --json`: the mean SSSP time and validation, kernel 1;
+#   2. with GAPBS=path/to/gapbs (built there with `make`): `sssp -g S -n K`,
+#      its "Average Time" (integer weights 1..255, its default delta).
+#
+# Then the median of each figure over the rounds, and each delta's mean
+# SSSP time as a ratio to GAPBS's (issue 12 asks for at most 1/1.2) and
+# its validation as a ratio to its search (at most 1.5).
+#
+# Usage: [GAPBS=/tmp/gapbs] [DELTAS="0.02 0.05 0.1"] \
+#        benches/sssp_side_by_side.sh [SCALE] [ROUNDS] [KEYS]   (defaults: 20 3 16)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source benches/common.sh
+scale=${1:-20}
+rounds=${2:-3}
+keys=${3:-16}
+deltas=${DELTAS:-0.02 0.05 0.1}
+gapbs=${GAPBS:-}
+[[ -z $gapbs || -x $gapbs/sssp ]] || { echo "sssp_side_by_side.sh: no $gapbs/sssp" >&2; exit 2; }
+cargo build --release --locked -q
+bin=target/release/graph500
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+for ((r = 1; r <= rounds; r++)); do
+    for d in $deltas; do
+        "$bin" --scale "$scale" --keys "$keys" --sssp --delta "$d" --quiet --json "$tmp/r.json" >/dev/null
+        add "sssp$d" "$(field "$tmp/r.json" "d['statistics']['sssp']['time']['mean']")"
+        add "valid$d" "$(field "$tmp/r.json" "d['statistics']['sssp']['validate']['mean']")"
+        add "k1$d" "$(field "$tmp/r.json" "d['statistics']['construction_time']")"
+    done
+    if [[ -n $gapbs ]]; then
+        add gapbs "$("$gapbs/sssp" -g "$scale" -n "$keys" | awk '/Average Time/ { print $3 }')"
+    fi
+done
+echo "SCALE $scale, $keys keys, $(nproc) threads, medians of $rounds alternating rounds; $(cpu_model)"
+echo
+echo "| delta | mean SSSP (s) | / GAPBS | mean validation (s) | / search | kernel 1 (s) |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+for d in $deltas; do
+    s=$(printf %.4f "$(m "sssp$d")"); v=$(printf %.4f "$(m "valid$d")")
+    g=$([[ -n $gapbs ]] && ratio "$s" "$(m gapbs)" || echo "-")
+    echo "| $d | $s | $g | $v | $(ratio "$v" "$s") | $(printf %.3f "$(m "k1$d")") |"
+done
+[[ -z $gapbs ]] || echo "| GAPBS | $(m gapbs) | 1.00 | | | |"

@@ -1,0 +1,128 @@
+//! `graph500 --sssp`: kernel 3 after kernel 2 over the same keys, the
+//! reference's combined block, its JSON and CSV rows, and its refusals.
+
+use crate::support::*;
+
+/// The labels of the combined block, in the reference's order (`main.c`
+/// built with SSSP): each group for `bfs  ` then `sssp `.
+fn combined_labels() -> Vec<String> {
+    let seven = |prefix: &str, what: &str| -> Vec<String> {
+        [
+            "min",
+            "firstquartile",
+            "median",
+            "thirdquartile",
+            "max",
+            "mean",
+            "stddev",
+        ]
+        .iter()
+        .map(|s| format!("{prefix}{s}_{what}"))
+        .collect()
+    };
+    let teps = |prefix: &str| -> Vec<String> {
+        let mut v: Vec<String> = ["min", "firstquartile", "median", "thirdquartile", "max"]
+            .iter()
+            .map(|s| format!("{prefix}{s}_TEPS"))
+            .collect();
+        v.push(format!("{prefix}harmonic_mean_TEPS"));
+        v.push(format!("{prefix}harmonic_stddev_TEPS"));
+        v
+    };
+    let head = ["SCALE", "edgefactor", "NBFS", "graph_generation"];
+    let mut labels: Vec<String> = head.iter().map(|s| s.to_string()).collect();
+    labels.extend(["num_mpi_processes".into(), "construction_time".into()]);
+    for group in [
+        seven("bfs  ", "time"),
+        seven("sssp ", "time"),
+        seven("", "nedge"),
+        teps("bfs  "),
+        teps("sssp "),
+        seven("bfs  ", "validate"),
+        seven("sssp ", "validate"),
+    ] {
+        labels.extend(group);
+    }
+    labels
+}
+
+#[test]
+fn sssp_runs_after_the_bfs_and_prints_the_combined_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, csv) = (dir.path().join("r.json"), dir.path().join("r.csv"));
+    let o = graph500(&[
+        "--scale",
+        "10",
+        "--keys",
+        "4",
+        "--sssp",
+        "-q",
+        "--json",
+        path_str(&json),
+        "--csv",
+        path_str(&csv),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let labels: Vec<&str> = out.lines().map(|l| l.split(':').next().unwrap()).collect();
+    assert_eq!(labels[..55], combined_labels()[..]);
+    for l in out.lines().take(55) {
+        assert!(l.len() > 32 && !l[32..].starts_with(' '), "{l:?}");
+    }
+    assert!(out.contains("sssp harmonic_mean_TEPS:     !  "), "{out}");
+    let report = read_run(&json);
+    let sssp = report.sssp_searches.as_ref().expect("SSSP rows");
+    assert_eq!(report.options.sssp_delta, Some(0.02));
+    assert_eq!(sssp.len(), report.searches.len());
+    for (b, s) in report.searches.iter().zip(sssp) {
+        // Same root, same component: the same nedge and reach.
+        assert_eq!((b.root, b.nedge, b.reached), (s.root, s.nedge, s.reached));
+        assert!(s.validate_time.is_some() && s.time > 0.0);
+    }
+    let stats = report.statistics.sssp.expect("SSSP statistics");
+    assert!(stats.teps.harmonic_mean > 0.0);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let kernels: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap())
+        .collect();
+    assert_eq!(
+        kernels,
+        ["bfs", "bfs", "bfs", "bfs", "sssp", "sssp", "sssp", "sssp"]
+    );
+}
+
+#[test]
+fn a_weighted_text_list_runs_and_an_unweighted_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let weighted = dir.path().join("w.el");
+    std::fs::write(&weighted, "0 1 0.5\n1 2 0.25\n2 3 0\n3 0 0.75\n4 5 1\n").unwrap();
+    let o = graph500(&[
+        "--input",
+        path_str(&weighted),
+        "--keys",
+        "2",
+        "--sssp",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("sssp mean_validate:"));
+    let plain = dir.path().join("p.el");
+    std::fs::write(&plain, "0 1\n1 2\n").unwrap();
+    let o = graph500(&["--input", path_str(&plain), "--keys", "1", "--sssp", "-q"]);
+    assert_bad_input(&o, &["p.el", "--sssp", "weight"]);
+}
+
+#[test]
+fn a_bad_delta_is_one_line() {
+    assert_bad_input(
+        &graph500(&["--scale", "6", "--sssp", "--delta", "0"]),
+        &["--delta", "0"],
+    );
+    assert_bad_input(
+        &graph500(&["--scale", "6", "--sssp", "--delta", "-1"]),
+        &["--delta"],
+    );
+    assert_bad_input(&graph500(&["--scale", "6", "--delta", "0.1"]), &["--sssp"]);
+}
