@@ -219,8 +219,6 @@ impl<'a> Cursor<'a> {
         Ok(value)
     }
 
-    /// An edge weight: one whitespace-free word that Rust's `f32` parsing
-    /// reads (`0.25`, `1e-3`, `.5`), finite and not negative.
     /// The next word as an `f32`, any value (`nan`, `inf` and negative
     /// ones included): a Matrix Market `real` entry.
     pub(crate) fn real(&mut self) -> Result<f32, String> {
@@ -233,18 +231,14 @@ impl<'a> Cursor<'a> {
         parsed.ok_or_else(|| "expected a number (such as 0.25)".into())
     }
 
+    /// An edge weight: one whitespace-free word that Rust's `f32` parsing
+    /// reads (`0.25`, `1e-3`, `.5`), finite and not negative.
     pub(crate) fn weight(&mut self) -> Result<f32, String> {
-        let from = self.at;
-        self.skip_word();
-        let word = &self.line[from..self.at];
-        let parsed = std::str::from_utf8(word)
-            .ok()
-            .and_then(|w| w.parse::<f32>().ok());
-        match parsed {
-            None => Err("expected a weight (a decimal number such as 0.25)".into()),
-            Some(w) if !w.is_finite() => Err(format!("weight {w} is not finite")),
-            Some(w) if w < 0.0 => Err(format!("weight {w} is negative")),
-            Some(w) => Ok(w),
+        match self.real() {
+            Err(_) => Err("expected a weight (a decimal number such as 0.25)".into()),
+            Ok(w) if !w.is_finite() => Err(format!("weight {w} is not finite")),
+            Ok(w) if w < 0.0 => Err(format!("weight {w} is negative")),
+            Ok(w) => Ok(w),
         }
     }
 
