@@ -357,6 +357,14 @@ pub(crate) struct ValidateArgs {
     /// The parent array: one little-endian i64 per vertex, -1 for unreached.
     #[arg(long, value_name = "P")]
     pub(crate) parents: PathBuf,
+    /// Validate a shortest-path search (kernel 3) instead of a BFS: needs
+    /// --dist, and an --input with weights.
+    #[arg(long, requires = "dist")]
+    pub(crate) sssp: bool,
+    /// With --sssp: the distance array, one little-endian f32 per vertex, -1
+    /// for unreached.
+    #[arg(long, value_name = "D", requires = "sssp")]
+    pub(crate) dist: Option<PathBuf>,
 }
 
 /// The BFS kernels, as the command line names them.

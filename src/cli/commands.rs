@@ -14,7 +14,7 @@ use harness::{InvalidSearch, Outcome, budget, timed};
 use kernels::{Csr, SearchKey};
 use std::process::ExitCode;
 use std::sync::Arc;
-use validate::Validator;
+use validate::{SsspSummary, SsspValidator, Validator};
 
 /// What every subcommand shares.
 pub(crate) struct Commands<'a> {
@@ -228,14 +228,51 @@ impl Commands<'_> {
             );
         }
         interrupt::check()?;
-        let (verdict, seconds) = timed(|| Validator::new(n).validate(&edges, root, &parents, None));
+        let (verdict, seconds) = match &args.dist {
+            Some(dist_path) => {
+                let Some(weights) = edges.weights() else {
+                    bail!(
+                        "{}: --sssp needs a weight per tuple, and this file has none",
+                        input.display()
+                    );
+                };
+                let dist = validate::distances::read(dist_path)?;
+                if dist.len() != n {
+                    bail!(
+                        "{}: holds {} distances but the graph {} has {n} vertices",
+                        dist_path.display(),
+                        dist.len(),
+                        input.display()
+                    );
+                }
+                let mut validator = SsspValidator::new(n);
+                let validated =
+                    || validator.validate(edges.edges(), weights, root, &parents, &dist, None);
+                let (verdict, seconds) = timed(validated);
+                let line = |s: SsspSummary| {
+                    format!(
+                        "valid: root {root}, {} vertices reached, largest distance {}, tree depth {}, nedge {}",
+                        s.reached, s.max_dist, s.depth, s.nedge
+                    )
+                };
+                (verdict.map(line), seconds)
+            }
+            None => {
+                let validated = || Validator::new(n).validate(&edges, root, &parents, None);
+                let (verdict, seconds) = timed(validated);
+                let line = |t: validate::TreeSummary| {
+                    format!(
+                        "valid: root {root}, {} vertices reached, depth {}, nedge {}",
+                        t.reached, t.depth, t.nedge
+                    )
+                };
+                (verdict.map(line), seconds)
+            }
+        };
         interrupt::check()?;
         match verdict {
-            Ok(tree) => {
-                console::out_line(&format!(
-                    "valid: root {root}, {} vertices reached, depth {}, nedge {}",
-                    tree.reached, tree.depth, tree.nedge
-                ))?;
+            Ok(line) => {
+                console::out_line(&line)?;
                 self.progress.say(&format!("validated in {seconds:.4} s"));
                 Ok(ExitCode::SUCCESS)
             }

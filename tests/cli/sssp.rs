@@ -126,3 +126,50 @@ fn a_bad_delta_is_one_line() {
     );
     assert_bad_input(&graph500(&["--scale", "6", "--delta", "0.1"]), &["--sssp"]);
 }
+
+/// `graph500 validate --sssp` judges another program's shortest-path tree
+/// from files: a triangle 0-1 (0.5), 1-2 (0.25), 0-2 (1) from root 0 is
+/// valid as 0 <- 1 <- 2 at 0, 0.5, 0.75, and refused with the long edge
+/// taken (0.75 is shorter than the claimed 1: the triangle rule).
+#[test]
+fn validate_sssp_judges_another_programs_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("t.el");
+    std::fs::write(&graph, "0 1 0.5\n1 2 0.25\n0 2 1\n").unwrap();
+    let (parents, dist) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
+    let write = |p: &[i64], d: &[f32]| {
+        write_parents(&parents, p);
+        let bytes: Vec<u8> = d.iter().flat_map(|x| x.to_le_bytes()).collect();
+        std::fs::write(&dist, bytes).unwrap();
+    };
+    let validate = || {
+        graph500(&[
+            "validate",
+            "--input",
+            path_str(&graph),
+            "--root",
+            "0",
+            "--parents",
+            path_str(&parents),
+            "--sssp",
+            "--dist",
+            path_str(&dist),
+            "-q",
+        ])
+    };
+    write(&[0, 0, 1], &[0.0, 0.5, 0.75]);
+    let o = validate();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("valid: root 0, 3 vertices reached, largest distance 0.75"),
+        "{}",
+        stdout(&o)
+    );
+    write(&[0, 0, 0], &[0.0, 0.5, 1.0]);
+    let o = validate();
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("invalid: check 4"), "{}", stdout(&o));
+    // A distance file of the wrong length is bad input, in one line.
+    std::fs::write(&dist, [0u8; 8]).unwrap();
+    assert_bad_input(&validate(), &["d.bin", "2 distances", "3 vertices"]);
+}
