@@ -128,6 +128,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Run(args)) => commands.run(args),
         Some(Command::Generate(args)) => commands.generate(args),
         Some(Command::Bfs(args)) => commands.bfs(args),
+        Some(Command::Sssp(args)) => commands.sssp(args),
         Some(Command::Validate(args)) => commands.validate(args),
         Some(Command::Convert(args)) => commands.convert(args),
         Some(Command::Plot(args)) => cli::plot::plot(args, &progress),

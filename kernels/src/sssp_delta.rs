@@ -9,6 +9,9 @@
 //! phase* relaxes the heavy arcs of every vertex the bucket settled, once
 //! (they can only reach later buckets). A vertex in a bucket's queue whose
 //! distance has since dropped into an earlier bucket is skipped (stale).
+//! On a graph split at `delta` ([`WeightedCsr::split_light`]) the light
+//! arcs are a row's prefix and the heavy ones the rest; otherwise each
+//! phase filters the whole row.
 //!
 //! Invariants:
 //! - each vertex's state is one `AtomicU64`: its distance's f32 bits above
@@ -21,17 +24,22 @@
 //! - distances are computed in f32 along paths from the root, as the
 //!   reference does; f32 addition is monotone, so the result (the least
 //!   fixpoint) is the same for any thread count. Parents may differ.
+//! - a vertex waits at most once in the bin of its distance's bucket: the
+//!   distance's sign bit marks it, set by the CAS that improves it and
+//!   cleared by the `fetch_and` that reads its distance to process it, so
+//!   the mark and the distance change in one atomic step.
 //! - the workers' bins are kept from search to search: after the first
 //!   search on a pool, a search allocates nothing (their growth aside).
 //!
 //! Cost: each vertex relaxes its light arcs once per light phase it is
-//! queued in (usually one) and its heavy arcs once; per bucket, two
-//! barriers per phase and a gather of the bins.
+//! queued in (usually one) and its heavy arcs as often (in vain after the
+//! first); per phase, a barrier and a gather of the bins; 8 bytes per
+//! vertex.
 
 use crate::{WeightedArc, WeightedCsr};
 use generator::Vertex;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// The bucket width when none is given: the fastest of 0.01, 0.02, 0.05
@@ -102,8 +110,6 @@ pub struct DeltaStepping {
     delta: f32,
     /// Distance bits above the parent, per vertex.
     state: Vec<AtomicU64>,
-    /// Whether the vertex is in the current bucket's settled list.
-    settled: Vec<AtomicBool>,
     workers: Vec<Mutex<Worker>>,
     /// Whether the graph's rows are split at `delta` (light arcs first).
     split: bool,
@@ -120,7 +126,7 @@ struct Worker {
 }
 
 impl DeltaStepping {
-    /// An engine for `graph` with `params`. Allocates 9 bytes per vertex.
+    /// An engine for `graph` with `params`. Allocates 8 bytes per vertex.
     pub fn new(graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
         let delta = params.delta;
         let n = graph.num_vertices();
@@ -128,10 +134,6 @@ impl DeltaStepping {
             state: (0..n)
                 .into_par_iter()
                 .map(|_| AtomicU64::new(UNREACHED))
-                .collect(),
-            settled: (0..n)
-                .into_par_iter()
-                .map(|_| AtomicBool::new(false))
                 .collect(),
             workers: Vec::new(),
             split: graph.light_below() == Some(delta),
@@ -144,7 +146,7 @@ impl DeltaStepping {
     /// Bytes an engine takes for `num_vertices` vertices (its bins and
     /// queue aside, which grow with the pushes of a search).
     pub fn bytes_for(num_vertices: u64) -> u64 {
-        9 * num_vertices
+        8 * num_vertices
     }
 
     /// Clears the per-search state. O(N), parallel.
@@ -189,7 +191,7 @@ impl DeltaStepping {
     }
 
     /// Relaxes the light arcs of the queued vertices still in `bucket`, and
-    /// lists the ones not listed yet as settled by this bucket.
+    /// lists them as settled by this bucket.
     fn light_phase(&self, bucket: usize) {
         let delta = self.delta;
         self.queue.par_chunks(GRAIN).for_each(|chunk| {
@@ -203,9 +205,11 @@ impl DeltaStepping {
                 // step: an improvement before it is read here, one after it
                 // finds the mark clear and queues the vertex anew.
                 let du = dist(state.fetch_and(!QUEUED, Relaxed));
-                if !self.settled[u as usize].swap(true, Relaxed) {
-                    worker.settled.push(u);
-                }
+                // Listed each time it is processed: a vertex processed
+                // twice in a bucket (rare) relaxes its heavy arcs twice,
+                // the second time in vain, which is cheaper than a locked
+                // flag per processing.
+                worker.settled.push(u);
                 for arc in self.light_part(u).iter().filter(|a| a.weight < delta) {
                     self.relax(&mut worker, u, du + arc.weight, arc.target);
                 }
@@ -213,7 +217,7 @@ impl DeltaStepping {
         });
     }
 
-    /// Relaxes the heavy arcs of every vertex the bucket settled, once.
+    /// Relaxes the heavy arcs of every vertex the bucket settled.
     fn heavy_phase(&mut self) {
         self.queue.clear();
         for w in &self.workers {
@@ -225,7 +229,6 @@ impl DeltaStepping {
         self.queue.par_chunks(GRAIN).for_each(|chunk| {
             let mut worker = self.worker();
             for &u in chunk {
-                self.settled[u as usize].store(false, Relaxed);
                 let du = dist(self.state[u as usize].load(Relaxed));
                 for arc in self.heavy_part(u).iter().filter(|a| a.weight >= delta) {
                     self.relax(&mut worker, u, du + arc.weight, arc.target);

@@ -43,6 +43,9 @@ pub(crate) enum Command {
     Generate(GenerateArgs),
     /// One search from one root; write the parent array (little-endian i64).
     Bfs(BfsArgs),
+    /// One shortest-path search (kernel 3) from one root of a weighted
+    /// graph; write the parent array (i64) and the distance array (f32).
+    Sssp(SsspArgs),
     /// Validate a parent array made by any program (exit 0 valid, 1 invalid,
     /// 2 bad input).
     Validate(ValidateArgs),
@@ -346,6 +349,23 @@ pub(crate) struct BfsArgs {
     /// Switching parameters of --kernel dobfs.
     #[command(flatten)]
     pub(crate) tuning: DoArgs,
+}
+
+/// Options of `sssp`.
+#[derive(Debug, Args)]
+pub(crate) struct SsspArgs {
+    /// Which graph (it must carry weights) and root.
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
+    /// Where to write the parent array.
+    #[arg(long, value_name = "P")]
+    pub(crate) parents_out: PathBuf,
+    /// Where to write the distance array (little-endian f32, -1 unreached).
+    #[arg(long, value_name = "D")]
+    pub(crate) dist_out: PathBuf,
+    /// Delta-stepping's bucket width [default: 0.02].
+    #[arg(long, value_name = "D", allow_negative_numbers = true)]
+    pub(crate) delta: Option<f32>,
 }
 
 /// Options of `validate`.

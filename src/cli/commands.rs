@@ -2,7 +2,7 @@
 //! `generate`, `convert`, `bfs` and `validate`.
 
 use crate::cli::args::{
-    self, BfsArgs, ConvertArgs, GenerateArgs, RunArgs, SearchArgs, ValidateArgs,
+    self, BfsArgs, ConvertArgs, GenerateArgs, RunArgs, SearchArgs, SsspArgs, ValidateArgs,
 };
 use crate::cli::progress::Progress;
 use crate::cli::{console, interrupt, output};
@@ -11,7 +11,7 @@ use generator::EdgeList;
 use harness::block::INVALID_RUN;
 use harness::report::{self, Document};
 use harness::{InvalidSearch, Outcome, budget, timed};
-use kernels::{Csr, SearchKey};
+use kernels::{Csr, DeltaStepping, SearchKey, SsspParams, WeightedCsr};
 use std::process::ExitCode;
 use std::sync::Arc;
 use validate::{SsspSummary, SsspValidator, Validator};
@@ -198,6 +198,58 @@ impl Commands<'_> {
             stats.reached,
             stats.depth,
             args.parents_out.display()
+        ));
+        Ok(ExitCode::SUCCESS)
+    }
+
+    /// `graph500 sssp`: one shortest-path search of a weighted file; writes
+    /// the parent and distance arrays, each whole or not at all.
+    pub(crate) fn sssp(&self, args: &SsspArgs) -> anyhow::Result<ExitCode> {
+        let SearchArgs { input, root, .. } = &args.search;
+        let root = *root;
+        output::check([input], [&args.parents_out, &args.dist_out])?;
+        let params = args
+            .delta
+            .map_or(Ok(SsspParams::DEFAULT), SsspParams::new)?;
+        let edges = self.read_within_budget(
+            &args.search,
+            "a shortest-path search of",
+            budget::sssp_search_bytes,
+        )?;
+        let Some(weights) = edges.weights() else {
+            bail!(
+                "{}: a shortest-path search needs a weight per tuple, and this file has none",
+                input.display()
+            );
+        };
+        let n = edges.num_vertices();
+        let Some(key) = u32::try_from(root).ok().filter(|&r| (r as usize) < n) else {
+            bail!(
+                "--root {root} is not a vertex of {} (0..{n})",
+                input.display()
+            );
+        };
+        let mut graph = WeightedCsr::build(n, edges.edges(), weights);
+        graph.split_light(params.delta());
+        let mut engine = DeltaStepping::new(Arc::new(graph), params);
+        interrupt::check()?;
+        engine.reset();
+        let (stats, seconds) = timed(|| engine.search(key));
+        let nedge = engine.nedge();
+        interrupt::check()?;
+        let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
+        engine.write_results(&mut parents, &mut dist);
+        output::write(&args.parents_out, |out| {
+            validate::parents::write(out, &parents)
+        })?;
+        output::write(&args.dist_out, |out| validate::distances::write(out, &dist))?;
+        self.progress.say(&format!(
+            "root {root}: {} reached, largest distance {}, nedge {nedge}, {seconds:.4} s (delta {}); wrote {} and {}",
+            stats.reached,
+            stats.max_dist,
+            params.delta(),
+            args.parents_out.display(),
+            args.dist_out.display()
         ));
         Ok(ExitCode::SUCCESS)
     }

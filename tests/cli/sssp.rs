@@ -173,3 +173,85 @@ fn validate_sssp_judges_another_programs_tree() {
     std::fs::write(&dist, [0u8; 8]).unwrap();
     assert_bad_input(&validate(), &["d.bin", "2 distances", "3 vertices"]);
 }
+
+/// `graph500 sssp` writes a parent and a distance array that `graph500
+/// validate --sssp` accepts; an unweighted file and a root outside the
+/// graph are one-line refusals that write nothing.
+#[test]
+fn sssp_subcommand_writes_what_validate_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.el");
+    // 300 vertices: a ring and chords, weights in [0, 1) from a hash,
+    // every 17th exactly 0.
+    let mut text = String::new();
+    for i in 0..600u64 {
+        let (u, v) = if i < 300 {
+            (i, (i + 1) % 300)
+        } else {
+            (i - 300, (i * 7 + 1) % 300)
+        };
+        let w = if i % 17 == 0 {
+            0.0
+        } else {
+            ((i * 2_654_435_761) % 1000) as f64 / 1000.0
+        };
+        text += &format!("{u} {v} {w}\n");
+    }
+    std::fs::write(&graph, text).unwrap();
+    let (parents, dist) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
+    let o = graph500(&[
+        "sssp",
+        "--input",
+        path_str(&graph),
+        "--root",
+        "5",
+        "--parents-out",
+        path_str(&parents),
+        "--dist-out",
+        path_str(&dist),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("root 5: 300 reached"), "{}", stderr(&o));
+    let o = graph500(&[
+        "validate",
+        "--input",
+        path_str(&graph),
+        "--root",
+        "5",
+        "--parents",
+        path_str(&parents),
+        "--sssp",
+        "--dist",
+        path_str(&dist),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).starts_with("valid: root 5, 300 vertices reached"),
+        "{}",
+        stdout(&o)
+    );
+
+    let plain = dir.path().join("plain.el");
+    std::fs::write(&plain, "0 1\n1 2\n").unwrap();
+    let (p2, d2) = (dir.path().join("p2.bin"), dir.path().join("d2.bin"));
+    for (input, root, words) in [
+        (&plain, "0", &["plain.el", "weight"][..]),
+        (&graph, "300", &["--root", "300"][..]),
+    ] {
+        let o = graph500(&[
+            "sssp",
+            "--input",
+            path_str(input),
+            "--root",
+            root,
+            "--parents-out",
+            path_str(&p2),
+            "--dist-out",
+            path_str(&d2),
+            "-q",
+        ]);
+        assert_bad_input(&o, words);
+        assert!(!p2.exists() && !d2.exists());
+    }
+}
