@@ -2,6 +2,8 @@
 //! reference's combined block, its JSON and CSV rows, and its refusals.
 
 use crate::support::*;
+use std::path::Path;
+use std::process::Output;
 
 /// The labels of the combined block, in the reference's order (`main.c`
 /// built with SSSP): each group for `bfs  ` then `sssp `.
@@ -44,6 +46,23 @@ fn combined_labels() -> Vec<String> {
         labels.extend(group);
     }
     labels
+}
+
+/// `graph500 validate --sssp` of `graph` from `root` with the two arrays.
+fn validate_sssp(graph: &Path, root: &str, parents: &Path, dist: &Path) -> Output {
+    graph500(&[
+        "validate",
+        "--input",
+        path_str(graph),
+        "--root",
+        root,
+        "--parents",
+        path_str(parents),
+        "--sssp",
+        "--dist",
+        path_str(dist),
+        "-q",
+    ])
 }
 
 #[test]
@@ -142,21 +161,7 @@ fn validate_sssp_judges_another_programs_tree() {
         let bytes: Vec<u8> = d.iter().flat_map(|x| x.to_le_bytes()).collect();
         std::fs::write(&dist, bytes).unwrap();
     };
-    let validate = || {
-        graph500(&[
-            "validate",
-            "--input",
-            path_str(&graph),
-            "--root",
-            "0",
-            "--parents",
-            path_str(&parents),
-            "--sssp",
-            "--dist",
-            path_str(&dist),
-            "-q",
-        ])
-    };
+    let validate = || validate_sssp(&graph, "0", &parents, &dist);
     write(&[0, 0, 1], &[0.0, 0.5, 0.75]);
     let o = validate();
     assert!(o.status.success(), "{}", stderr(&o));
@@ -212,19 +217,7 @@ fn sssp_subcommand_writes_what_validate_accepts() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("root 5: 300 reached"), "{}", stderr(&o));
-    let o = graph500(&[
-        "validate",
-        "--input",
-        path_str(&graph),
-        "--root",
-        "5",
-        "--parents",
-        path_str(&parents),
-        "--sssp",
-        "--dist",
-        path_str(&dist),
-        "-q",
-    ]);
+    let o = validate_sssp(&graph, "5", &parents, &dist);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     assert!(
         stdout(&o).starts_with("valid: root 5, 300 vertices reached"),
