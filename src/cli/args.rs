@@ -210,6 +210,11 @@ pub(crate) struct GenerateArgs {
     /// The format of --out (default: from its extension).
     #[arg(long, value_enum, value_name = "F")]
     pub(crate) format: Option<FormatArg>,
+    /// Also generate one weight per tuple (kernel 3's) and write them with
+    /// the tuples: binary version 2, a third text column, Matrix Market
+    /// `real`, or FILE.weights beside a .pe48.
+    #[arg(long)]
+    pub(crate) weights: bool,
 }
 
 /// Options of `plot`.

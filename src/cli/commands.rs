@@ -8,6 +8,7 @@ use crate::cli::progress::Progress;
 use crate::cli::{console, interrupt, output};
 use anyhow::{Context, bail};
 use generator::EdgeList;
+use generator::format::{EdgeFormat, packed48};
 use harness::block::INVALID_RUN;
 use harness::report::{self, Document};
 use harness::{InvalidSearch, Outcome, budget, timed};
@@ -102,8 +103,7 @@ impl Commands<'_> {
         let (edges, read_seconds) = timed(|| from.read(&args.input));
         let edges = edges?;
         interrupt::check()?;
-        let (written, write_seconds) =
-            timed(|| output::write(&args.output, |out| to.write(out, &edges)));
+        let (written, write_seconds) = timed(|| write_edge_list(&args.output, to, &edges));
         written?;
         self.progress.say(&format!(
             "{} ({}, {read_seconds:.3} s) -> {} ({}, {write_seconds:.3} s): {} edge tuples, {} vertices",
@@ -119,10 +119,20 @@ impl Commands<'_> {
 
     /// `graph500 generate`: writes a Kronecker edge list.
     pub(crate) fn generate(&self, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
-        output::check(output::NO_INPUTS, [&args.out])?;
+        let out_format = args::format_of(&args.out, args.format);
+        let beside = out_format.weights_file(&args.out).filter(|_| args.weights);
+        output::check(output::NO_INPUTS, std::iter::once(&args.out).chain(&beside))?;
         let spec = args.kronecker.spec();
         spec.fits_one_process()?;
-        let edges_at = |scale: u32| budget::generate_bytes(spec.edgefactor << scale);
+        let edges_at = |scale: u32| {
+            let m = spec.edgefactor << scale;
+            let weights = if args.weights {
+                EdgeList::weight_bytes(m)
+            } else {
+                0
+            };
+            budget::generate_bytes(m) + weights
+        };
         budget::check(
             edges_at(spec.scale),
             &format!(
@@ -133,7 +143,16 @@ impl Commands<'_> {
             self.force,
         )?;
         let (generator, _) = spec.build()?;
-        let (edges, seconds) = timed(|| generator.generate());
+        let (edges, seconds) = timed(|| {
+            let edges = generator.generate();
+            if !args.weights {
+                return Ok(edges);
+            }
+            let weights =
+                generator::generate_weights(&*generator, 0..generator.num_blocks(), &|| {});
+            edges.with_weights(weights)
+        });
+        let edges = edges?;
         interrupt::check()?;
         self.progress.say(&format!(
             "generated {} edge tuples over {} vertices in {seconds:.3} s ({:.3e} edges/s); checksum {:#018x}",
@@ -142,9 +161,7 @@ impl Commands<'_> {
             edges.len() as f64 / seconds,
             edges.checksum()
         ));
-        let out_format = args::format_of(&args.out, args.format);
-        let (written, seconds) =
-            timed(|| output::write(&args.out, |out| out_format.write(out, &edges)));
+        let (written, seconds) = timed(|| write_edge_list(&args.out, out_format, &edges));
         written?;
         self.progress
             .say(&format!("wrote {} in {seconds:.3} s", args.out.display()));
@@ -334,6 +351,21 @@ impl Commands<'_> {
             }
         }
     }
+}
+
+/// Writes `edges` to `path` in `format`, and their weights to the file
+/// beside it where the format keeps them apart (`FILE.weights` of a
+/// `.pe48`), each whole or not at all ([`output::write`]).
+fn write_edge_list(
+    path: &std::path::Path,
+    format: EdgeFormat,
+    edges: &EdgeList,
+) -> anyhow::Result<()> {
+    output::write(path, |out| format.write(out, edges))?;
+    if let (Some(beside), Some(_)) = (format.weights_file(path), edges.weights()) {
+        output::write(&beside, |out| packed48::write_weights(out, edges))?;
+    }
+    Ok(())
 }
 
 /// Writes `text` to `path`, whole or not at all ([`output::write`]).

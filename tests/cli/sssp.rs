@@ -248,3 +248,52 @@ fn sssp_subcommand_writes_what_validate_accepts() {
         assert!(!p2.exists() && !d2.exists());
     }
 }
+
+/// `generate --weights` writes weights with the tuples (binary version 2;
+/// a .pe48 and its FILE.weights), which `--sssp` and `sssp` then use, and
+/// `convert` carries them along.
+#[test]
+fn generated_weights_reach_the_file_and_kernel_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("g.bin");
+    let o = graph500(&[
+        "generate",
+        "--scale",
+        "8",
+        "--weights",
+        "--out",
+        path_str(&bin),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = graph500(&["--input", path_str(&bin), "--keys", "2", "--sssp", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("sssp mean_validate:"));
+    let pe48 = dir.path().join("g.pe48");
+    let o = graph500(&["convert", path_str(&bin), path_str(&pe48), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let beside = dir.path().join("g.pe48.weights");
+    assert_eq!(std::fs::metadata(&beside).unwrap().len(), 4 * 16 * 256);
+    let (p, d) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
+    let o = graph500(&[
+        "sssp",
+        "--input",
+        path_str(&pe48),
+        "--root",
+        "1",
+        "--parents-out",
+        path_str(&p),
+        "--dist-out",
+        path_str(&d),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = validate_sssp(&pe48, "1", &p, &d);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    // Without --weights the file has none, and kernel 3 refuses it.
+    let plain = dir.path().join("plain.bin");
+    let o = graph500(&["generate", "--scale", "8", "--out", path_str(&plain), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = graph500(&["--input", path_str(&plain), "--keys", "1", "--sssp", "-q"]);
+    assert_bad_input(&o, &["plain.bin", "weight"]);
+}
