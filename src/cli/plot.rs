@@ -51,48 +51,80 @@ pub(crate) fn plot(args: &PlotArgs, progress: &Progress) -> anyhow::Result<ExitC
     Ok(ExitCode::SUCCESS)
 }
 
-/// A run as SVG: the TEPS panel, and the frontier panel of up to `shown`
-/// searches if any has levels.
+/// A run as SVG: the TEPS panel, the SSSP TEPS panel of a run of both
+/// kernels, and the frontier panel of up to `shown` searches if any has
+/// levels.
 fn run_svg(file: &str, run: &RunReport, shown: usize) -> anyhow::Result<String> {
     let (searches, harmonic_mean) =
         searches_of(run).with_context(|| format!("{file}: a run without searches"))?;
-    for (i, s) in searches.iter().enumerate() {
-        if !plottable(s.teps) {
-            bail!(
-                "{file}: search {} has TEPS {}; plot draws finite, non-negative TEPS",
-                i + 1,
-                figure(s.teps)
-            );
-        }
-    }
-    if !plottable(harmonic_mean) {
-        bail!(
-            "{file}: the harmonic mean of TEPS is {}; plot draws finite, non-negative TEPS",
-            figure(harmonic_mean)
-        );
+    check_plottable(file, "", &searches, harmonic_mean)?;
+    let sssp = sssp_searches_of(run);
+    if let Some((rows, mean)) = &sssp {
+        check_plottable(file, "SSSP ", rows, *mean)?;
     }
     let traced: Vec<&Search> = searches
         .iter()
         .filter(|s| s.levels.is_some())
         .take(shown)
         .collect();
-    let height = if traced.is_empty() { 420 } else { 860 };
+    let rows = 1 + usize::from(sssp.is_some()) + usize::from(!traced.is_empty());
+    let height = u32::try_from(430 * rows).expect("a few panels");
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (960, height)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error)?;
-        let panels = if traced.is_empty() {
-            vec![root.clone()]
-        } else {
-            root.split_evenly((2, 1))
-        };
-        teps_panel(&panels[0], &searches, harmonic_mean, run).map_err(draw_error)?;
-        if let Some(panel) = panels.get(1) {
-            frontier_panel(panel, &traced).map_err(draw_error)?;
+        let panels = root.split_evenly((rows, 1));
+        let mut panels = panels.iter();
+        let mut next = || panels.next().expect("one panel per row");
+        let kernel = format!("kernel {}", run.options.kernel);
+        teps_panel(next(), &searches, harmonic_mean, &kernel, run).map_err(draw_error)?;
+        if let Some((rows, mean)) = &sssp {
+            let kernel = "kernel sssp (delta-stepping)";
+            teps_panel(next(), rows, *mean, kernel, run).map_err(draw_error)?;
+        }
+        if !traced.is_empty() {
+            frontier_panel(next(), &traced).map_err(draw_error)?;
         }
         root.present().map_err(draw_error)?;
     }
     Ok(svg)
+}
+
+/// Fails, naming the search, unless every TEPS and the harmonic mean are
+/// finite and non-negative (what the panels can draw).
+fn check_plottable(file: &str, what: &str, searches: &[Search], mean: f64) -> anyhow::Result<()> {
+    if let Some((i, s)) = searches
+        .iter()
+        .enumerate()
+        .find(|(_, s)| !plottable(s.teps))
+    {
+        bail!(
+            "{file}: {what}search {} has TEPS {}; plot draws finite, non-negative TEPS",
+            i + 1,
+            figure(s.teps)
+        );
+    }
+    if !plottable(mean) {
+        bail!(
+            "{file}: the harmonic mean of {what}TEPS is {}; plot draws finite, non-negative TEPS",
+            figure(mean)
+        );
+    }
+    Ok(())
+}
+
+/// The SSSP searches of a run of both kernels and their harmonic-mean TEPS.
+fn sssp_searches_of(json: &RunReport) -> Option<(Vec<Search>, f64)> {
+    let rows = json.sssp_searches.as_ref().filter(|r| !r.is_empty())?;
+    let searches = rows
+        .iter()
+        .map(|s| Search {
+            teps: s.teps,
+            levels: None,
+            root: s.root,
+        })
+        .collect();
+    Some((searches, json.statistics.sssp?.teps.harmonic_mean))
 }
 
 /// A sweep as SVG: harmonic-mean TEPS against SCALE (linear, from 0) above
@@ -421,6 +453,7 @@ fn teps_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     searches: &[Search],
     harmonic_mean: f64,
+    kernel: &str,
     json: &RunReport,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let n = searches.len();
@@ -430,8 +463,8 @@ fn teps_panel<DB: DrawingBackend>(
         .fold(harmonic_mean, f64::max);
     let top = headroom(highest);
     let title = format!(
-        "TEPS per search: SCALE {}, kernel {}, {} threads",
-        json.statistics.scale, json.options.kernel, json.options.threads,
+        "TEPS per search: SCALE {}, {kernel}, {} threads",
+        json.statistics.scale, json.options.threads,
     );
     let mut chart = ChartBuilder::on(area)
         .caption(title, ("sans-serif", 20))

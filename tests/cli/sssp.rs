@@ -297,3 +297,30 @@ fn generated_weights_reach_the_file_and_kernel_3() {
     let o = graph500(&["--input", path_str(&plain), "--keys", "1", "--sssp", "-q"]);
     assert_bad_input(&o, &["plain.bin", "weight"]);
 }
+
+/// `plot` of a run of both kernels draws a TEPS panel for each.
+#[test]
+fn plot_draws_both_kernels() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, svg) = (dir.path().join("r.json"), dir.path().join("r.svg"));
+    let o = graph500(&[
+        "--scale",
+        "9",
+        "--keys",
+        "3",
+        "--sssp",
+        "-q",
+        "--json",
+        path_str(&json),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = graph500(&["plot", path_str(&json), "--out", path_str(&svg), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert_well_formed_xml(&text);
+    assert!(text.contains("kernel dobfs"), "no BFS panel");
+    assert!(
+        text.contains("kernel sssp (delta-stepping)"),
+        "no SSSP panel"
+    );
+}
