@@ -7,6 +7,7 @@
 //! specification asks), and validates each SSSP result from the edge list
 //! and its weights alone.
 
+use crate::report::BucketTrace;
 use crate::run::{Checker, Searcher};
 use kernels::{DeltaStepping, SearchKey, SearchStats, SsspParams, WeightedCsr};
 use std::sync::Arc;
@@ -23,6 +24,11 @@ impl SsspSearcher {
         SsspSearcher {
             engine: DeltaStepping::new(graph, params),
         }
+    }
+
+    /// Asks searches to record their buckets.
+    pub fn set_tracing(&mut self, on: bool) {
+        self.engine.set_tracing(on);
     }
 }
 
@@ -50,6 +56,11 @@ impl Searcher for SsspSearcher {
 
     fn nedge(&self) -> u64 {
         self.engine.nedge()
+    }
+
+    /// Always some (empty when not traced): an SSSP search has no levels.
+    fn buckets(&self) -> Option<Vec<BucketTrace>> {
+        Some(self.engine.steps().iter().map(BucketTrace::from).collect())
     }
 }
 

@@ -176,6 +176,33 @@ pub struct SearchRecord {
     /// empty list for kernels that do not).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<Vec<TraceStep>>,
+    /// An SSSP search's buckets, with `--trace` (absent for BFS searches).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buckets: Option<Vec<BucketTrace>>,
+}
+
+/// One bucket of a traced SSSP search (delta-stepping).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BucketTrace {
+    /// The bucket: its distances lie in `[bucket delta, (bucket + 1) delta)`.
+    pub bucket: u32,
+    /// Its light phases plus its heavy phase.
+    pub phases: u32,
+    /// Vertices it settled.
+    pub settled: u64,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+impl From<&kernels::BucketStep> for BucketTrace {
+    fn from(s: &kernels::BucketStep) -> Self {
+        BucketTrace {
+            bucket: s.bucket,
+            phases: s.phases,
+            settled: s.settled,
+            seconds: s.seconds,
+        }
+    }
 }
 
 /// One level of a traced search.

@@ -22,7 +22,7 @@
 use crate::kernel3::{SsspChecker, SsspSearcher};
 use crate::observe::{self, Event, Observer};
 use crate::plan::{GeneratorSpec, GraphSource, Plan};
-use crate::report::{MpiReport, SearchRecord, TraceStep};
+use crate::report::{BucketTrace, MpiReport, SearchRecord, TraceStep};
 use crate::{Error, budget};
 use generator::EdgeList;
 use kernels::{Bfs, Csr, DeltaStepping, Parents, SearchKey, SearchStats, WeightedCsr};
@@ -47,6 +47,10 @@ pub trait Searcher {
     /// The levels of the last search, for kernels that record them.
     fn trace(&self) -> Vec<TraceStep> {
         Vec::new()
+    }
+    /// The buckets of the last search, for kernels that have them (SSSP).
+    fn buckets(&self) -> Option<Vec<BucketTrace>> {
+        None
     }
 }
 
@@ -230,7 +234,8 @@ pub fn search_all<S: Searcher>(
             validate_time,
             depth: stats.depth,
             reached: stats.reached,
-            trace: trace.then(|| searcher.trace()),
+            trace: (trace && searcher.buckets().is_none()).then(|| searcher.trace()),
+            buckets: trace.then(|| searcher.buckets()).flatten(),
         };
         observer.event(Event::Searched {
             index: i,
@@ -424,6 +429,7 @@ pub fn run_with(
         (Some(weighted), Some(params), Input::List(list)) => {
             let weights = list.weights().expect("a weighted graph has weights");
             let mut searcher = SsspSearcher::new(weighted, params);
+            searcher.set_tracing(plan.trace);
             observer.event(Event::Searching {
                 searches: keys.len(),
                 kernel: &format!("sssp (delta-stepping, delta {})", params.delta()),
@@ -436,7 +442,7 @@ pub fn run_with(
                 let checker = checker
                     .as_mut()
                     .map(|c| c as &mut dyn Checker<DeltaStepping>);
-                search_all(&mut searcher, checker, &keys, false, observer)
+                search_all(&mut searcher, checker, &keys, plan.trace, observer)
             })?;
             match searches {
                 Ok(searches) => Some(searches),

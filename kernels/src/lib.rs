@@ -56,7 +56,7 @@ pub use keys::{
 };
 pub use par;
 pub use parents::{NO_PARENT, Parents};
-pub use sssp_delta::{DEFAULT_DELTA, DeltaStepping, SsspParams, SsspStats};
+pub use sssp_delta::{BucketStep, DEFAULT_DELTA, DeltaStepping, SsspParams, SsspStats};
 pub use trace::{Direction, MAX_STEPS, Step, StepLog};
 pub use weighted::{WeightedArc, WeightedCsr};
 

@@ -40,6 +40,7 @@ use generator::Vertex;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
 
 /// The bucket width when none is given: the fastest of 0.01, 0.02, 0.05
 /// and 0.1 on Kronecker graphs with weights uniform in [0, 1) at SCALE 20
@@ -89,6 +90,20 @@ impl SsspParams {
     }
 }
 
+/// One bucket of a traced search: which, its phases (light ones and the
+/// heavy one), the vertices it settled, and its seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BucketStep {
+    /// The bucket's index: its distances lie in `[b delta, (b + 1) delta)`.
+    pub bucket: u32,
+    /// Light phases plus the heavy phase.
+    pub phases: u32,
+    /// Vertices settled (listed for the heavy phase).
+    pub settled: u64,
+    /// Seconds from its first light phase to the end of its heavy phase.
+    pub seconds: f64,
+}
+
 /// What one shortest-path search found.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SsspStats {
@@ -114,6 +129,10 @@ pub struct DeltaStepping {
     settled: Vec<AtomicBool>,
     /// Whether the graph's rows are split at `delta` (light arcs first).
     split: bool,
+    /// Whether searches record their buckets ([`DeltaStepping::steps`]).
+    tracing: bool,
+    /// The buckets of the last traced search.
+    steps: Vec<BucketStep>,
     /// The queue of the phase being run.
     queue: Vec<Vertex>,
 }
@@ -137,6 +156,8 @@ impl DeltaStepping {
                 .map(|_| AtomicU64::new(UNREACHED))
                 .collect(),
             workers: Vec::new(),
+            tracing: false,
+            steps: Vec::new(),
             settled: (0..n)
                 .into_par_iter()
                 .map(|_| AtomicBool::new(false))
@@ -152,6 +173,16 @@ impl DeltaStepping {
     /// queue aside, which grow with the pushes of a search).
     pub fn bytes_for(num_vertices: u64) -> u64 {
         9 * num_vertices
+    }
+
+    /// Asks searches to record their buckets (a clock read per bucket).
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+    }
+
+    /// The buckets of the last search, if traced; empty otherwise.
+    pub fn steps(&self) -> &[BucketStep] {
+        &self.steps
     }
 
     /// Clears the per-search state. O(N), parallel.
@@ -170,9 +201,11 @@ impl DeltaStepping {
         self.state[root as usize].store(pack(0.0, root), Relaxed);
         self.queue.clear();
         self.queue.push(root);
+        self.steps.clear();
         let (mut bucket, mut buckets, mut phases) = (0, 0, 0);
         loop {
             buckets += 1;
+            let (started, phases_before) = (self.tracing.then(Instant::now), phases);
             while !self.queue.is_empty() {
                 phases += 1;
                 self.light_phase(bucket);
@@ -180,6 +213,14 @@ impl DeltaStepping {
             }
             phases += 1;
             self.heavy_phase();
+            if let Some(started) = started {
+                self.steps.push(BucketStep {
+                    bucket: u32::try_from(bucket).unwrap_or(u32::MAX),
+                    phases: phases - phases_before,
+                    settled: self.queue.len() as u64,
+                    seconds: started.elapsed().as_secs_f64(),
+                });
+            }
             match self.next_bucket(bucket) {
                 Some(b) => bucket = b,
                 None => break,

@@ -324,3 +324,50 @@ fn plot_draws_both_kernels() {
         "no SSSP panel"
     );
 }
+
+/// `--trace` records each SSSP search's buckets (and the BFS searches'
+/// levels, as before); without it neither kernel's rows carry any.
+#[test]
+fn trace_records_the_buckets_of_each_sssp_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json");
+    let o = graph500(&[
+        "--scale",
+        "10",
+        "--keys",
+        "2",
+        "--sssp",
+        "--trace",
+        "-q",
+        "--json",
+        path_str(&json),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = read_run(&json);
+    assert!(
+        report
+            .searches
+            .iter()
+            .all(|s| s.trace.is_some() && s.buckets.is_none())
+    );
+    for s in report.sssp_searches.as_ref().unwrap() {
+        let buckets = s.buckets.as_ref().expect("buckets recorded");
+        assert!(s.trace.is_none());
+        let settled: u64 = buckets.iter().map(|b| b.settled).sum();
+        assert!(
+            settled >= s.reached,
+            "{settled} settled, {} reached",
+            s.reached
+        );
+        assert!(buckets.windows(2).all(|w| w[0].bucket <= w[1].bucket));
+        assert!(buckets.iter().all(|b| b.phases >= 2 && b.seconds >= 0.0));
+    }
+    let plain = json_run(dir.path(), "plain.json", &["--sssp"]);
+    assert!(
+        plain
+            .sssp_searches
+            .unwrap()
+            .iter()
+            .all(|s| s.buckets.is_none())
+    );
+}
