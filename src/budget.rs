@@ -50,13 +50,7 @@ pub fn sssp_bytes(m: u64, n: u64, validate: bool) -> u64 {
 /// Peak bytes of `graph500 sssp`: the weighted edge list, the weighted
 /// graph, the engine, and the parent and distance arrays it writes.
 pub fn sssp_search_bytes(m: u64, n: u64) -> u64 {
-    EdgeList::bytes_for(m)
-        + EdgeList::weight_bytes(m)
-        + WeightedCsr::bytes_for(n, m)
-        + DeltaStepping::bytes_for(n)
-        + i64_parents(n)
-        + 4 * n
-        + FIXED
+    EdgeList::bytes_for(m) + sssp_bytes(m, n, false) + i64_parents(n) + 4 * n + FIXED
 }
 
 /// Peak bytes of `graph500 generate`: the edge list.

@@ -225,6 +225,8 @@ pub fn search_all<S: Searcher>(
                 Some(seconds)
             }
         };
+        // An SSSP search has buckets where a BFS has levels.
+        let buckets = if trace { searcher.buckets() } else { None };
         let record = SearchRecord {
             root: key.id(),
             time,
@@ -234,8 +236,8 @@ pub fn search_all<S: Searcher>(
             validate_time,
             depth: stats.depth,
             reached: stats.reached,
-            trace: (trace && searcher.buckets().is_none()).then(|| searcher.trace()),
-            buckets: trace.then(|| searcher.buckets()).flatten(),
+            trace: (trace && buckets.is_none()).then(|| searcher.trace()),
+            buckets,
         };
         observer.event(Event::Searched {
             index: i,

@@ -83,7 +83,7 @@ impl SeedStreams {
 
     /// The streams of edge blocks `0..count`, each reachable on its own
     /// ([`BlockJumps::stream`]). Costs `log2(count)` squarings of the jump
-    /// matrix (about 50 us each) and 32 KiB per squaring.
+    /// matrix (256 applications each) and 32 KiB per squaring.
     pub fn edge_blocks(&self, count: usize) -> BlockJumps {
         BlockJumps::new(words(&self.base.state()), count)
     }
@@ -136,7 +136,7 @@ fn from_state(state: &State) -> Xoshiro256PlusPlus {
 /// A linear map of states over GF(2) (xoshiro's steps and jumps are
 /// linear), tabulated by nibble: `table[i][x]` is the image of the state
 /// whose only set bits are nibble `i` holding `x`. 32 KiB; the image of a
-/// state is 64 table reads xor-ed together (about 0.1 us).
+/// state is 64 table reads xor-ed together.
 #[derive(Clone, Debug)]
 struct Linear {
     table: Box<[[State; 16]; NIBBLES]>,
@@ -225,7 +225,8 @@ impl BlockJumps {
         }
     }
 
-    /// Block `block`'s stream. About 0.1 us per set bit of `block`.
+    /// Block `block`'s stream: one application of a tabulated map (64 table
+    /// reads) per set bit of `block`.
     /// Panics if `block` is not below the count these jumps were made for.
     pub fn stream(&self, block: usize) -> Stream {
         assert!(block < self.count, "block {block} of {}", self.count);

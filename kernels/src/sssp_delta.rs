@@ -319,13 +319,13 @@ impl DeltaStepping {
     /// The lowest bucket from `from` on that some worker holds vertices
     /// of (a heavy arc may land in `from` itself through rounding).
     fn next_bucket(&self, from: usize) -> Option<usize> {
-        let guards: Vec<MutexGuard<'_, Worker>> = self.workers.iter().map(lock).collect();
-        let longest = guards.iter().map(|w| w.bins.len()).max().unwrap_or(0);
-        (from..longest).find(|&b| {
-            guards
-                .iter()
-                .any(|w| w.bins.get(b).is_some_and(|q| !q.is_empty()))
-        })
+        // Each worker's lowest non-empty bin, then the lowest of those: no
+        // list of guards (this runs inside the timed search, once a bucket).
+        let lowest = |w: &Mutex<Worker>| {
+            let w = lock(w);
+            (from..w.bins.len()).find(|&b| !w.bins[b].is_empty())
+        };
+        self.workers.iter().filter_map(lowest).min()
     }
 
     /// Moves every worker's bin `bucket` into the queue.
