@@ -13,6 +13,9 @@
 //! - [`DistBfs`]: distributed kernel 2, direction-optimizing; top-down
 //!   steps exchange `(vertex, parent)` pairs, bottom-up steps all-gather
 //!   the frontier bitmap.
+//! - [`DistSssp`]: distributed kernel 3, delta-stepping; each phase's
+//!   relaxations to other ranks go as `(vertex, distance, parent)` offers
+//!   in one exchange, buckets and phases agreed on by all-reduces.
 //! - [`DistValidator`]: validation of a distributed BFS tree from the input
 //!   tuples alone (checks 1-6 of `validate`), independent of the kernels.
 //!
@@ -29,6 +32,7 @@ mod graph;
 mod mpi;
 mod partition;
 mod route;
+mod sssp;
 
 pub use bfs::{DistBfs, DistStep, NO_PARENT};
 pub use check::DistValidator;
@@ -41,6 +45,7 @@ pub use graph::{LocalGraph, ROUND_TUPLES, RowWord, WeightedLocalGraph};
 pub use mpi::Mpi;
 pub use partition::Partition;
 pub use route::{Outbox, Sends, route, route_indexed_into, route_into};
+pub use sssp::DistSssp;
 
 /// A global vertex id as the distributed code stores and sends it: `u32`
 /// while `N` fits (half the bytes per arc and per message), `u64` beyond.
