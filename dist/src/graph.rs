@@ -209,6 +209,27 @@ impl<I: Id> WeightedLocalGraph<I> {
         Self::build_rows(comm, part, tuples, |i| weights[i], light_below)
     }
 
+    /// The same rows without weights, for the BFS (each row in this
+    /// graph's order, light arcs first): one parallel streaming pass over
+    /// the arcs; allocates `8 (N/P + 1) + size_of::<I>() * arcs` bytes.
+    /// Not collective: a run of both kernels builds once.
+    pub fn unweighted(&self) -> LocalGraph<I> {
+        let mut targets = vec![I::default(); self.words.len()];
+        targets
+            .par_iter_mut()
+            .zip(&self.words)
+            .with_min_len(1 << 14)
+            .for_each(|(t, w)| *t = w[0]);
+        LocalGraph {
+            part: self.part,
+            rank: self.rank,
+            offsets: self.offsets.clone(),
+            words: targets,
+            light_below: None,
+            light: Vec::new(),
+        }
+    }
+
     /// The bound the rows are split at (light: lighter than it).
     pub fn light_below(&self) -> f32 {
         self.light_below.expect("weighted rows are split")
@@ -616,6 +637,11 @@ mod tests {
                     below,
                 );
                 assert_eq!(graph.light_below(), below);
+                let plain = graph.unweighted();
+                for r in 0..graph.num_rows() {
+                    let targets = graph.arcs(r).map(|(t, _)| t);
+                    assert!(targets.eq(plain.neighbors(r).iter().map(|&t| u64::from(t))));
+                }
                 rows_of(&graph)
             });
             let wide = ThreadRanks::run(p, |c| {
