@@ -6,9 +6,17 @@
 //! in compressed sparse rows, with the targets as global ids of type `I`
 //! (`u32`, or `u64` when `N` exceeds 2^32 or a run forces wide ids).
 //!
+//! The rows hold one word per arc ([`RowWord`]): the target `I` for the
+//! BFS ([`LocalGraph<I>`]), or the target and its tuple's weight (`[I;
+//! 2]`) for kernel 3 ([`WeightedLocalGraph<I>`], built from the rank's
+//! tuples and the parallel slice of their weights). The weighted rows come
+//! out of the same passes, split light-first at a bound: the sort below
+//! counts each row's arcs lighter than it and the others apart, so each
+//! row holds its light arcs, then its heavy ones, each part in arc order.
+//!
 //! Propagation blocking, as in the single-process build (kernels'
 //! `csr.rs`), with the messages in the middle. A rank's vertices are cut
-//! into blocks of `2^b` rows; a block's arcs have a *region* of `targets`.
+//! into blocks of `2^b` rows; a block's arcs have a *region* of the words.
 //! 1. count: each rank counts its arcs per block of every rank (a local
 //!    pass; `N / 2^b` counters) and sends each rank its blocks' counts (one
 //!    all-to-all of `4 N / 2^b` bytes in all), so every rank knows its
@@ -19,17 +27,19 @@
 //!    destination's run arrives grouped by block in order; with the
 //!    round's counts per block (sent first), the receiver copies each
 //!    run into its source's slice of the block's region: no per-arc work;
-//! 3. sort: each region is counting-sorted by row offset through a
-//!    scratch buffer, in parallel over blocks, which unpacks the targets
-//!    and gives the block's `offsets`.
+//! 3. sort: each region is counting-sorted by row offset (and, weighted,
+//!    light before heavy) through a scratch buffer, in parallel over
+//!    blocks, which unpacks the targets and gives the block's `offsets`
+//!    (and its rows' light counts).
 //!
-//! Peak memory per rank: its rows (`8 (N/P + 1) + size_of::<I>() * arcs`,
-//! the regions being the final `targets`), a round's buffers and a sort
-//! scratch per worker; never a second copy of its arcs. The arcs of a row
-//! are in the order source ranks, then tuples: fixed for a given `P`.
+//! Peak memory per rank: its rows (`8 (N/P + 1) + size_of::<W>() * arcs`,
+//! the regions being the final words, plus 4 bytes a row of light counts
+//! when weighted), a round's buffers and a sort scratch per worker; never
+//! a second copy of its arcs. The arcs of a row are in the order source
+//! ranks, then tuples: fixed for a given `P`.
 
 use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known, exchange_known_into};
-use crate::route::{Outbox, Sends, route_into};
+use crate::route::{Outbox, Sends, route_indexed_into};
 use crate::{Id, Partition};
 use generator::Tuple;
 use rayon::prelude::*;
@@ -41,13 +51,95 @@ pub const ROUND_TUPLES: usize = 1 << 20;
 /// row on average) and its sort scratch fit in L2.
 const MAX_BLOCK_BITS: u32 = 11;
 
-/// One rank's rows: the neighbours of each vertex it owns, as global ids.
+/// One rank's rows: the arcs of each vertex it owns, one word `W` each
+/// ([`RowWord`]): `LocalGraph<I>` holds the neighbours as global ids,
+/// [`WeightedLocalGraph<I>`] each neighbour and its weight.
 #[derive(Debug)]
-pub struct LocalGraph<I> {
+pub struct LocalGraph<W> {
     part: Partition,
     rank: usize,
     offsets: Vec<u64>,
-    targets: Vec<I>,
+    words: Vec<W>,
+    /// Weighted rows only: the bound they are split at, and each row's
+    /// light count (empty for ids alone).
+    light_below: Option<f32>,
+    light: Vec<u32>,
+}
+
+/// One rank's weighted rows (kernel 1 for kernel 3): each arc's target and
+/// its tuple's weight, each row's light arcs first
+/// ([`LocalGraph::build_weighted`]).
+pub type WeightedLocalGraph<I> = LocalGraph<[I; 2]>;
+
+/// What a row holds per arc: the target's global id `I`, or `[I; 2]`, the
+/// target and the bits of its tuple's `f32` weight. While kernel 1 routes
+/// an arc, the target part holds the target and the row offset packed.
+pub trait RowWord: bytemuck::Pod + Default + Send + Sync + std::fmt::Debug {
+    /// The global id type.
+    type Id: Id;
+    /// How the sort classes a row's arcs: 1 (one class), or 2 (light, then
+    /// heavy).
+    const CLASSES: usize;
+    /// The word of an arc to `target` (or a packed target) of weight
+    /// `weight`, which an id alone drops.
+    fn arc(target: u64, weight: f32) -> Self;
+    /// The target part.
+    fn target(self) -> u64;
+    /// This word with `target` as its target part.
+    fn with_target(self, target: u64) -> Self;
+    /// The class of this arc in a row split at `light_below`, below
+    /// [`CLASSES`](Self::CLASSES): 0 light, 1 heavy.
+    fn class(self, light_below: f32) -> usize;
+}
+
+impl<I: Id> RowWord for I {
+    type Id = I;
+    const CLASSES: usize = 1;
+    #[inline]
+    fn arc(target: u64, _: f32) -> Self {
+        I::from_u64(target)
+    }
+    #[inline]
+    fn target(self) -> u64 {
+        self.to_u64()
+    }
+    #[inline]
+    fn with_target(self, target: u64) -> Self {
+        I::from_u64(target)
+    }
+    #[inline]
+    fn class(self, _: f32) -> usize {
+        0
+    }
+}
+
+impl<I: Id> RowWord for [I; 2] {
+    type Id = I;
+    const CLASSES: usize = 2;
+    #[inline]
+    fn arc(target: u64, weight: f32) -> Self {
+        [I::from_u64(target), I::from_u64(weight.to_bits().into())]
+    }
+    #[inline]
+    fn target(self) -> u64 {
+        self[0].to_u64()
+    }
+    #[inline]
+    fn with_target(self, target: u64) -> Self {
+        [I::from_u64(target), self[1]]
+    }
+    #[inline]
+    fn class(self, light_below: f32) -> usize {
+        usize::from(weight(self) >= light_below)
+    }
+}
+
+/// The weight of a weighted word.
+#[inline]
+fn weight<I: Id>(word: [I; 2]) -> f32 {
+    // The low half holds the bits the word was made from.
+    #[allow(clippy::cast_possible_truncation)]
+    f32::from_bits(word[1].to_u64() as u32)
 }
 
 /// How every rank's rows are cut into blocks, numbered over all ranks in
@@ -88,9 +180,98 @@ impl<I: Id> LocalGraph<I> {
     /// or [`WideEdge`](generator::WideEdge)s) and gets the rows it owns.
     /// Collective.
     pub fn build<T: Tuple>(comm: &dyn Comm, part: Partition, tuples: &[T]) -> Self {
+        Self::build_rows(comm, part, tuples, |_| 0.0, f32::INFINITY)
+    }
+
+    /// The neighbours (global ids) of local vertex `row`. O(1).
+    #[inline]
+    pub fn neighbors(&self, row: usize) -> &[I] {
+        self.row(row)
+    }
+}
+
+impl<I: Id> WeightedLocalGraph<I> {
+    /// Kernel 1 with weights across the ranks of `comm`: as
+    /// [`build`](LocalGraph::build), each arc with the weight of its tuple,
+    /// `weights[i]` that of `tuples[i]` (one per tuple, panics otherwise;
+    /// finite and `>= 0` for kernel 3). Each row holds its arcs lighter
+    /// than `light_below` first ([`light_and_heavy`](Self::light_and_heavy)).
+    /// Collective; the cost of `build` with `2 size_of::<I>()` bytes per
+    /// arc.
+    pub fn build_weighted<T: Tuple>(
+        comm: &dyn Comm,
+        part: Partition,
+        tuples: &[T],
+        weights: &[f32],
+        light_below: f32,
+    ) -> Self {
+        assert_eq!(weights.len(), tuples.len(), "one weight per tuple");
+        Self::build_rows(comm, part, tuples, |i| weights[i], light_below)
+    }
+
+    /// The same rows without weights, for the BFS (each row in this
+    /// graph's order, light arcs first): one parallel streaming pass over
+    /// the arcs; allocates `8 (N/P + 1) + size_of::<I>() * arcs` bytes.
+    /// Not collective: a run of both kernels builds once.
+    pub fn unweighted(&self) -> LocalGraph<I> {
+        let mut targets = vec![I::default(); self.words.len()];
+        targets
+            .par_iter_mut()
+            .zip(&self.words)
+            .with_min_len(1 << 14)
+            .for_each(|(t, w)| *t = w[0]);
+        LocalGraph {
+            part: self.part,
+            rank: self.rank,
+            offsets: self.offsets.clone(),
+            words: targets,
+            light_below: None,
+            light: Vec::new(),
+        }
+    }
+
+    /// The bound the rows are split at (light: lighter than it).
+    pub fn light_below(&self) -> f32 {
+        self.light_below.expect("weighted rows are split")
+    }
+
+    /// The arcs of local vertex `row`, as `(target, weight)`, light ones
+    /// first. O(1) to make.
+    #[inline]
+    pub fn arcs(&self, row: usize) -> impl ExactSizeIterator<Item = (u64, f32)> + Clone + '_ {
+        self.row(row).iter().map(|&w| (w.target(), weight(w)))
+    }
+
+    /// The light arcs of local vertex `row` (lighter than
+    /// [`light_below`](Self::light_below), a prefix of its row) and its
+    /// heavy ones (the rest), as `(target, weight)`. O(1) to make.
+    #[inline]
+    pub fn light_and_heavy(
+        &self,
+        row: usize,
+    ) -> (
+        impl ExactSizeIterator<Item = (u64, f32)> + Clone + '_,
+        impl ExactSizeIterator<Item = (u64, f32)> + Clone + '_,
+    ) {
+        let (light, heavy) = self.row(row).split_at(self.light[row] as usize);
+        let pair = |&w: &[I; 2]| (w.target(), weight(w));
+        (light.iter().map(pair), heavy.iter().map(pair))
+    }
+}
+
+impl<W: RowWord> LocalGraph<W> {
+    /// Kernel 1 for any word: `weight(i)` is the weight of `tuples[i]`,
+    /// and weighted rows are split at `light_below`.
+    fn build_rows<T: Tuple>(
+        comm: &dyn Comm,
+        part: Partition,
+        tuples: &[T],
+        weight: impl Fn(usize) -> f32 + Sync,
+        light_below: f32,
+    ) -> Self {
         let (rank, ranks) = (comm.rank(), comm.size());
         let rows = part.count(rank);
-        let blocks = Blocks::new::<I>(&part);
+        let blocks = Blocks::new::<W::Id>(&part);
         let low = (1u64 << blocks.bits) - 1;
 
         // 1. count: this rank's arcs per block of every rank, sent to the
@@ -129,7 +310,7 @@ impl<I: Id> LocalGraph<I> {
         }
         block_start.push(at);
         let total = usize::try_from(at).expect("a rank's arcs fit memory");
-        let mut targets: Vec<I> = bytemuck::zeroed_vec(total);
+        let mut words: Vec<W> = bytemuck::zeroed_vec(total);
 
         // 2. exchange, in rounds agreed on by every rank.
         let rounds = all_reduce(
@@ -146,15 +327,16 @@ impl<I: Id> LocalGraph<I> {
             let i = usize::try_from(i).expect("a round index");
             let start = (i * ROUND_TUPLES).min(tuples.len());
             let round = &tuples[start..(start + ROUND_TUPLES).min(tuples.len())];
-            route_into(round, blocks.first[ranks], &mut out, |e| {
+            route_indexed_into(round, blocks.first[ranks], &mut out, |j, e| {
                 let (u, v) = e.ends();
                 if u == v {
                     return Sends::none();
                 }
+                let w = weight(start + j);
                 let arc = |s: u64, t: u64| {
                     let place = part.place(s);
                     let packed = t << blocks.bits | (place.1 as u64 & low);
-                    (blocks.of(place), I::from_u64(packed))
+                    (blocks.of(place), W::arc(packed, w))
                 };
                 let ((bu, au), (bv, av)) = (arc(u, v), arc(v, u));
                 Sends::two(bu, au, bv, av)
@@ -181,72 +363,110 @@ impl<I: Id> LocalGraph<I> {
             for (slot, &count) in cursor.iter_mut().zip(&round_counts) {
                 let count = usize::try_from(count).expect("in memory");
                 let to = usize::try_from(*slot).expect("in memory");
-                targets[to..to + count].copy_from_slice(&received[at..at + count]);
+                words[to..to + count].copy_from_slice(&received[at..at + count]);
                 *slot += count as u64;
                 at += count;
             }
         }
         drop((out, received));
 
-        // 3. sort each region by row offset.
+        // 3. sort each region by row offset (and class).
+        let weighted = W::CLASSES > 1;
         let mut offsets = vec![0u64; rows + 1];
+        let mut light = vec![0u32; if weighted { rows } else { 0 }];
         let mut regions = Vec::with_capacity(mine_blocks);
-        let mut rest = targets.as_mut_slice();
+        let (mut rest, mut light_rest) = (words.as_mut_slice(), light.as_mut_slice());
         for k in 0..mine_blocks {
             let len = usize::try_from(block_start[k + 1] - block_start[k]).expect("in memory");
             let (region, tail) = rest.split_at_mut(len);
-            regions.push((region, block_start[k]));
+            let counts = if weighted {
+                let rows_here = (rows - (k << blocks.bits)).min(1 << blocks.bits);
+                let (counts, tail) = light_rest.split_at_mut(rows_here);
+                light_rest = tail;
+                counts
+            } else {
+                &mut []
+            };
+            regions.push((region, block_start[k], counts));
             rest = tail;
         }
+        let sort = Sort {
+            bits: blocks.bits,
+            light_below,
+        };
         offsets[1..]
             .par_chunks_mut(1 << blocks.bits)
             .zip(regions)
-            .for_each_init(Vec::new, |scratch, (ends, (region, start))| {
-                sort_region(region, ends, start, blocks.bits, scratch);
+            .for_each_init(Vec::new, |scratch, (ends, (region, start, light))| {
+                sort.region(region, ends, light, start, scratch);
             });
         LocalGraph {
             part,
             rank,
             offsets,
-            targets,
+            words,
+            light_below: weighted.then_some(light_below),
+            light,
         }
     }
 }
 
-/// Counting-sorts one block's region (`target << bits | row offset`) by
-/// row offset through `scratch`, unpacking the targets, and writes `ends[r]
-/// = start + the end of row r` for the block's rows.
-fn sort_region<I: Id>(
-    region: &mut [I],
-    ends: &mut [u64],
-    start: u64,
+/// How kernel 1 sorts a block's region: row offsets in the low `bits` of
+/// each word's target part, and for weighted words the light bound.
+struct Sort {
     bits: u32,
-    scratch: &mut Vec<I>,
-) {
-    let low = (1u64 << bits) - 1;
-    let mut next = vec![0usize; ends.len()];
-    for arc in region.iter() {
-        next[usize::try_from(arc.to_u64() & low).expect("a row offset")] += 1;
-    }
-    let mut sum = 0;
-    for (n, end) in next.iter_mut().zip(ends.iter_mut()) {
-        let count = *n;
-        *n = sum;
-        sum += count;
-        *end = start + sum as u64;
-    }
-    scratch.clear();
-    scratch.resize(region.len(), I::default());
-    for arc in region.iter() {
-        let a = arc.to_u64();
-        let row = &mut next[usize::try_from(a & low).expect("a row offset")];
-        scratch[*row] = I::from_u64(a >> bits);
-        *row += 1;
-    }
-    region.copy_from_slice(scratch);
+    light_below: f32,
 }
 
-impl<I: Id> LocalGraph<I> {
+impl Sort {
+    /// Counting-sorts one block's region (`target << bits | row offset`)
+    /// by row offset, and within a row by class ([`RowWord::class`]),
+    /// through `scratch`, unpacking the targets; writes `ends[r] = start +
+    /// the end of row r` for the block's rows, and, for words of two
+    /// classes, `light[r]` = row r's light arcs.
+    fn region<W: RowWord>(
+        &self,
+        region: &mut [W],
+        ends: &mut [u64],
+        light: &mut [u32],
+        start: u64,
+        scratch: &mut Vec<W>,
+    ) {
+        let (bits, classes) = (self.bits, W::CLASSES);
+        let low = (1u64 << bits) - 1;
+        // The slot of an arc: its row's, then its class's inside the row.
+        let slot = |arc: W| {
+            usize::try_from(arc.target() & low).expect("a row offset") * classes
+                + arc.class(self.light_below)
+        };
+        let mut next = vec![0usize; ends.len() * classes];
+        for &arc in region.iter() {
+            next[slot(arc)] += 1;
+        }
+        let mut sum = 0;
+        for (r, (row, end)) in next.chunks_mut(classes).zip(ends.iter_mut()).enumerate() {
+            if let Some(count) = light.get_mut(r) {
+                *count = u32::try_from(row[0]).expect("a row of fewer than 2^32 arcs");
+            }
+            for n in row {
+                let count = *n;
+                *n = sum;
+                sum += count;
+            }
+            *end = start + sum as u64;
+        }
+        scratch.clear();
+        scratch.resize(region.len(), W::default());
+        for &arc in region.iter() {
+            let at = &mut next[slot(arc)];
+            scratch[*at] = arc.with_target(arc.target() >> bits);
+            *at += 1;
+        }
+        region.copy_from_slice(scratch);
+    }
+}
+
+impl<W: RowWord> LocalGraph<W> {
     /// The partition the rows follow.
     pub fn partition(&self) -> &Partition {
         &self.part
@@ -270,15 +490,15 @@ impl<I: Id> LocalGraph<I> {
     /// Arcs held here (both directions of each tuple end up on the owners
     /// of their sources).
     pub fn num_arcs(&self) -> usize {
-        self.targets.len()
+        self.words.len()
     }
 
-    /// The neighbours (global ids) of local vertex `row`. O(1).
+    /// The words of local vertex `row`.
     #[inline]
-    pub fn neighbors(&self, row: usize) -> &[I] {
+    fn row(&self, row: usize) -> &[W] {
         // Offsets are at most the arc count, a usize.
         #[allow(clippy::cast_possible_truncation)]
-        &self.targets[self.offsets[row] as usize..self.offsets[row + 1] as usize]
+        &self.words[self.offsets[row] as usize..self.offsets[row + 1] as usize]
     }
 
     /// The degree of local vertex `row`. O(1).
@@ -287,21 +507,23 @@ impl<I: Id> LocalGraph<I> {
         self.offsets[row + 1] - self.offsets[row]
     }
 
-    /// Heap bytes of the rows.
+    /// Heap bytes of the rows (and light counts).
     pub fn heap_bytes(&self) -> u64 {
-        (self.offsets.len() * 8 + self.targets.len() * size_of::<I>()) as u64
+        (self.offsets.len() * 8 + self.words.len() * size_of::<W>() + self.light.len() * 4) as u64
     }
 
     /// About the most bytes a rank's rows and kernel 1's buffers take, for
-    /// `arcs` arcs on `rows` vertices: the rows, a round's outgoing and
-    /// incoming arcs (two `[I; 2]` per tuple each way), and a sort scratch
-    /// per worker (a typical region: 64 arcs a row of a block; a hub's
-    /// region takes more).
+    /// `arcs` arcs on `rows` vertices: the rows (and for weighted words 4
+    /// bytes a row of light counts), a round's outgoing and incoming arcs
+    /// (two `[W; 2]` per tuple each way), and a sort scratch per worker (a
+    /// typical region: 64 arcs a row of a block; a hub's region takes
+    /// more).
     pub fn bytes_for(rows: u64, arcs: u64) -> u64 {
-        let id = size_of::<I>() as u64;
-        let round = 2 * 2 * 2 * id * ROUND_TUPLES as u64;
-        let scratch = (rayon::current_num_threads() as u64 * id * 64) << MAX_BLOCK_BITS;
-        8 * (rows + 1) + id * arcs + round + scratch
+        let word = size_of::<W>() as u64;
+        let light = if W::CLASSES > 1 { 4 * rows } else { 0 };
+        let round = 2 * 2 * 2 * word * ROUND_TUPLES as u64;
+        let scratch = (rayon::current_num_threads() as u64 * word * 64) << MAX_BLOCK_BITS;
+        8 * (rows + 1) + word * arcs + light + round + scratch
     }
 }
 
@@ -358,6 +580,92 @@ mod tests {
                     .collect();
                 (graph.first(), rows)
             }));
+        }
+    }
+
+    /// Guards the weighted build: for P = 1..4, u32 and u64 ids, every
+    /// rank's row of `v` holds exactly the `(target, weight)` arcs the tuples
+    /// give `v` (as multisets, self-loops dropped), light ones (lighter than
+    /// the bound) first, and the light part is a prefix of the row.
+    #[test]
+    fn weighted_rows_carry_each_tuple_weight_light_arcs_first() {
+        let g = Kronecker::new(9, 8, 5).unwrap();
+        let list = g.generate();
+        let weights = generator::generate_weights(&g, 0..g.num_blocks(), &|| {});
+        let n = list.num_vertices();
+        let mut want: Vec<Vec<(u64, u32)>> = vec![Vec::new(); n];
+        for (e, w) in list.edges().iter().zip(&weights) {
+            if !e.is_self_loop() {
+                want[e.u as usize].push((e.v.into(), w.to_bits()));
+                want[e.v as usize].push((e.u.into(), w.to_bits()));
+            }
+        }
+        for row in &mut want {
+            row.sort_unstable();
+        }
+        let below = 0.3;
+        for p in 1..=4 {
+            let part = Partition::new(n as u64, p);
+            let share = |rank: usize| {
+                let m = list.len();
+                m * rank / p..m * (rank + 1) / p
+            };
+            // Each rank's rows as (first id, per row (light arcs, heavy arcs)).
+            type Rows = (u64, Vec<(Vec<(u64, f32)>, Vec<(u64, f32)>)>);
+            fn rows_of<I: Id>(graph: &WeightedLocalGraph<I>) -> Rows {
+                let rows = (0..graph.num_rows())
+                    .map(|r| {
+                        let (light, heavy) = graph.light_and_heavy(r);
+                        assert_eq!(
+                            light.len() + heavy.len(),
+                            graph.degree(r) as usize,
+                            "row {r}"
+                        );
+                        assert!(graph.arcs(r).eq(light.clone().chain(heavy.clone())));
+                        (light.collect(), heavy.collect())
+                    })
+                    .collect();
+                (graph.first(), rows)
+            }
+            let narrow = ThreadRanks::run(p, |c| {
+                let r = share(c.rank());
+                let graph = WeightedLocalGraph::<u32>::build_weighted(
+                    c,
+                    part,
+                    &list.edges()[r.clone()],
+                    &weights[r],
+                    below,
+                );
+                assert_eq!(graph.light_below(), below);
+                let plain = graph.unweighted();
+                for r in 0..graph.num_rows() {
+                    let targets = graph.arcs(r).map(|(t, _)| t);
+                    assert!(targets.eq(plain.neighbors(r).iter().map(|&t| u64::from(t))));
+                }
+                rows_of(&graph)
+            });
+            let wide = ThreadRanks::run(p, |c| {
+                let r = share(c.rank());
+                let tuples: Vec<WideEdge> = list.edges()[r.clone()].iter().map(widen).collect();
+                let graph =
+                    WeightedLocalGraph::<u64>::build_weighted(c, part, &tuples, &weights[r], below);
+                rows_of(&graph)
+            });
+            assert_eq!(narrow.len(), p);
+            for (first, rows) in narrow.into_iter().chain(wide) {
+                for (i, (light, heavy)) in rows.into_iter().enumerate() {
+                    let v = first as usize + i;
+                    assert!(light.iter().all(|a| a.1 < below), "P {p} vertex {v}");
+                    assert!(heavy.iter().all(|a| a.1 >= below), "P {p} vertex {v}");
+                    let mut got: Vec<(u64, u32)> = light
+                        .iter()
+                        .chain(&heavy)
+                        .map(|&(t, w)| (t, w.to_bits()))
+                        .collect();
+                    got.sort_unstable();
+                    assert_eq!(got, want[v], "P {p} vertex {v}");
+                }
+            }
         }
     }
 }

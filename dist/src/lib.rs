@@ -7,10 +7,15 @@
 //!   ([`ThreadRanks`], which the tests use).
 //! - [`Partition`]: vertices over ranks, 1-D by blocks of consecutive ids.
 //! - [`LocalGraph`]: distributed kernel 1; each rank's rows, global ids of
-//!   type [`Id`] (`u32`, or `u64` beyond 2^32 vertices).
+//!   type [`Id`] (`u32`, or `u64` beyond 2^32 vertices);
+//!   [`WeightedLocalGraph`], the same rows with each tuple's weight, light
+//!   arcs first (kernel 1 for kernel 3).
 //! - [`DistBfs`]: distributed kernel 2, direction-optimizing; top-down
 //!   steps exchange `(vertex, parent)` pairs, bottom-up steps all-gather
 //!   the frontier bitmap.
+//! - [`DistSssp`]: distributed kernel 3, delta-stepping; each phase's
+//!   relaxations to other ranks go as `(vertex, distance, parent)` offers
+//!   in one exchange, buckets and phases agreed on by all-reduces.
 //! - [`DistValidator`]: validation of a distributed BFS tree from the input
 //!   tuples alone (checks 1-6 of `validate`), independent of the kernels.
 //!
@@ -27,6 +32,7 @@ mod graph;
 mod mpi;
 mod partition;
 mod route;
+mod sssp;
 
 pub use bfs::{DistBfs, DistStep, NO_PARENT};
 pub use check::DistValidator;
@@ -34,11 +40,12 @@ pub use comm::{
     Comm, Reduce, Solo, ThreadRanks, agree, all_gather, all_reduce, exchange, exchange_into,
     exchange_known, exchange_known_into,
 };
-pub use graph::{LocalGraph, ROUND_TUPLES};
+pub use graph::{LocalGraph, ROUND_TUPLES, RowWord, WeightedLocalGraph};
 #[cfg(feature = "mpi")]
 pub use mpi::Mpi;
 pub use partition::Partition;
-pub use route::{Outbox, Sends, route, route_into};
+pub use route::{Outbox, Sends, route, route_indexed_into, route_into};
+pub use sssp::DistSssp;
 
 /// A global vertex id as the distributed code stores and sends it: `u32`
 /// while `N` fits (half the bytes per arc and per message), `u64` beyond.

@@ -84,14 +84,27 @@ pub fn route_into<I: Sync, T: Copy + Default + Send + Sync>(
     out: &mut Outbox<T>,
     emit: impl Fn(&I) -> Sends<T> + Sync,
 ) {
+    route_indexed_into(inputs, ranks, out, |_, input| emit(input));
+}
+
+/// [`route_into`] with each input's index in `inputs` passed to `emit`
+/// beside it, for what lies in a slice parallel to the inputs (kernel 1's
+/// weights).
+pub fn route_indexed_into<I: Sync, T: Copy + Default + Send + Sync>(
+    inputs: &[I],
+    ranks: usize,
+    out: &mut Outbox<T>,
+    emit: impl Fn(usize, &I) -> Sends<T> + Sync,
+) {
     let pieces = rayon::current_num_threads().clamp(1, 64);
     let piece_len = inputs.len().div_ceil(pieces).max(1);
     let per_piece: Vec<Vec<usize>> = inputs
         .par_chunks(piece_len)
-        .map(|piece| {
+        .enumerate()
+        .map(|(k, piece)| {
             let mut counts = vec![0; ranks];
-            for input in piece {
-                for &(rank, _) in emit(input).items() {
+            for (i, input) in piece.iter().enumerate() {
+                for &(rank, _) in emit(k * piece_len + i, input).items() {
                     counts[rank] += 1;
                 }
             }
@@ -120,11 +133,12 @@ pub fn route_into<I: Sync, T: Copy + Default + Send + Sync>(
     }
     inputs
         .par_chunks(piece_len)
+        .enumerate()
         .zip(slices)
-        .for_each(|(piece, mut out)| {
+        .for_each(|((k, piece), mut out)| {
             let mut fill = vec![0usize; ranks];
-            for input in piece {
-                for &(rank, item) in emit(input).items() {
+            for (i, input) in piece.iter().enumerate() {
+                for &(rank, item) in emit(k * piece_len + i, input).items() {
                     out[rank][fill[rank]] = item;
                     fill[rank] += 1;
                 }
@@ -171,5 +185,24 @@ mod tests {
             }
         }
         assert_eq!(&a.items[667..], &expected[..]);
+    }
+
+    /// Guards the index `route_indexed_into` passes: each input's own
+    /// position, whatever piece it falls in.
+    #[test]
+    fn indexed_routing_passes_each_input_its_position() {
+        let inputs: Vec<u32> = (0..1000).map(|x| x * 7).collect();
+        let three = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let mut out = Outbox::default();
+        three.install(|| {
+            route_indexed_into(&inputs, 2, &mut out, |i, &x| {
+                Sends::one(i % 2, (i as u32, x))
+            });
+        });
+        assert_eq!(out.counts, vec![500, 500]);
+        assert!(out.items.iter().all(|&(i, x)| inputs[i as usize] == x));
     }
 }

@@ -1,0 +1,943 @@
+//! `DistSssp`: delta-stepping across the ranks of a [`Comm`] (distributed
+//! kernel 3), on each rank's [`WeightedLocalGraph`] over the 1-D block
+//! [`Partition`](crate::Partition).
+//!
+//! The buckets of `kernels::DeltaStepping`: bucket `b` holds the vertices
+//! whose tentative distance lies in `[b delta, (b + 1) delta)`. Every rank
+//! settles the same bucket at a time: *light phases* (the vertices waiting
+//! in it relax their light arcs, weight below `delta`) until no rank has a
+//! vertex waiting in it, then one *heavy phase* (every vertex the bucket
+//! settled relaxes its heavy arcs, once). The next bucket is the lowest one
+//! any rank has a vertex waiting in. Each rank owns its vertices' state:
+//! distance (`f32` bits), parent (global id), the bucket it waits in.
+//!
+//! A phase, on every rank:
+//! 1. **scan**, in parallel over the queued vertices: `u` offers each arc's
+//!    target `t` the distance `d = dist[u] + w` (in `f32`, as the single
+//!    process computes it) with parent `u`. An offer to a vertex of this
+//!    rank that cannot improve it (`d >= dist[t]`) is dropped at once; the
+//!    others go into per-worker buffers by destination rank, each as
+//!    `[local index of t, bits of d, u]` (`3 size_of::<I>()` bytes);
+//! 2. **one exchange** of all the phase's offers, coalesced per destination
+//!    (the rank's own offers come back to it as a copy);
+//! 3. **apply**, two parallel passes over the offers received: the first
+//!    lowers each target's distance to its least offer (`fetch_min` on the
+//!    bits: non-negative `f32`s order as their bits) and marks the targets
+//!    it lowered; the second gives each marked target the parent of one
+//!    offer equal to its new distance (the first to take the mark, so one
+//!    writer) and queues the target in its new bucket's bin unless it waits
+//!    there already;
+//! 4. **one all-reduce** (Min) of the lowest bucket, from the current one
+//!    on, with a vertex waiting in it: after a light phase, whether the
+//!    bucket needs another; after the heavy phase, the next bucket, or the
+//!    end.
+//!
+//! Invariants:
+//! - every offer of a phase is computed from the distances as the phase
+//!   began: applies follow the scans, with the exchange between.
+//!   Distances only drop (strict improvement), and a vertex takes a parent
+//!   only with the distance that parent's offer gave, so `dist[v] ==
+//!   dist[parent] + w` exactly in `f32`. A later drop of the parent's
+//!   distance keeps it so: the parent then relaxes its arcs again, and as
+//!   `f32` addition is monotone, its new offer is either strictly smaller
+//!   (and taken) or equal.
+//! - the parents form a tree rooted at the root, also with zero weights:
+//!   every parent link `x -> y` keeps `dist[x] >= dist[y]` (made with
+//!   `dist[x] = dist[y] + w`; `y`'s distance only drops), so a cycle made
+//!   in a phase would lead, from a vertex the phase lowered, along links
+//!   back to it with distances at its start no larger than its new one,
+//!   which is below its old one: impossible.
+//! - the distances are the least fixpoint of the `f32` relaxations, the
+//!   single-process ones bit for bit, for any `P` and thread count (the
+//!   parents may differ).
+//! - a vertex waits in at most one bin (the bucket in `waiting`), and as
+//!   its distance only drops, it never returns to a bucket it left: no bin
+//!   holds it twice, and a phase's queue holds it once, so one worker at a
+//!   time writes its `waiting` and `settled` entries.
+//! - a search allocates nothing per bucket once warm: the worker buffers,
+//!   bins, queue and message buffers are kept from phase to phase and
+//!   from search to search (their growth aside; the communicator's count
+//!   vectors aside).
+//!
+//! Collectives: per phase one exchange (an all-to-all of counts, then of
+//! the offers) and one all-reduce; two all-reduces to end the search
+//! (reached, bytes and the trace's sums; largest distance and the trace's
+//! times). Only global values steer them, so every rank, one without
+//! vertices too, makes the same calls in the same order.
+//!
+//! Cost per phase: each queued vertex's light (or heavy) arcs, and the
+//! offers it sends. Memory: [`DistSssp::bytes_for`].
+
+use crate::comm::{Comm, Reduce, exchange_into};
+use crate::{Id, NO_PARENT, WeightedLocalGraph};
+use kernels::{BucketStep, SsspParams, SsspStats};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// The distance bits of a vertex not reached.
+const UNREACHED: u32 = f32::INFINITY.to_bits();
+/// The `waiting` entry of a vertex in no bin (never a bucket).
+const NOT_WAITING: u32 = u32::MAX;
+/// Queued vertices per parallel task.
+const GRAIN: usize = 64;
+/// Received offers per parallel task.
+const OFFER_GRAIN: usize = 1 << 10;
+
+/// Which arcs a phase relaxes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Light,
+    Heavy,
+}
+
+/// One worker's share: its offers by destination rank, its bins (local
+/// indices by bucket) and the current bucket's vertices it settled.
+struct Worker<I> {
+    out: Vec<Vec<[I; 3]>>,
+    bins: Vec<Vec<u32>>,
+    settled: Vec<u32>,
+}
+
+/// A distributed delta-stepping engine: one per rank, bound to that rank's
+/// [`WeightedLocalGraph`] and the ranks of `comm`.
+pub struct DistSssp<'c, I: Id> {
+    comm: &'c dyn Comm,
+    graph: Arc<WeightedLocalGraph<I>>,
+    delta: f32,
+    /// Whether the rows are split at `delta` (light arcs a prefix).
+    split: bool,
+    tracing: bool,
+    /// Per own vertex: distance bits, parent, the bucket it waits in,
+    /// lowered by the current apply, listed as settled by the bucket.
+    dist: Vec<AtomicU32>,
+    parents: Vec<AtomicU64>,
+    waiting: Vec<AtomicU32>,
+    lowered: Vec<AtomicBool>,
+    settled: Vec<AtomicBool>,
+    workers: Vec<Mutex<Worker<I>>>,
+    /// The vertices the current phase scans (local indices).
+    queue: Vec<u32>,
+    /// The phase's offers by destination rank, and those received.
+    send: Vec<[I; 3]>,
+    send_counts: Vec<usize>,
+    received: Vec<[I; 3]>,
+    /// The last search's buckets when traced, and per traced bucket this
+    /// rank's settled vertices and nanoseconds until reduced.
+    steps: Vec<BucketStep>,
+    sums: Vec<u64>,
+    maxes: Vec<u64>,
+    /// Bytes all ranks sent in the last search.
+    bytes: u64,
+}
+
+impl<'c, I: Id> DistSssp<'c, I> {
+    /// Bytes of the per-search arrays of a rank with `rows` vertices: 18 a
+    /// vertex (distance 4, parent 8, bucket 4, two flags). The phase
+    /// buffers come on top and are kept at the largest phase's size: 4
+    /// bytes per queued or waiting vertex, and per offer `3 size_of::<I>()`
+    /// bytes in a worker's buffer, again in the outgoing run, and as many
+    /// per offer received.
+    pub fn bytes_for(rows: u64) -> u64 {
+        18 * rows
+    }
+
+    /// An engine for this rank's `graph` (built over the same ranks as
+    /// `comm`), with buckets of width `params.delta()`; the light arcs are
+    /// read as a row prefix when the graph is split at that width
+    /// ([`WeightedLocalGraph::light_below`]), else picked from each row.
+    /// Not collective. Allocates the per-search arrays once
+    /// ([`DistSssp::bytes_for`]). Panics if the rank owns 2^32 vertices or
+    /// more.
+    pub fn new(comm: &'c dyn Comm, graph: Arc<WeightedLocalGraph<I>>, params: SsspParams) -> Self {
+        let part = *graph.partition();
+        assert_eq!(part.ranks(), comm.size(), "the graph's ranks are comm's");
+        assert_eq!(graph.rank(), comm.rank(), "the graph is this rank's");
+        let rows = graph.num_rows();
+        assert!(
+            u32::try_from(rows).is_ok(),
+            "a rank counts its vertices in 32 bits"
+        );
+        let delta = params.delta();
+        DistSssp {
+            comm,
+            delta,
+            split: graph.light_below() == delta,
+            tracing: false,
+            dist: (0..rows).map(|_| AtomicU32::new(UNREACHED)).collect(),
+            parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
+            waiting: (0..rows).map(|_| AtomicU32::new(NOT_WAITING)).collect(),
+            lowered: (0..rows).map(|_| AtomicBool::new(false)).collect(),
+            settled: (0..rows).map(|_| AtomicBool::new(false)).collect(),
+            workers: Vec::new(),
+            queue: Vec::new(),
+            send: Vec::new(),
+            send_counts: vec![0; comm.size()],
+            received: Vec::new(),
+            steps: Vec::new(),
+            sums: Vec::new(),
+            maxes: Vec::new(),
+            bytes: 0,
+            graph,
+        }
+    }
+
+    /// Asks searches to record their buckets ([`steps`](Self::steps)): a
+    /// clock read per bucket, and the figures ride on the two all-reduces
+    /// that end a search.
+    pub fn set_tracing(&mut self, on: bool) {
+        self.tracing = on;
+    }
+
+    /// Clears the per-search state: every local vertex unreached and in no
+    /// bin. O(local N), parallel; not collective.
+    pub fn reset(&mut self) {
+        let rows = self.dist.len();
+        (0..rows)
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .for_each(|u| {
+                self.dist[u].store(UNREACHED, Relaxed);
+                self.parents[u].store(NO_PARENT, Relaxed);
+                self.waiting[u].store(NOT_WAITING, Relaxed);
+                self.lowered[u].store(false, Relaxed);
+                self.settled[u].store(false, Relaxed);
+            });
+        for w in &self.workers {
+            let mut w = lock(w);
+            w.bins.iter_mut().for_each(Vec::clear);
+            w.out.iter_mut().for_each(Vec::clear);
+            w.settled.clear();
+        }
+        self.steps.clear();
+    }
+
+    /// Shortest paths from the global vertex `root`, filling this rank's
+    /// part of the result ([`parents`](Self::parents),
+    /// [`write_results`](Self::write_results)). Collective: every rank
+    /// passes the same root, after [`reset`](Self::reset) if it searched
+    /// before. Returns the global reached count, largest distance, buckets
+    /// and phases (the same on every rank); ends with a collective, so every
+    /// rank has finished. Cost: see the module comment.
+    pub fn search(&mut self, root: u64) -> SsspStats {
+        let part = *self.graph.partition();
+        let n = part.num_vertices();
+        assert!(root < n, "root {root} is not a vertex ({n} vertices)");
+        let threads = rayon::current_num_threads();
+        if self.workers.len() != threads {
+            let ranks = self.comm.size();
+            self.workers = (0..threads)
+                .map(|_| {
+                    Mutex::new(Worker {
+                        out: vec![Vec::new(); ranks],
+                        bins: Vec::new(),
+                        settled: Vec::new(),
+                    })
+                })
+                .collect();
+        }
+        self.steps.clear();
+        // The search's own figures first (set by `finish`), then the trace's.
+        self.sums.clear();
+        self.sums.extend([0, 0]);
+        self.maxes.clear();
+        self.maxes.push(0);
+        let sent = self.comm.bytes_sent();
+        if part.owner(root) == self.comm.rank() {
+            let u = part.local(root);
+            self.dist[u].store(0f32.to_bits(), Relaxed);
+            self.parents[u].store(root, Relaxed);
+            self.waiting[u].store(0, Relaxed);
+            let mut w = lock(&self.workers[0]);
+            push(&mut w.bins, 0, index(u));
+        }
+        let (mut bucket, mut buckets, mut phases) = (0u32, 0u32, 0u32);
+        loop {
+            buckets += 1;
+            let (started, phases_before) = (self.tracing.then(Instant::now), phases);
+            loop {
+                self.gather(bucket);
+                phases += 1;
+                self.phase(Phase::Light, bucket);
+                if self.lowest_waiting(bucket) != Some(bucket) {
+                    break;
+                }
+            }
+            self.queue.clear();
+            for w in &self.workers {
+                let mut w = lock(w);
+                self.queue.extend_from_slice(&w.settled);
+                w.settled.clear();
+            }
+            let settled = self.queue.len() as u64;
+            phases += 1;
+            self.phase(Phase::Heavy, bucket);
+            let next = self.lowest_waiting(bucket);
+            if let Some(started) = started {
+                self.steps.push(BucketStep {
+                    bucket,
+                    phases: phases - phases_before,
+                    settled: 0,
+                    seconds: 0.0,
+                });
+                self.sums.push(settled);
+                let nanos = started.elapsed().as_nanos();
+                self.maxes.push(u64::try_from(nanos).unwrap_or(u64::MAX));
+            }
+            match next {
+                Some(b) => bucket = b,
+                None => break,
+            }
+        }
+        self.finish(sent, buckets, phases)
+    }
+
+    /// Ends a search: the global reached count and largest distance, the
+    /// bytes sent, and the trace's sums and maxima, in two all-reduces.
+    fn finish(&mut self, sent: u64, buckets: u32, phases: u32) -> SsspStats {
+        let (reached, max_bits) = (self.dist.par_iter())
+            .with_min_len(1 << 12)
+            .map(|d| d.load(Relaxed))
+            .filter(|&d| d != UNREACHED)
+            .fold(|| (0u64, 0u32), |(c, m), d| (c + 1, m.max(d)))
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
+        (self.sums[0], self.sums[1]) = (reached, self.comm.bytes_sent() - sent);
+        self.maxes[0] = max_bits.into();
+        self.comm.all_reduce(&mut self.sums, Reduce::Sum);
+        self.comm.all_reduce(&mut self.maxes, Reduce::Max);
+        for (step, (&settled, &nanos)) in
+            (self.steps.iter_mut()).zip(self.sums[2..].iter().zip(&self.maxes[1..]))
+        {
+            step.settled = settled;
+            step.seconds = Duration::from_nanos(nanos).as_secs_f64();
+        }
+        self.bytes = self.sums[1];
+        let max_bits = u32::try_from(self.maxes[0]).expect("distance bits");
+        SsspStats {
+            reached: self.sums[0],
+            max_dist: f32::from_bits(max_bits),
+            buckets,
+            phases,
+        }
+    }
+
+    /// The parents of this rank's vertices after the last search, by local
+    /// index, as global ids: [`NO_PARENT`] if unreached, the root's is the
+    /// root.
+    pub fn parents(&self) -> &[AtomicU64] {
+        &self.parents
+    }
+
+    /// The last search's result for this rank's vertices, by local index:
+    /// `parents[u]` (a global id, [`NO_PARENT`] unreached) and `dist[u]`
+    /// (`-1` unreached). Both slices must have the rank's vertex count of
+    /// entries. O(local N), parallel; not collective.
+    pub fn write_results(&self, parents: &mut [u64], dist: &mut [f32]) {
+        assert_eq!(parents.len(), self.parents.len(), "a parent per vertex");
+        assert_eq!(dist.len(), self.dist.len(), "a distance per vertex");
+        (parents.par_iter_mut().zip(dist))
+            .zip(self.parents.par_iter().zip(&self.dist))
+            .with_min_len(1 << 12)
+            .for_each(|((p, d), (parent, bits))| {
+                let bits = bits.load(Relaxed);
+                (*p, *d) = if bits == UNREACHED {
+                    (NO_PARENT, -1.0)
+                } else {
+                    (parent.load(Relaxed), f32::from_bits(bits))
+                };
+            });
+    }
+
+    /// The last search's nedge: input tuples (self-loops excluded,
+    /// duplicates included) with an end reached, as half the reached
+    /// vertices' degree sum over all ranks (the rule of
+    /// `kernels::DeltaStepping::nedge`). Collective; one all-reduce and
+    /// O(local N), parallel.
+    pub fn nedge(&self) -> u64 {
+        let graph = &*self.graph;
+        let arcs: u64 = (self.dist.par_iter().enumerate())
+            .with_min_len(1 << 12)
+            .filter(|(_, d)| d.load(Relaxed) != UNREACHED)
+            .map(|(u, _)| graph.degree(u))
+            .sum();
+        crate::all_reduce(self.comm, [arcs], Reduce::Sum)[0] / 2
+    }
+
+    /// The buckets of the last search if traced (empty otherwise), the
+    /// same on every rank: settled vertices summed over the ranks, seconds
+    /// the slowest rank's.
+    pub fn steps(&self) -> &[BucketStep] {
+        &self.steps
+    }
+
+    /// Bytes all ranks sent in the last search (its two closing
+    /// all-reduces aside).
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Makes every worker's bin `bucket` the queue.
+    fn gather(&mut self, bucket: u32) {
+        self.queue.clear();
+        for w in &self.workers {
+            if let Some(bin) = lock(w).bins.get_mut(bucket as usize) {
+                self.queue.extend_from_slice(bin);
+                bin.clear();
+            }
+        }
+    }
+
+    /// One phase over the queue: scan, exchange, apply (module comment).
+    fn phase(&mut self, phase: Phase, bucket: u32) {
+        let scan = Scan {
+            graph: &*self.graph,
+            dist: &self.dist,
+            rank: self.comm.rank(),
+            delta: self.delta,
+        };
+        let (waiting, settled, workers) = (&self.waiting, &self.settled, &self.workers);
+        let split = self.split;
+        self.queue.par_chunks(GRAIN).for_each(|chunk| {
+            let mut worker = worker(workers);
+            for &u in chunk {
+                let u = u as usize;
+                if phase == Phase::Light {
+                    if waiting[u].load(Relaxed) != bucket {
+                        continue; // stale: it left the bucket
+                    }
+                    waiting[u].store(NOT_WAITING, Relaxed);
+                    if !settled[u].load(Relaxed) {
+                        settled[u].store(true, Relaxed);
+                        worker.settled.push(index(u));
+                    }
+                } else {
+                    settled[u].store(false, Relaxed);
+                }
+                let light = phase == Phase::Light;
+                let out = &mut worker.out;
+                if split {
+                    let (l, h) = scan.graph.light_and_heavy(u);
+                    if light {
+                        scan.offer(out, u, l);
+                    } else {
+                        scan.offer(out, u, h);
+                    }
+                } else {
+                    let arcs = scan.graph.arcs(u);
+                    scan.offer(out, u, arcs.filter(|&(_, w)| (w < scan.delta) == light));
+                }
+            }
+        });
+        self.send.clear();
+        for (r, count) in self.send_counts.iter_mut().enumerate() {
+            let before = self.send.len();
+            for w in &self.workers {
+                let mut w = lock(w);
+                self.send.extend_from_slice(&w.out[r]);
+                w.out[r].clear();
+            }
+            *count = self.send.len() - before;
+        }
+        exchange_into(self.comm, &self.send, &self.send_counts, &mut self.received);
+        self.apply();
+    }
+
+    /// Applies the offers received (module comment, step 3).
+    fn apply(&self) {
+        let (dist, lowered) = (&self.dist, &self.lowered);
+        self.received.par_chunks(OFFER_GRAIN).for_each(|chunk| {
+            for offer in chunk {
+                let (v, d) = (local(offer[0]), bits(offer[1]));
+                if d < dist[v].load(Relaxed) && d < dist[v].fetch_min(d, Relaxed) {
+                    lowered[v].store(true, Relaxed);
+                }
+            }
+        });
+        self.received.par_chunks(OFFER_GRAIN).for_each(|chunk| {
+            let mut worker = worker(&self.workers);
+            for offer in chunk {
+                let (v, d) = (local(offer[0]), bits(offer[1]));
+                let mark = &lowered[v];
+                if mark.load(Relaxed) && dist[v].load(Relaxed) == d && mark.swap(false, Relaxed) {
+                    self.parents[v].store(offer[2].to_u64(), Relaxed);
+                    let b = bucket_of(f32::from_bits(d), self.delta);
+                    if self.waiting[v].load(Relaxed) != b {
+                        self.waiting[v].store(b, Relaxed);
+                        push(&mut worker.bins, b, index(v));
+                    }
+                }
+            }
+        });
+    }
+
+    /// The lowest bucket from `from` on that a vertex of any rank waits
+    /// in, or none. Drops the entries of vertices that left a bin on the
+    /// way. Collective: one all-reduce.
+    fn lowest_waiting(&self, from: u32) -> Option<u32> {
+        let waiting = &self.waiting;
+        let lowest = |w: &Mutex<Worker<I>>| {
+            let mut w = lock(w);
+            let start = (from as usize).min(w.bins.len());
+            w.bins[start..].iter_mut().zip(from..).find_map(|(bin, b)| {
+                bin.retain(|&v| waiting[v as usize].load(Relaxed) == b);
+                (!bin.is_empty()).then_some(b)
+            })
+        };
+        let mine = self.workers.iter().filter_map(lowest).min();
+        let mine = mine.map_or(u64::MAX, u64::from);
+        let lowest = crate::all_reduce(self.comm, [mine], Reduce::Min)[0];
+        u32::try_from(lowest).ok()
+    }
+}
+
+/// What a scan reads: the rows, the distances, and where offers go.
+struct Scan<'a, I: Id> {
+    graph: &'a WeightedLocalGraph<I>,
+    dist: &'a [AtomicU32],
+    rank: usize,
+    delta: f32,
+}
+
+impl<I: Id> Scan<'_, I> {
+    /// Offers the targets of `arcs` the distance through local vertex `u`:
+    /// dropped for an own target it cannot improve, else put in `out` by
+    /// destination rank.
+    #[inline]
+    fn offer(&self, out: &mut [Vec<[I; 3]>], u: usize, arcs: impl Iterator<Item = (u64, f32)>) {
+        let part = self.graph.partition();
+        let du = f32::from_bits(self.dist[u].load(Relaxed));
+        let parent = I::from_u64(self.graph.first() + u as u64);
+        for (t, w) in arcs {
+            let d = du + w;
+            let (owner, v) = part.place(t);
+            if owner == self.rank && d.to_bits() >= self.dist[v].load(Relaxed) {
+                continue;
+            }
+            out[owner].push([
+                I::from_u64(v as u64),
+                I::from_u64(d.to_bits().into()),
+                parent,
+            ]);
+        }
+    }
+}
+
+/// The running worker's share (one per pool thread).
+fn worker<I>(workers: &[Mutex<Worker<I>>]) -> MutexGuard<'_, Worker<I>> {
+    lock(&workers[rayon::current_thread_index().unwrap_or(0) % workers.len()])
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Puts local vertex `u` in bin `b`.
+#[inline]
+fn push(bins: &mut Vec<Vec<u32>>, b: u32, u: u32) {
+    let b = b as usize;
+    if bins.len() <= b {
+        bins.resize_with(b + 1, Vec::new);
+    }
+    bins[b].push(u);
+}
+
+/// The bucket of distance `d` (finite, `>= 0`); far buckets share the last.
+#[inline]
+fn bucket_of(d: f32, delta: f32) -> u32 {
+    // Saturating: a distance beyond 2^32 buckets waits in the last one.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let b = (d / delta) as u32;
+    b.min(NOT_WAITING - 1)
+}
+
+/// A local index as a queue entry (below 2^32: checked by `new`).
+#[inline]
+fn index(u: usize) -> u32 {
+    #[allow(clippy::cast_possible_truncation)]
+    let u = u as u32;
+    u
+}
+
+/// An offer's local index.
+#[inline]
+fn local<I: Id>(v: I) -> usize {
+    #[allow(clippy::cast_possible_truncation)] // below the rank's vertex count
+    let v = v.to_u64() as usize;
+    v
+}
+
+/// An offer's distance bits.
+#[inline]
+fn bits<I: Id>(d: I) -> u32 {
+    #[allow(clippy::cast_possible_truncation)] // made from a u32
+    let d = d.to_u64() as u32;
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Partition, ThreadRanks};
+    use generator::{Edge, EdgeGenerator, Kronecker, ReferenceKronecker, Tuple};
+    use kernels::{DeltaStepping, WeightedCsr};
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    use validate::SsspValidator;
+
+    /// A weighted tuple list.
+    struct Graph {
+        n: usize,
+        edges: Vec<Edge>,
+        weights: Vec<f32>,
+    }
+
+    fn generated(g: &dyn EdgeGenerator) -> Graph {
+        Graph {
+            n: g.num_vertices(),
+            edges: g.generate().edges().to_vec(),
+            weights: generator::generate_weights(g, 0..g.num_blocks(), &|| {}),
+        }
+    }
+
+    /// What one rank reports of one search.
+    #[derive(Debug)]
+    struct Report {
+        first: u64,
+        parents: Vec<u64>,
+        dist: Vec<f32>,
+        stats: SsspStats,
+        nedge: u64,
+        steps: Vec<BucketStep>,
+        bytes: u64,
+    }
+
+    /// Plain sequential Dijkstra over the tuples (self-loops left out), in
+    /// f32 along paths; infinity for the unreached.
+    fn dijkstra(g: &Graph, root: u64) -> Vec<f32> {
+        let mut rows: Vec<Vec<(usize, f32)>> = vec![Vec::new(); g.n];
+        for (e, &w) in g.edges.iter().zip(&g.weights) {
+            if !e.is_self_loop() {
+                rows[e.u as usize].push((e.v as usize, w));
+                rows[e.v as usize].push((e.u as usize, w));
+            }
+        }
+        let mut dist = vec![f32::INFINITY; g.n];
+        let mut heap = BinaryHeap::new();
+        dist[root as usize] = 0.0;
+        heap.push(Reverse((0f32.to_bits(), root as usize)));
+        while let Some(Reverse((d, u))) = heap.pop() {
+            let d = f32::from_bits(d);
+            if d > dist[u] {
+                continue;
+            }
+            for &(v, w) in &rows[u] {
+                let nd = d + w;
+                if nd < dist[v] {
+                    dist[v] = nd;
+                    heap.push(Reverse((nd.to_bits(), v)));
+                }
+            }
+        }
+        dist
+    }
+
+    /// How a run is made: ranks, workers per rank, bucket width, and
+    /// whether the rows are split at it (else at twice it, so the engine
+    /// picks light arcs from whole rows).
+    #[derive(Clone, Copy, Debug)]
+    struct Setup {
+        p: usize,
+        threads: usize,
+        delta: f32,
+        split: bool,
+    }
+
+    fn setup(p: usize, threads: usize, delta: f32, split: bool) -> Setup {
+        Setup {
+            p,
+            threads,
+            delta,
+            split,
+        }
+    }
+
+    /// Searches from each of `roots` as `setup` says (ids of type `I`),
+    /// one engine per rank reused with `reset`; one report per rank per
+    /// root.
+    fn run_ranks<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<Report>> {
+        let Setup {
+            p,
+            threads,
+            delta,
+            split,
+        } = setup;
+        let part = Partition::new(g.n as u64, p);
+        ThreadRanks::run(p, |c| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let m = g.edges.len();
+                let share = m * c.rank() / p..m * (c.rank() + 1) / p;
+                // u64 ids come from 64-bit tuples, as in a run beyond SCALE 31.
+                let tuples: Vec<I::Tuple> = g.edges[share.clone()]
+                    .iter()
+                    .map(|e| Tuple::from_ends(e.u.into(), e.v.into()))
+                    .collect();
+                let graph = Arc::new(WeightedLocalGraph::<I>::build_weighted(
+                    c,
+                    part,
+                    &tuples,
+                    &g.weights[share],
+                    if split { delta } else { 2.0 * delta },
+                ));
+                let params = SsspParams::new(delta).unwrap();
+                let mut sssp = DistSssp::new(c, Arc::clone(&graph), params);
+                sssp.set_tracing(true);
+                roots
+                    .iter()
+                    .map(|&root| {
+                        sssp.reset();
+                        let stats = sssp.search(root);
+                        let rows = graph.num_rows();
+                        let (mut parents, mut dist) = (vec![0; rows], vec![0.0; rows]);
+                        sssp.write_results(&mut parents, &mut dist);
+                        let atomics: Vec<u64> =
+                            sssp.parents().iter().map(|p| p.load(Relaxed)).collect();
+                        assert_eq!(atomics, parents);
+                        Report {
+                            first: graph.first(),
+                            parents,
+                            dist,
+                            stats,
+                            nedge: sssp.nedge(),
+                            steps: sssp.steps().to_vec(),
+                            bytes: sssp.bytes(),
+                        }
+                    })
+                    .collect()
+            })
+        })
+    }
+
+    /// Checks every search of `run_ranks` against Dijkstra (distances bit
+    /// for bit, the same unreached vertices), the single-process
+    /// delta-stepping (distances, nedge) and the SSSP validator on the
+    /// gathered arrays; checks that every rank reports the same figures and
+    /// the trace adds up. Returns each search's schedule: per bucket its
+    /// index, phases and settled vertices.
+    fn check<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<(u32, u32, u64)>> {
+        let params = SsspParams::new(setup.delta).unwrap();
+        let csr = Arc::new(WeightedCsr::build(g.n, &g.edges, &g.weights));
+        let mut single = DeltaStepping::new(csr, params);
+        let mut validator = SsspValidator::new(g.n);
+        let reports = run_ranks::<I>(g, setup, roots);
+        let (mut want_parents, mut want_dist) = (vec![0i64; g.n], vec![0f32; g.n]);
+        let mut schedules = Vec::new();
+        for (i, &root) in roots.iter().enumerate() {
+            let what = format!("{setup:?} root {root} {}", std::any::type_name::<I>());
+            single.reset();
+            let want = single.search(u32::try_from(root).unwrap());
+            single.write_results(&mut want_parents, &mut want_dist);
+            let exact = dijkstra(g, root);
+            let (mut parents, mut dist) = (vec![-2i64; g.n], vec![-2f32; g.n]);
+            for rank in &reports {
+                let r = &rank[i];
+                assert_eq!(
+                    r.stats, reports[0][i].stats,
+                    "{what}: the same on every rank"
+                );
+                assert_eq!(
+                    r.steps, reports[0][i].steps,
+                    "{what}: the same on every rank"
+                );
+                assert_eq!(r.nedge, single.nedge(), "{what}");
+                assert_eq!(r.bytes, reports[0][i].bytes, "{what}");
+                // Counts go to every other rank in each phase.
+                assert_eq!(r.bytes > 0, setup.p > 1, "{what}: {} bytes", r.bytes);
+                for (u, (&parent, &d)) in r.parents.iter().zip(&r.dist).enumerate() {
+                    let v = usize::try_from(r.first).unwrap() + u;
+                    parents[v] = if parent == NO_PARENT {
+                        -1
+                    } else {
+                        i64::try_from(parent).unwrap()
+                    };
+                    dist[v] = d;
+                }
+            }
+            for v in 0..g.n {
+                let expected = if exact[v].is_finite() { exact[v] } else { -1.0 };
+                assert_eq!(dist[v].to_bits(), expected.to_bits(), "{what}: vertex {v}");
+                assert_eq!(
+                    dist[v].to_bits(),
+                    want_dist[v].to_bits(),
+                    "{what}: vertex {v}"
+                );
+            }
+            let summary = validator
+                .validate(
+                    &g.edges,
+                    &g.weights,
+                    root,
+                    &parents,
+                    &dist,
+                    Some(reports[0][i].nedge),
+                )
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let stats = reports[0][i].stats;
+            assert_eq!(stats.reached, want.reached, "{what}");
+            assert_eq!(stats.reached, summary.reached, "{what}");
+            assert_eq!(
+                stats.max_dist.to_bits(),
+                summary.max_dist.to_bits(),
+                "{what}"
+            );
+            let steps = &reports[0][i].steps;
+            assert_eq!(steps.len(), stats.buckets as usize, "{what}");
+            assert_eq!(
+                steps.iter().map(|s| s.phases).sum::<u32>(),
+                stats.phases,
+                "{what}"
+            );
+            assert!(
+                steps.windows(2).all(|w| w[0].bucket <= w[1].bucket),
+                "{what}"
+            );
+            let settled: u64 = steps.iter().map(|s| s.settled).sum();
+            assert!(
+                settled >= stats.reached,
+                "{what}: each reached vertex settles"
+            );
+            schedules.push(
+                steps
+                    .iter()
+                    .map(|s| (s.bucket, s.phases, s.settled))
+                    .collect(),
+            );
+        }
+        schedules
+    }
+
+    /// [`check`] for each of `setups` (one graph, one delta); the
+    /// schedules must be the same for all: each phase lowers every vertex
+    /// to the least of its distance and its offers, whatever the ranks,
+    /// workers or row layout, so the buckets, their phases and the vertices
+    /// they settle are too (which also shows that light and heavy arcs go
+    /// to their own phases: a mixed-up phase would change them).
+    fn check_all<I: Id>(g: &Graph, setups: &[Setup], roots: &[u64]) {
+        let first = check::<I>(g, setups[0], roots);
+        for &setup in &setups[1..] {
+            assert_eq!(
+                check::<I>(g, setup, roots),
+                first,
+                "{setup:?} and {:?}",
+                setups[0]
+            );
+        }
+    }
+
+    /// `count` roots with edges, spread over the id space.
+    fn roots(g: &Graph, count: usize) -> Vec<u64> {
+        let mut has_edge = vec![false; g.n];
+        for e in g.edges.iter().filter(|e| !e.is_self_loop()) {
+            has_edge[e.u as usize] = true;
+            has_edge[e.v as usize] = true;
+        }
+        let with: Vec<u64> = (0..g.n as u64).filter(|&v| has_edge[v as usize]).collect();
+        with.iter()
+            .step_by((with.len() / count).max(1))
+            .take(count)
+            .copied()
+            .collect()
+    }
+
+    /// Guards the distributed search as a whole: for both generators, P =
+    /// 1..4 ranks of 1 and 2 workers and deltas from fine to one bucket per
+    /// unit, the gathered distances are Dijkstra's bit for bit, nedge is
+    /// the single process's, and every result validates.
+    #[test]
+    fn distances_are_dijkstras_and_results_validate_for_1_to_4_ranks() {
+        let graphs = [
+            generated(&Kronecker::new(8, 16, 3).unwrap()),
+            generated(&ReferenceKronecker::new(9, 16).unwrap()),
+            generated(&Kronecker::new(10, 16, 11).unwrap()),
+        ];
+        for g in &graphs {
+            let roots = roots(g, 3);
+            for delta in [0.02, 0.1, 1.0] {
+                let setups: Vec<Setup> = (1..=4)
+                    .flat_map(|p| [1, 2].map(|threads| setup(p, threads, delta, true)))
+                    .collect();
+                check_all::<u32>(g, &setups, &roots);
+            }
+        }
+    }
+
+    /// Guards wide ids and rows not split at delta: the same answers with
+    /// u64 ids from 64-bit tuples, and with light arcs picked from whole
+    /// rows.
+    #[test]
+    fn wide_ids_and_unsplit_rows_give_the_same_answers() {
+        let g = generated(&Kronecker::new(9, 16, 5).unwrap());
+        let roots = roots(&g, 2);
+        let setups: Vec<Setup> = [1, 3]
+            .into_iter()
+            .flat_map(|p| [true, false].map(|split| setup(p, 2, 0.1, split)))
+            .collect();
+        check_all::<u64>(&g, &setups, &roots);
+        check_all::<u32>(&g, &setups, &roots);
+    }
+
+    /// Guards ties and small components: a fifth of the weights are 0 (so
+    /// zero-weight paths, where parents could make cycles), and a component
+    /// of four vertices with zero-weight arcs, a duplicate and a self-loop
+    /// is added on vertices that had no edge; roots in it, in the big
+    /// component and on an isolated vertex. Also ranks that own no vertex
+    /// (N = 64 < 64 P).
+    #[test]
+    fn zero_weights_small_components_and_empty_ranks_are_right() {
+        let mut g = generated(&Kronecker::new(9, 16, 8).unwrap());
+        for w in g.weights.iter_mut().step_by(5) {
+            *w = 0.0;
+        }
+        let mut has_edge = vec![false; g.n];
+        for e in g.edges.iter().filter(|e| !e.is_self_loop()) {
+            has_edge[e.u as usize] = true;
+            has_edge[e.v as usize] = true;
+        }
+        let free: Vec<u32> = (0..g.n as u32).filter(|&v| !has_edge[v as usize]).collect();
+        assert!(free.len() >= 5, "isolated vertices to use");
+        let [a, b, c, d, lone] = [free[0], free[1], free[2], free[3], free[4]];
+        for (u, v, w) in [
+            (a, b, 0.0),
+            (b, c, 0.5),
+            (c, a, 0.0),
+            (a, b, 0.0),
+            (c, d, 0.25),
+            (d, d, 0.1),
+        ] {
+            g.edges.push(Edge::new(u, v));
+            g.weights.push(w);
+        }
+        let mut keys = roots(&g, 2);
+        keys.extend([u64::from(b), u64::from(lone)]);
+        for delta in [0.02, 0.1, 1.0] {
+            let setups: Vec<Setup> = (1..=4)
+                .flat_map(|p| [1, 2].map(|threads| setup(p, threads, delta, p != 2)))
+                .collect();
+            check_all::<u32>(&g, &setups, &keys);
+        }
+        let tiny = generated(&Kronecker::new(6, 16, 2).unwrap());
+        assert_eq!(Partition::new(64, 4).count(1), 0);
+        let keys = roots(&tiny, 4);
+        for delta in [0.02, 1.0] {
+            check_all::<u32>(
+                &tiny,
+                &[setup(4, 2, delta, true), setup(1, 1, delta, false)],
+                &keys,
+            );
+        }
+    }
+}
