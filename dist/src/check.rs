@@ -61,7 +61,7 @@ pub(crate) const ROUND: usize = 1 << 19;
 const UNREACHED: u32 = u32::MAX;
 const PENDING: u32 = u32::MAX - 1;
 /// Words of a failure record: order, subject, variant, five fields.
-const RECORD: usize = 8;
+pub(crate) const RECORD: usize = 8;
 /// Tuples per parallel work item.
 const GRAIN: usize = 1 << 14;
 

@@ -13,6 +13,8 @@
 //!   the frontier bitmap.
 //! - [`DistValidator`]: validation of a distributed BFS tree from the input
 //!   tuples alone (checks 1-6 of `validate`), independent of the kernels.
+//! - [`DistSsspValidator`]: the same for a distributed shortest-path tree
+//!   and its distances (kernel 3), from the tuples and their weights.
 //!
 //! Nothing here prints or exits; every function that takes a [`Comm`] is
 //! collective (every rank calls it, in the same order).
@@ -27,6 +29,7 @@ mod graph;
 mod mpi;
 mod partition;
 mod route;
+mod sssp_check;
 
 pub use bfs::{DistBfs, DistStep, NO_PARENT};
 pub use check::DistValidator;
@@ -39,6 +42,7 @@ pub use graph::{LocalGraph, ROUND_TUPLES};
 pub use mpi::Mpi;
 pub use partition::Partition;
 pub use route::{Outbox, Sends, route, route_into};
+pub use sssp_check::DistSsspValidator;
 
 /// A global vertex id as the distributed code stores and sends it: `u32`
 /// while `N` fits (half the bytes per arc and per message), `u64` beyond.
