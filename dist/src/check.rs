@@ -32,6 +32,11 @@
 //! names. Replies return in request order and `route` keeps each
 //! destination's items in input order, so a holder finds a tuple's two
 //! replies with one cursor per rank: positions never travel.
+//!
+//! The SSSP validator (`sssp_check.rs`) shares all of this but the
+//! answers and the judgement: [`Tree`] holds the per-vertex state and runs
+//! check 1's scan, check 2, the confirmations' tally and the agreements;
+//! [`TupleRounds`] runs a round of requests about tuples' ends.
 
 use crate::Partition;
 use crate::comm::{
@@ -39,8 +44,10 @@ use crate::comm::{
     exchange_known_into,
 };
 use crate::route::{Outbox, Sends, route, route_into};
+use bytemuck::Pod;
 use generator::Tuple;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use validate::{ExactF32, Invalid, TreeSummary};
 
@@ -48,51 +55,30 @@ use validate::{ExactF32, Invalid, TreeSummary};
 /// take 48 bytes a tuple with 32-bit ids (requests out and in, answers,
 /// replies; 80 with 64-bit ids), so 2^19 tuples are 24 MiB; 2^21 put a rank at 478 MB at SCALE 22 on 4 ranks,
 /// over issue 11's memory bound, for no measurable speed.
-const ROUND: usize = 1 << 19;
+pub(crate) const ROUND: usize = 1 << 19;
 /// Levels of vertices not reached (parent `-1`, `u64::MAX` here) and of
 /// reached ones whose level is not known yet.
 const UNREACHED: u32 = u32::MAX;
 const PENDING: u32 = u32::MAX - 1;
 /// Words of a failure record: order, subject, variant, five fields.
-const RECORD: usize = 8;
+pub(crate) const RECORD: usize = 8;
 /// Tuples per parallel work item.
 const GRAIN: usize = 1 << 14;
 
 /// A failure, and the vertex or tuple position that orders it in its kind.
-type Found = Option<(u64, Invalid)>;
+pub(crate) type Found = Option<(u64, Invalid)>;
 
 /// One rank's side of the distributed validator: the communicator, the
 /// rank's tuples, and 9 bytes of working memory per vertex it owns.
 pub struct DistValidator<'c, T: Tuple> {
-    comm: &'c dyn Comm,
-    part: Partition,
+    tree: Tree<'c>,
     tuples: &'c [T],
     first_tuple: u64,
     round: usize,
-    /// The tree level of each own vertex, or a code above.
-    levels: Vec<AtomicU32>,
-    /// Whether an input tuple joins the vertex to its parent.
-    confirmed: Vec<AtomicBool>,
-    /// Own vertices still waiting for a level, ascending local indices.
-    pending: Vec<u32>,
     /// A tuple round's buffers, kept from round to round and search to
     /// search (fresh ones cost a page fault per 4 KiB, about a sixth of a
     /// validation at SCALE 20 on 2 ranks).
-    rounds: TupleRounds<T>,
-}
-
-/// The buffers of [`DistValidator::check_tuples`]' rounds.
-#[derive(Debug, Default)]
-struct TupleRounds<T> {
-    /// Requests, by owner of the end: tuples `(local index of the end,
-    /// global id of the other end)`, so they are as wide as the input's.
-    out: Outbox<T>,
-    /// Requests that came here.
-    asked: Vec<T>,
-    /// Their answers (levels).
-    answers: Vec<u32>,
-    /// The answers to this rank's requests, in request order.
-    replies: Vec<u32>,
+    rounds: TupleRounds<T, u32>,
 }
 
 impl<'c, T: Tuple> DistValidator<'c, T> {
@@ -101,17 +87,11 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
     /// name global positions). Allocates 9 bytes per own vertex, once.
     /// Not collective.
     pub fn new(comm: &'c dyn Comm, part: Partition, tuples: &'c [T], first_tuple: u64) -> Self {
-        let rows = part.count(comm.rank());
-        local32(rows); // Local indices travel as u32: fail now, not mid-check.
         DistValidator {
-            comm,
-            part,
+            tree: Tree::new(comm, part),
             tuples,
             first_tuple,
             round: ROUND,
-            levels: (0..rows).map(|_| AtomicU32::new(UNREACHED)).collect(),
-            confirmed: (0..rows).map(|_| AtomicBool::new(false)).collect(),
-            pending: Vec::with_capacity(rows),
             rounds: TupleRounds::default(),
         }
     }
@@ -145,50 +125,143 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         parents: &[u64],
         claimed_nedge: Option<u64>,
     ) -> Result<TreeSummary, Invalid> {
-        let n = self.part.num_vertices();
+        let n = self.tree.part.num_vertices();
         if root >= n {
             let num_vertices = usize::try_from(n).expect("N fits memory");
             return Err(Invalid::RootOutOfRange { root, num_vertices });
         }
-        self.agree(self.check_pointers(root, parents))?;
-        self.assign_levels(root, parents)?;
+        self.tree.agree(self.check_pointers(root, parents))?;
+        self.tree.assign_levels(root, parents)?;
         let (nedge, found) = self.check_tuples(parents);
-        let levels = self.levels.par_iter().map(|l| l.load(Relaxed));
-        let (reached, depth) = levels
-            .filter(|&l| l != UNREACHED)
-            .fold(|| (0, 0), |(c, d), l| (c + 1, d.max(u64::from(l))))
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
-        let [nedge, reached] = all_reduce(self.comm, [nedge, reached], Reduce::Sum);
-        let [depth] = all_reduce(self.comm, [depth], Reduce::Max);
-        let (counted, depth) = (nedge, u32::try_from(depth).expect("a level"));
-        let wrong = claimed_nedge.filter(|&claimed| claimed != counted);
-        let mismatch = wrong.map(|claimed| (0, Invalid::NedgeMismatch { counted, claimed }));
-        self.agree(first(found, mismatch))?;
+        let (reached, depth) = self.tree.reached_and_depth();
+        let comm = self.tree.comm;
+        let [nedge, reached] = all_reduce(comm, [nedge, reached], Reduce::Sum);
+        let [depth] = all_reduce(comm, [depth], Reduce::Max);
+        self.tree.conclude(found, nedge, claimed_nedge)?;
         Ok(TreeSummary {
             nedge,
             reached,
-            depth,
+            depth: u32::try_from(depth).expect("a level"),
         })
     }
 
     /// Check 1 and second roots, on this rank's entries alone.
     fn check_pointers(&self, root: u64, parents: &[u64]) -> Found {
-        let (n, start) = (self.part.num_vertices(), self.start());
-        if parents.len() != self.levels.len() {
-            let (found, expected) = (parents.len(), self.levels.len());
+        let (n, start) = (self.tree.part.num_vertices(), self.tree.start());
+        if parents.len() != self.tree.rows() {
+            let (found, expected) = (parents.len(), self.tree.rows());
             return Some((0, Invalid::WrongLength { found, expected }));
         }
         // Entries print as the Graph500 int64 they stand for, bit for bit.
-        let bad = parents
-            .par_iter()
-            .position_first(|&p| p != u64::MAX && p >= n);
-        if let Some((vertex, parent)) = bad.map(|i| (start + i as u64, parents[i] as i64)) {
-            return Some((vertex, Invalid::ParentOutOfRange { vertex, parent }));
+        let entry = |i: usize| {
+            let (vertex, parent) = (start + i as u64, parents[i]);
+            let parent = (parent != u64::MAX && parent >= n).then_some(parent as i64)?;
+            Some(Invalid::ParentOutOfRange { vertex, parent })
+        };
+        let root_entry = |r: usize| {
+            let parent = (parents[r] != root).then_some(parents[r] as i64)?;
+            Some(Invalid::RootNotOwnParent { root, parent })
+        };
+        self.tree.check_entries(root, parents, entry, root_entry)
+    }
+
+    /// Checks 3 and 4 over this rank's tuples, in rounds: this rank's nedge
+    /// and its first failure.
+    fn check_tuples(&mut self, parents: &[u64]) -> (u64, Found) {
+        let (comm, part, tuples) = (self.tree.comm, self.tree.part, self.tuples);
+        self.tree.clear_confirmed();
+        let (levels, confirmed) = (&self.tree.levels, &self.tree.confirmed);
+        let b = &mut self.rounds;
+        let ends = |e: &T| (!e.is_self_loop()).then(|| e.ends());
+        let (mut nedge, mut found) = (0, None);
+        for range in rounds(comm, tuples.len(), self.round) {
+            let chunk = &tuples[range.clone()];
+            let asked_counts = b.send(comm, part, chunk, ends);
+            b.answer(comm, &asked_counts, |_, x, other| {
+                if parents[x] == other {
+                    confirmed[x].store(true, Relaxed);
+                }
+                levels[x].load(Relaxed)
+            });
+            let position = self.first_tuple + range.start as u64;
+            let (count, error) = b.judge(part, chunk, position, ends, |edge, e, replies| {
+                replies.map_or(Ok(false), |[lu, lv]| judge_tuple(edge, e.ends(), lu, lv))
+            });
+            nedge += count;
+            found = first(found, error);
+        }
+        let start = self.tree.start();
+        let missing = (self.tree.unconfirmed())
+            .map(|i| (start + i as u64, parents[i]))
+            .map(|(vertex, parent)| (vertex, Invalid::NotAnEdge { vertex, parent }));
+        (nedge, first(missing, found))
+    }
+}
+
+/// What both distributed validators keep per own vertex, and the phases
+/// they share: check 1's scan of the entries, check 2's level rounds, the
+/// tally of confirmations (check 3) and the agreements on failures.
+/// 9 bytes per own vertex.
+pub(crate) struct Tree<'c> {
+    pub(crate) comm: &'c dyn Comm,
+    pub(crate) part: Partition,
+    /// The tree level of each own vertex, or a code above.
+    levels: Vec<AtomicU32>,
+    /// Whether an input tuple joins the vertex to its parent (for SSSP,
+    /// also giving its distance).
+    pub(crate) confirmed: Vec<AtomicBool>,
+    /// Own vertices still waiting for a level, ascending local indices.
+    pending: Vec<u32>,
+}
+
+impl<'c> Tree<'c> {
+    /// The state for this rank's vertices. Not collective.
+    pub(crate) fn new(comm: &'c dyn Comm, part: Partition) -> Self {
+        let rows = part.count(comm.rank());
+        local32(rows); // Local indices travel as u32: fail now, not mid-check.
+        Tree {
+            comm,
+            part,
+            levels: (0..rows).map(|_| AtomicU32::new(UNREACHED)).collect(),
+            confirmed: (0..rows).map(|_| AtomicBool::new(false)).collect(),
+            pending: Vec::with_capacity(rows),
+        }
+    }
+
+    /// How many vertices this rank owns.
+    pub(crate) fn rows(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The global id of this rank's first vertex.
+    pub(crate) fn start(&self) -> u64 {
+        self.part.first(self.comm.rank())
+    }
+
+    /// Check 1's entries and second roots, on this rank's entries alone
+    /// (`parents` of the right length): the lowest own vertex `i` (local)
+    /// for which `entry(i)` names a failure; else, on the root's owner,
+    /// `root_entry(local(root))`'s; else the lowest second root.
+    pub(crate) fn check_entries(
+        &self,
+        root: u64,
+        parents: &[u64],
+        entry: impl Fn(usize) -> Option<Invalid> + Sync,
+        root_entry: impl FnOnce(usize) -> Option<Invalid>,
+    ) -> Found {
+        let start = self.start();
+        let bad = (0..parents.len())
+            .into_par_iter()
+            .find_first(|&i| entry(i).is_some());
+        if let Some(i) = bad {
+            return Some((start + i as u64, entry(i).expect("a bad entry")));
         }
         let owns_root = self.part.owner(root) == self.comm.rank();
-        let parent = owns_root.then(|| parents[self.part.local(root)] as i64);
-        if let Some(parent) = parent.filter(|&p| p as u64 != root) {
-            return Some((root, Invalid::RootNotOwnParent { root, parent }));
+        if let Some(e) = owns_root
+            .then(|| root_entry(self.part.local(root)))
+            .flatten()
+        {
+            return Some((root, e));
         }
         let own = |(i, &p): (usize, &u64)| p == start + i as u64 && p != root;
         let vertex = start + parents.par_iter().enumerate().position_first(own)? as u64;
@@ -196,7 +269,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
     }
 
     /// Check 2: fills `levels`, one request/reply round per level.
-    fn assign_levels(&mut self, root: u64, parents: &[u64]) -> Result<(), Invalid> {
+    pub(crate) fn assign_levels(&mut self, root: u64, parents: &[u64]) -> Result<(), Invalid> {
         let (comm, part, levels) = (self.comm, self.part, &self.levels);
         levels.par_iter().zip(parents).for_each(|(l, &p)| {
             l.store(if p == u64::MAX { UNREACHED } else { PENDING }, Relaxed);
@@ -271,77 +344,156 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         Some((lowest, Invalid::Cycle { vertex: jump[0] }))
     }
 
-    /// Checks 3 and 4 over this rank's tuples, in rounds: this rank's nedge
-    /// and its first failure.
-    fn check_tuples(&mut self, parents: &[u64]) -> (u64, Found) {
-        let (comm, part, tuples) = (self.comm, self.part, self.tuples);
-        let mut buffers = std::mem::take(&mut self.rounds);
-        let (levels, confirmed) = (&self.levels, &self.confirmed);
-        confirmed.par_iter().for_each(|c| c.store(false, Relaxed));
-        let count = tuples.len().div_ceil(self.round) as u64;
-        let [rounds] = all_reduce(comm, [count], Reduce::Max);
-        let (mut nedge, mut found) = (0, None);
-        for i in 0..usize::try_from(rounds).expect("rounds") {
-            let start = (i * self.round).min(tuples.len());
-            let chunk = &tuples[start..(start + self.round).min(tuples.len())];
-            let b = &mut buffers;
-            route_into(chunk, comm.size(), &mut b.out, |e| {
-                let (u, v) = e.ends();
-                if u == v {
-                    return Sends::none();
-                }
-                let ((ou, lu), (ov, lv)) = (part.place(u), part.place(v));
-                Sends::two(
-                    ou,
-                    T::from_ends(lu as u64, v),
-                    ov,
-                    T::from_ends(lv as u64, u),
-                )
-            });
-            let asked_counts = exchange_into(comm, &b.out.items, &b.out.counts, &mut b.asked);
-            b.answers.clear();
-            b.answers.par_extend(b.asked.par_iter().map(|q| {
-                let (x, other) = q.ends();
-                let x = usize::try_from(x).expect("a local index");
-                if parents[x] == other {
-                    confirmed[x].store(true, Relaxed);
-                }
-                levels[x].load(Relaxed)
-            }));
-            exchange_known_into(
-                comm,
-                &b.answers,
-                &asked_counts,
-                &b.out.counts,
-                &mut b.replies,
-            );
-            let position = self.first_tuple + start as u64;
-            let (count, error) = self.judge(chunk, position, &b.replies, &b.out.counts);
-            nedge += count;
-            found = first(found, error);
-        }
-        self.rounds = buffers;
-        let unconfirmed = levels.par_iter().zip(confirmed).position_first(|(l, c)| {
-            let l = l.load(Relaxed);
-            l != UNREACHED && l != 0 && !c.load(Relaxed)
-        });
-        let missing = unconfirmed
-            .map(|i| (self.start() + i as u64, parents[i]))
-            .map(|(vertex, parent)| (vertex, Invalid::NotAnEdge { vertex, parent }));
-        (nedge, first(missing, found))
+    /// Forgets the last search's confirmations.
+    pub(crate) fn clear_confirmed(&self) {
+        (self.confirmed.par_iter()).for_each(|c| c.store(false, Relaxed));
     }
 
-    /// Judges a round's tuples, the first at global `position`, from the
-    /// levels `replies` in `route`'s order (`counts` per rank).
-    fn judge(&self, chunk: &[T], position: u64, replies: &[u32], counts: &[usize]) -> (u64, Found) {
-        let part = self.part;
-        let ends = |e: &T| {
-            let (u, v) = e.ends();
-            [part.owner(u), part.owner(v)]
-        };
-        let per_piece = chunk.par_chunks(GRAIN).map(|piece| {
+    /// The lowest own reached vertex but the root that no tuple confirmed
+    /// (check 3): its local index.
+    pub(crate) fn unconfirmed(&self) -> Option<usize> {
+        let levels = self.levels.par_iter().zip(&self.confirmed);
+        levels.position_first(|(l, c)| {
+            let l = l.load(Relaxed);
+            l != UNREACHED && l != 0 && !c.load(Relaxed)
+        })
+    }
+
+    /// This rank's reached vertices and their deepest level.
+    pub(crate) fn reached_and_depth(&self) -> (u64, u64) {
+        let levels = self.levels.par_iter().map(|l| l.load(Relaxed));
+        levels
+            .filter(|&l| l != UNREACHED)
+            .fold(|| (0, 0), |(c, d), l| (c + 1, d.max(u64::from(l))))
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)))
+    }
+
+    /// The last agreement: this rank's first failure `found` from the
+    /// tuples, or else check 6 on the global nedge `counted`.
+    pub(crate) fn conclude(
+        &self,
+        found: Found,
+        counted: u64,
+        claimed: Option<u64>,
+    ) -> Result<(), Invalid> {
+        let wrong = claimed.filter(|&claimed| claimed != counted);
+        let mismatch = wrong.map(|claimed| (0, Invalid::NedgeMismatch { counted, claimed }));
+        self.agree(first(found, mismatch))
+    }
+
+    /// Agrees on the ranks' failures: `Err` with the same one on every rank
+    /// if any has one. Collective: one all-gather of `RECORD` words per rank.
+    pub(crate) fn agree(&self, found: Found) -> Result<(), Invalid> {
+        let mine = found.map_or([u64::MAX; RECORD], |(subject, e)| encode(subject, &e));
+        let size = self.comm.size();
+        let mut all = vec![0u64; size * RECORD];
+        all_gather(self.comm, &mine, &vec![RECORD; size], &mut all);
+        let records = all.chunks_exact(RECORD).filter(|r| r[0] != u64::MAX);
+        records
+            .min_by_key(|r| (r[0], r[1]))
+            .map_or(Ok(()), |r| Err(decode(r)))
+    }
+}
+
+/// The ranges of this rank's `len` tuples, `round` at a time, in as many
+/// rounds as the rank with the most tuples needs (the later ones empty
+/// here), so every rank runs the same rounds. Collective: one all-reduce.
+pub(crate) fn rounds(
+    comm: &dyn Comm,
+    len: usize,
+    round: usize,
+) -> impl Iterator<Item = Range<usize>> + use<> {
+    let [count] = all_reduce(comm, [len.div_ceil(round) as u64], Reduce::Max);
+    (0..usize::try_from(count).expect("rounds")).map(move |i| {
+        let start = (i * round).min(len);
+        start..(start + round).min(len)
+    })
+}
+
+/// The buffers of a round of requests about tuples' ends, kept from round
+/// to round and search to search, and the round's steps: requests to the
+/// ends' owners ([`TupleRounds::send`]), their answers, `A`
+/// ([`TupleRounds::answer`]), and the judgement of each tuple from its
+/// ends' answers ([`TupleRounds::judge`]).
+#[derive(Debug, Default)]
+pub(crate) struct TupleRounds<T, A> {
+    /// Requests, by owner of the end: tuples `(local index of the end,
+    /// global id of the other end)`, so they are as wide as the input's.
+    out: Outbox<T>,
+    /// Requests that came here.
+    asked: Vec<T>,
+    /// Their answers.
+    answers: Vec<A>,
+    /// The answers to this rank's requests, in request order.
+    replies: Vec<A>,
+}
+
+impl<T: Tuple, A: Pod + Send + Sync> TupleRounds<T, A> {
+    /// Sends, for each of `items` whose `ends` are `(u, v)`, `(local(u), v)`
+    /// to `owner(u)` and `(local(v), u)` to `owner(v)`; items whose `ends`
+    /// are `None` send nothing. Returns how many requests came from each
+    /// rank. Collective: one exchange (and one of counts).
+    pub(crate) fn send<I: Sync>(
+        &mut self,
+        comm: &dyn Comm,
+        part: Partition,
+        items: &[I],
+        ends: impl Fn(&I) -> Option<(u64, u64)> + Sync,
+    ) -> Vec<usize> {
+        route_into(items, comm.size(), &mut self.out, |item| {
+            let Some((u, v)) = ends(item) else {
+                return Sends::none();
+            };
+            let ((ou, lu), (ov, lv)) = (part.place(u), part.place(v));
+            Sends::two(
+                ou,
+                T::from_ends(lu as u64, v),
+                ov,
+                T::from_ends(lv as u64, u),
+            )
+        });
+        exchange_into(comm, &self.out.items, &self.out.counts, &mut self.asked)
+    }
+
+    /// Answers the requests that came (`asked_counts` from each rank):
+    /// `answer(i, x, other)` for the `i`th, about own vertex `x` (a local
+    /// index) from a tuple whose other end is `other`; then sends the
+    /// answers back, where they wait in request order for
+    /// [`TupleRounds::judge`]. Collective: one exchange.
+    pub(crate) fn answer(
+        &mut self,
+        comm: &dyn Comm,
+        asked_counts: &[usize],
+        answer: impl Fn(usize, usize, u64) -> A + Sync,
+    ) {
+        self.answers.clear();
+        let asked = self.asked.par_iter().enumerate();
+        self.answers.par_extend(asked.map(|(i, q)| {
+            let (x, other) = q.ends();
+            answer(i, usize::try_from(x).expect("a local index"), other)
+        }));
+        let (answers, counts) = (&self.answers, &self.out.counts);
+        exchange_known_into(comm, answers, asked_counts, counts, &mut self.replies);
+    }
+
+    /// Judges the round's `items` (those [`TupleRounds::send`] got), the
+    /// first at global position `position`: `judge(edge, item, ends)`
+    /// with the answers about the item's two ends, or `None` if it sent
+    /// no request; `Ok(true)` counts toward nedge. This rank's share of
+    /// nedge and its first failure.
+    pub(crate) fn judge<I: Sync>(
+        &self,
+        part: Partition,
+        items: &[I],
+        position: u64,
+        ends: impl Fn(&I) -> Option<(u64, u64)> + Sync,
+        judge: impl Fn(u64, &I, Option<[A; 2]>) -> Result<bool, Invalid> + Sync,
+    ) -> (u64, Found) {
+        let (replies, counts) = (&self.replies, &self.out.counts);
+        let owners = |item: &I| ends(item).map(|(u, v)| [part.owner(u), part.owner(v)]);
+        let per_piece = items.par_chunks(GRAIN).map(|piece| {
             let mut sent = vec![0; counts.len()];
-            for r in piece.iter().filter(|e| !e.is_self_loop()).flat_map(ends) {
+            for r in piece.iter().filter_map(owners).flatten() {
                 sent[r] += 1;
             }
             sent
@@ -357,17 +509,19 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
                 (*n, *c) = (*n + *c, *n);
             }
         }
-        let pieces = chunk.par_chunks(GRAIN).zip(cursors).enumerate();
+        let pieces = items.par_chunks(GRAIN).zip(cursors).enumerate();
         pieces
             .map(|(k, (piece, mut cursor))| {
                 let mut verdict = (0, None);
-                for (j, e) in piece.iter().enumerate().filter(|(_, e)| !e.is_self_loop()) {
-                    let [lu, lv] = ends(e).map(|r| {
-                        cursor[r] += 1;
-                        replies[cursor[r] - 1]
+                for (j, item) in piece.iter().enumerate() {
+                    let answers = owners(item).map(|ranks| {
+                        ranks.map(|r| {
+                            cursor[r] += 1;
+                            replies[cursor[r] - 1]
+                        })
                     });
                     let edge = position + (k * GRAIN + j) as u64;
-                    match judge_tuple(edge, e.ends(), lu, lv) {
+                    match judge(edge, item, answers) {
                         Ok(counted) => verdict.0 += u64::from(counted),
                         Err(e) => verdict.1 = first(verdict.1, Some((edge, e))),
                     }
@@ -375,24 +529,6 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
                 verdict
             })
             .reduce(|| (0, None), |a, b| (a.0 + b.0, first(a.1, b.1)))
-    }
-
-    /// Agrees on the ranks' failures: `Err` with the same one on every rank
-    /// if any has one. Collective: one all-gather of `RECORD` words per rank.
-    fn agree(&self, found: Found) -> Result<(), Invalid> {
-        let mine = found.map_or([u64::MAX; RECORD], |(subject, e)| encode(subject, &e));
-        let size = self.comm.size();
-        let mut all = vec![0u64; size * RECORD];
-        all_gather(self.comm, &mine, &vec![RECORD; size], &mut all);
-        let records = all.chunks_exact(RECORD).filter(|r| r[0] != u64::MAX);
-        records
-            .min_by_key(|r| (r[0], r[1]))
-            .map_or(Ok(()), |r| Err(decode(r)))
-    }
-
-    /// The global id of this rank's first vertex.
-    fn start(&self) -> u64 {
-        self.part.first(self.comm.rank())
     }
 }
 
@@ -428,12 +564,12 @@ fn judge_tuple(edge: u64, (u, v): (u64, u64), level_u: u32, level_v: u32) -> Res
 }
 
 /// A local index as messages carry it.
-fn local32(i: usize) -> u32 {
+pub(crate) fn local32(i: usize) -> u32 {
     u32::try_from(i).expect("a rank owns fewer than 2^32 vertices")
 }
 
 /// The failure that sorts first: the lower order, then the lower subject.
-fn first(a: Found, b: Found) -> Found {
+pub(crate) fn first(a: Found, b: Found) -> Found {
     let key = |f: &(u64, Invalid)| (order(&f.1), f.0);
     match (a, b) {
         (Some(a), Some(b)) => Some(if key(&b) < key(&a) { b } else { a }),

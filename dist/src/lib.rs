@@ -18,6 +18,8 @@
 //!   in one exchange, buckets and phases agreed on by all-reduces.
 //! - [`DistValidator`]: validation of a distributed BFS tree from the input
 //!   tuples alone (checks 1-6 of `validate`), independent of the kernels.
+//! - [`DistSsspValidator`]: the same for a distributed shortest-path tree
+//!   and its distances (kernel 3), from the tuples and their weights.
 //!
 //! Nothing here prints or exits; every function that takes a [`Comm`] is
 //! collective (every rank calls it, in the same order).
@@ -33,6 +35,7 @@ mod mpi;
 mod partition;
 mod route;
 mod sssp;
+mod sssp_check;
 
 pub use bfs::{DistBfs, DistStep, NO_PARENT};
 pub use check::DistValidator;
@@ -46,6 +49,7 @@ pub use mpi::Mpi;
 pub use partition::Partition;
 pub use route::{Outbox, Sends, route, route_indexed_into, route_into};
 pub use sssp::DistSssp;
+pub use sssp_check::DistSsspValidator;
 
 /// A global vertex id as the distributed code stores and sends it: `u32`
 /// while `N` fits (half the bytes per arc and per message), `u64` beyond.

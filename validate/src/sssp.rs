@@ -134,7 +134,9 @@ impl SsspValidator {
         check_lengths(n, edges.len(), weights.len(), parents, dist)?;
         let root_index = check_root(n, root)?;
         check_entries(n, parents, dist)?;
-        check_root_entries(root, parents[root_index], dist[root_index])?;
+        if let Some(error) = root_entry_error(root, parents[root_index], dist[root_index]) {
+            return Err(error);
+        }
         let (reached, depth) = tree::assign_levels(root, parents, &self.levels)?;
         let tuples = tuples::Tuples {
             edges,
@@ -202,17 +204,23 @@ fn check_root(n: usize, root: u64) -> Result<usize, Invalid> {
 /// range, or whose parent and distance disagree on whether it was reached.
 /// One parallel pass over both arrays.
 fn check_entries(n: usize, parents: &[i64], dist: &[f32]) -> Result<(), Invalid> {
-    let bad = |v: usize| entry_error(n, v, parents[v], dist[v]);
+    let bad = |v: usize| entry_error(n, v as u64, parents[v], dist[v]);
     match first_index(n, |v| bad(v).is_some()).and_then(bad) {
         Some(error) => Err(error),
         None => Ok(()),
     }
 }
 
-/// What is wrong with vertex `v`'s entries, if anything, in check 1's order.
-fn entry_error(n: usize, v: usize, parent: i64, dist: f32) -> Option<Invalid> {
-    let vertex = v as u64;
-    let parent_in_range = parent == -1 || usize::try_from(parent).is_ok_and(|p| p < n);
+/// Check 1 on one vertex: what is wrong with the entries of `vertex` (a
+/// parent, `-1` for none, and a distance) in a search of `num_vertices`
+/// vertices, if anything, in the order the validator looks: the parent's
+/// range, the distance's, then whether both agree on reaching it.
+///
+/// This, [`root_entry_error`], [`tuple_error`] and [`confirms`] are the
+/// rules one vertex or tuple at a time, public for validators that see the
+/// arrays in pieces (the distributed one): one code, so one verdict.
+pub fn entry_error(num_vertices: usize, vertex: u64, parent: i64, dist: f32) -> Option<Invalid> {
+    let parent_in_range = parent == -1 || usize::try_from(parent).is_ok_and(|p| p < num_vertices);
     if !parent_in_range {
         return Some(Invalid::ParentOutOfRange { vertex, parent });
     }
@@ -228,18 +236,62 @@ fn entry_error(n: usize, v: usize, parent: i64, dist: f32) -> Option<Invalid> {
     })
 }
 
-/// Check 1, the root's own entries: parent itself, distance 0.
-fn check_root_entries(root: u64, parent: i64, dist: f32) -> Result<(), Invalid> {
+/// Check 1 on the root's own entries: it is its own parent, at distance
+/// 0 (`-0.0` passes, as in the reference), tested in that order.
+pub fn root_entry_error(root: u64, parent: i64, dist: f32) -> Option<Invalid> {
     if u64::try_from(parent) != Ok(root) {
-        return Err(Invalid::RootNotOwnParent { root, parent });
+        return Some(Invalid::RootNotOwnParent { root, parent });
     }
-    if dist != 0.0 {
-        return Err(Invalid::RootDist {
-            root,
-            dist: dist.into(),
-        });
+    (dist != 0.0).then(|| Invalid::RootDist {
+        root,
+        dist: dist.into(),
+    })
+}
+
+/// Check 4 on the tuple `(u, v)` at position `edge`, not a self-loop and
+/// both ends vertices, of weight `weight`, its ends at distances `dist_u`
+/// and `dist_v` (`-1` unreached; both passed check 1): its failure, if
+/// any, in the order the validator looks: the weight's range, reach, the
+/// triangle rule (an `f32` sum, then a comparison).
+pub fn tuple_error(
+    edge: u64,
+    (u, v): (u64, u64),
+    weight: f32,
+    dist_u: f32,
+    dist_v: f32,
+) -> Option<Invalid> {
+    if !finite_non_negative(weight) {
+        let weight = weight.into();
+        return Some(Invalid::WeightOutOfRange { edge, weight });
     }
-    Ok(())
+    let half_reached = |reached, unreached| Invalid::HalfReachedEdge {
+        edge,
+        reached,
+        unreached,
+    };
+    match (dist_u >= 0.0, dist_v >= 0.0) {
+        (true, true) => {}
+        (false, false) => return None,
+        (true, false) => return Some(half_reached(u, v)),
+        (false, true) => return Some(half_reached(v, u)),
+    }
+    (dist_u + weight < dist_v || dist_v + weight < dist_u).then(|| Invalid::TriangleRule {
+        edge,
+        u,
+        v,
+        weight: weight.into(),
+        dist_u: dist_u.into(),
+        dist_v: dist_v.into(),
+    })
+}
+
+/// Check 3's test on a tuple, not a self-loop, of weight `weight`, that
+/// joins a vertex at distance `dist` to its parent, at `parent_dist`
+/// (both passed check 1): the weight is in range, both are reached, and
+/// `dist == parent_dist + weight`, exactly, in `f32`.
+#[inline]
+pub fn confirms(weight: f32, parent_dist: f32, dist: f32) -> bool {
+    finite_non_negative(weight) && parent_dist >= 0.0 && dist >= 0.0 && dist == parent_dist + weight
 }
 
 /// The largest distance (`-1` marks the unreached, and the root has 0).

@@ -25,7 +25,7 @@
 //! verdict, never depend on where check 4 failed; check 3 is reported
 //! first when both fail, and within a check the lowest vertex or tuple.
 
-use super::{finite_non_negative, vertex};
+use super::{confirms, finite_non_negative, tuple_error, vertex};
 use crate::Invalid;
 use crate::edges::Pending;
 use generator::Edge;
@@ -147,42 +147,18 @@ impl<'a> Judge<'a> {
         }
     }
 
-    /// A tuple, not a self-loop, that fails check 4 or may be a tree edge.
+    /// A tuple, not a self-loop, that fails check 4 or may be a tree edge:
+    /// the rules of [`tuple_error`] and [`confirms`].
     #[inline(never)]
     fn rare(&mut self, position: usize, e: Edge, w: f32, du: f32, dv: f32) {
-        let edge = position as u64;
-        let (u, v) = (u64::from(e.u), u64::from(e.v));
-        if !finite_non_negative(w) {
-            let weight = w.into();
-            self.fail(|| Invalid::WeightOutOfRange { edge, weight });
-            return;
+        let ends = (u64::from(e.u), u64::from(e.v));
+        if let Some(error) = tuple_error(position as u64, ends, w, du, dv) {
+            self.fail(|| error);
         }
-        let half_reached = |reached, unreached| Invalid::HalfReachedEdge {
-            edge,
-            reached,
-            unreached,
-        };
-        match (du >= 0.0, dv >= 0.0) {
-            (true, true) => {}
-            (false, false) => return,
-            (true, false) => return self.fail(|| half_reached(u, v)),
-            (false, true) => return self.fail(|| half_reached(v, u)),
-        }
-        let (via_u, via_v) = (du + w, dv + w);
-        if via_u < dv || via_v < du {
-            self.fail(|| Invalid::TriangleRule {
-                edge,
-                u,
-                v,
-                weight: w.into(),
-                dist_u: du.into(),
-                dist_v: dv.into(),
-            });
-        }
-        if dv == via_u {
+        if confirms(w, du, dv) {
             self.confirm(e.v, e.u);
         }
-        if du == via_v {
+        if confirms(w, dv, du) {
             self.confirm(e.u, e.v);
         }
     }
