@@ -11,7 +11,7 @@
 # SSSP time as a ratio to GAPBS's (issue 12 asks for at most 1/1.2) and
 # its validation as a ratio to its search (at most 1.5).
 #
-# Usage: [GAPBS=/tmp/gapbs] [DELTAS="0.02 0.05 0.1"] \
+# Usage: [GAPBS=/tmp/gapbs] [DELTAS="0.015625 0.03125 0.0625"] \
 #        benches/sssp_side_by_side.sh [SCALE] [ROUNDS] [KEYS]   (defaults: 20 3 16)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ source benches/common.sh
 scale=${1:-20}
 rounds=${2:-3}
 keys=${3:-16}
-deltas=${DELTAS:-0.02 0.05 0.1}
+deltas=${DELTAS:-0.015625 0.03125 0.0625}
 gapbs=${GAPBS:-}
 [[ -z $gapbs || -x $gapbs/sssp ]] || { echo "sssp_side_by_side.sh: no $gapbs/sssp" >&2; exit 2; }
 cargo build --release --locked -q

@@ -10,8 +10,30 @@
 //! (they can only reach later buckets). A vertex in a bucket's queue whose
 //! distance has since dropped into an earlier bucket is skipped (stale).
 //! On a graph split at `delta` ([`WeightedCsr::split_light`]) the light
-//! arcs are a row's prefix and the heavy ones the rest; otherwise each
-//! phase filters the whole row.
+//! arcs are a row's prefix and the heavy ones the rest, sorted by weight;
+//! otherwise each phase filters the whole row.
+//!
+//! Three things keep it near memory speed on Kronecker graphs, where the
+//! first buckets settle the hubs and with them most of the arcs:
+//! - *done targets skipped unread.* `delta` is a power of two, so bucket
+//!   bounds are exact in f32 and a heavy arc from bucket `b` offers at
+//!   least `(b + 1) delta`: it cannot improve a vertex of bucket `b` or
+//!   earlier. The heavy phase first marks the bucket's vertices in a
+//!   bitmap (`done`, N/8 bytes, in L2), and every relaxation skips a
+//!   marked target without reading its 8-byte state (three quarters of
+//!   the relaxations at SCALE 20).
+//! - *push or pull.* A heavy phase whose settled vertices hold more heavy
+//!   arcs than all unsettled vertices together is run the other way round:
+//!   each unsettled vertex scans its own heavy arcs, lightest first, takes
+//!   the best offer of a done neighbour, and stops at the first arc that
+//!   cannot beat what it has. The hubs' bucket then reads the few arcs of
+//!   the rest instead of the hubs' many (the idea of direction-optimizing
+//!   BFS, and of Chakaravarthy et al.'s push-pull SSSP for Graph500).
+//! - *prefetch.* A queue visits vertices at random; each costs misses on
+//!   its state, flags, row bounds and row. Light phases and pushes ask
+//!   for the vertex 16 entries ahead and the row 8 (or 4) ahead, and for
+//!   light arcs' targets 4 arcs ahead: the locked `fetch_and` per vertex
+//!   would otherwise serialize those misses.
 //!
 //! Invariants:
 //! - each vertex's state is one `AtomicU64`: its distance's f32 bits above
@@ -28,25 +50,31 @@
 //!   distance's sign bit marks it, set by the CAS that improves it and
 //!   cleared by the `fetch_and` that reads its distance to process it, so
 //!   the mark and the distance change in one atomic step.
+//! - a pull writes only unsettled vertices and reads only settled ones, so
+//!   it needs no compare-and-swap; it keeps strict improvement and the
+//!   mark exactly as a relaxation does, and its parent is settled, so the
+//!   tree stays a tree.
 //! - the workers' bins are kept from search to search: after the first
 //!   search on a pool, a search allocates nothing (their growth aside).
 //!
 //! Cost: each vertex relaxes its light arcs once per light phase it is
-//! queued in (usually one) and its heavy arcs once; per phase, a barrier
-//! and a gather of the bins; 9 bytes per vertex.
+//! queued in (usually one) and its heavy arcs at most once (a pull reads
+//! an unsettled vertex's heavy arcs up to its first hopeless one); per
+//! phase, a barrier and a gather of the bins; 9 bytes per vertex and N/8
+//! bytes of bitmap.
 
-use crate::{WeightedArc, WeightedCsr};
+use crate::{Bitmap, WeightedArc, WeightedCsr};
 use generator::Vertex;
+use par::hint::prefetch;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-/// The bucket width when none is given: the fastest of 0.01, 0.02, 0.05
-/// and 0.1 on Kronecker graphs with weights uniform in [0, 1) at SCALE 20
-/// (`benches/sssp_side_by_side.sh`; README, "Kernel 3"). The reference
-/// uses 0.1, 1.3x slower here.
-pub const DEFAULT_DELTA: f32 = 0.02;
+/// The bucket width when none is given, 2^-5: with 2^-4 and 2^-6 the
+/// fastest on Kronecker graphs with weights uniform in [0, 1) at SCALE 20
+/// (README, "Kernel 3", names the command). The reference uses 0.1.
+pub const DEFAULT_DELTA: f32 = 1.0 / 32.0;
 /// The state of a vertex not reached: infinite distance, no parent.
 const UNREACHED: u64 = (f32::INFINITY.to_bits() as u64) << 32 | u32::MAX as u64;
 /// The mark of a vertex waiting in the bin of its distance's bucket, in
@@ -57,9 +85,15 @@ const UNREACHED: u64 = (f32::INFINITY.to_bits() as u64) << 32 | u32::MAX as u64;
 const QUEUED: u64 = 1 << 63;
 /// Queue entries per parallel task.
 const GRAIN: usize = 64;
+/// How far ahead in a queue a vertex's state, flag and row bounds are
+/// prefetched, and its row.
+const AHEAD: usize = 16;
+const ROW_AHEAD: usize = 8;
+/// How far ahead in a row a light arc's target state is prefetched.
+const ARC_AHEAD: usize = 4;
 
-/// The parameters of kernel 3: the bucket width. Positive and finite, so
-/// it compares as an equivalence (`Eq`).
+/// The parameters of kernel 3: the bucket width, a power of two. Positive
+/// and finite, so it compares as an equivalence (`Eq`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SsspParams {
     delta: f32,
@@ -73,18 +107,36 @@ impl SsspParams {
         delta: DEFAULT_DELTA,
     };
 
-    /// Buckets of width `delta`; fails unless it is positive and finite.
+    /// The narrowest bucket width: 2^-14. A worker keeps a bin per bucket
+    /// up to the farthest distance, so narrower buckets cost memory
+    /// (distances of a Kronecker graph with weights below 1 stay under 3).
+    pub const MIN_DELTA: f32 = 1.0 / 16384.0;
+
+    /// Buckets of width `delta` rounded down to a power of two (so 0.1
+    /// gives 0.0625). Fails unless `delta` is finite and at least
+    /// [`SsspParams::MIN_DELTA`].
+    ///
+    /// Why a power of two: `d / delta` is then exact in f32, so bucket
+    /// `b` is exactly `[b delta, (b + 1) delta)` and a heavy arc (weight at
+    /// least `delta`) from bucket `b` gives a distance of at least
+    /// `(b + 1) delta` even after rounding. That lets a heavy phase skip
+    /// every arc into a vertex its bucket or an earlier one settled,
+    /// without reading the target's distance (see [`DeltaStepping`]).
     pub fn new(delta: f32) -> Result<Self, crate::Error> {
-        if delta > 0.0 && delta.is_finite() {
+        if delta >= Self::MIN_DELTA && delta.is_finite() {
+            // A positive normal f32 with its mantissa cleared is the
+            // largest power of two at most it.
+            let delta = f32::from_bits(delta.to_bits() & 0xff80_0000);
             Ok(SsspParams { delta })
         } else {
             Err(crate::Error::Parameter(format!(
-                "--delta {delta}: the bucket width must be positive and finite"
+                "--delta {delta}: the bucket width must be finite and at least 2^-14 ({})",
+                Self::MIN_DELTA
             )))
         }
     }
 
-    /// The bucket width.
+    /// The bucket width, a power of two.
     pub fn delta(self) -> f32 {
         self.delta
     }
@@ -127,6 +179,14 @@ pub struct DeltaStepping {
     workers: Vec<Mutex<Worker>>,
     /// Whether the vertex is in the current bucket's settled list.
     settled: Vec<AtomicBool>,
+    /// The vertices of the buckets settled so far, and of the current one
+    /// once its heavy phase starts: their distances are final.
+    done: Bitmap,
+    /// Heavy arcs of all vertices, and of the done ones this search.
+    heavy_arcs: u64,
+    done_heavy_arcs: u64,
+    /// Heavy phases of the last search run as pulls.
+    pulls: u32,
     /// Whether the graph's rows are split at `delta` (light arcs first).
     split: bool,
     /// Whether searches record their buckets ([`DeltaStepping::steps`]).
@@ -143,14 +203,17 @@ pub struct DeltaStepping {
 struct Worker {
     bins: Vec<Vec<Vertex>>,
     settled: Vec<Vertex>,
+    /// The heavy arcs of `settled`.
+    settled_heavy_arcs: u64,
 }
 
 impl DeltaStepping {
-    /// An engine for `graph` with `params`. Allocates 9 bytes per vertex.
+    /// An engine for `graph` with `params`. Allocates 9 bytes per vertex
+    /// and a bitmap; one parallel pass over the row bounds.
     pub fn new(graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
         let delta = params.delta;
         let n = graph.num_vertices();
-        DeltaStepping {
+        let mut engine = DeltaStepping {
             state: (0..n)
                 .into_par_iter()
                 .map(|_| AtomicU64::new(UNREACHED))
@@ -163,16 +226,29 @@ impl DeltaStepping {
                 .map(|_| AtomicBool::new(false))
                 .collect(),
             split: graph.light_below() == Some(delta),
+            done: Bitmap::new(n),
+            heavy_arcs: 0,
+            done_heavy_arcs: 0,
+            pulls: 0,
             queue: Vec::new(),
             graph,
             delta,
-        }
+        };
+        engine.heavy_arcs = (0..n)
+            .into_par_iter()
+            .map(|v| {
+                engine
+                    .heavy_part(Vertex::try_from(v).expect("ids fit Vertex"))
+                    .len() as u64
+            })
+            .sum();
+        engine
     }
 
     /// Bytes an engine takes for `num_vertices` vertices (its bins and
     /// queue aside, which grow with the pushes of a search).
     pub fn bytes_for(num_vertices: u64) -> u64 {
-        9 * num_vertices
+        9 * num_vertices + num_vertices.div_ceil(8)
     }
 
     /// Asks searches to record their buckets (a clock read per bucket).
@@ -190,6 +266,9 @@ impl DeltaStepping {
         self.state
             .par_iter()
             .for_each(|s| s.store(UNREACHED, Relaxed));
+        self.done.clear();
+        self.done_heavy_arcs = 0;
+        self.pulls = 0;
     }
 
     /// Shortest paths from `root` (below `N`; panics otherwise).
@@ -212,7 +291,7 @@ impl DeltaStepping {
                 self.gather(bucket);
             }
             phases += 1;
-            self.heavy_phase();
+            self.heavy_phase(bucket);
             if let Some(started) = started {
                 self.steps.push(BucketStep {
                     bucket: u32::try_from(bucket).unwrap_or(u32::MAX),
@@ -242,7 +321,8 @@ impl DeltaStepping {
         let delta = self.delta;
         self.queue.par_chunks(GRAIN).for_each(|chunk| {
             let mut worker = self.worker();
-            for &u in chunk {
+            for (i, &u) in chunk.iter().enumerate() {
+                self.prefetch_ahead(chunk, i, |v| self.light_part(v));
                 let state = &self.state[u as usize];
                 if self.bucket_of(dist(state.load(Relaxed))) != bucket {
                     continue; // stale: it waits in an earlier bucket's bin
@@ -262,27 +342,54 @@ impl DeltaStepping {
                 if !settled.load(Relaxed) {
                     settled.store(true, Relaxed);
                     worker.settled.push(u);
+                    worker.settled_heavy_arcs += self.heavy_part(u).len() as u64;
                 }
-                for arc in self.light_part(u).iter().filter(|a| a.weight < delta) {
+                let row = self.light_part(u);
+                for (j, arc) in row.iter().enumerate().filter(|(_, a)| a.weight < delta) {
+                    if let Some(ahead) = row.get(j + ARC_AHEAD) {
+                        prefetch(&self.state[ahead.target as usize]);
+                    }
                     self.relax(&mut worker, u, du + arc.weight, arc.target);
                 }
             }
         });
     }
 
-    /// Relaxes the heavy arcs of every vertex the bucket settled, once.
-    fn heavy_phase(&mut self) {
+    /// Relaxes the heavy arcs of every vertex the bucket settled, once:
+    /// marks them done, then pushes their heavy arcs, or, when the
+    /// unsettled vertices hold fewer heavy arcs than they do, pulls.
+    fn heavy_phase(&mut self, bucket: usize) {
         self.queue.clear();
+        let mut pushes = 0;
         for w in &self.workers {
             let mut w = lock(w);
             self.queue.extend_from_slice(&w.settled);
             w.settled.clear();
+            pushes += std::mem::take(&mut w.settled_heavy_arcs);
         }
+        self.queue.par_chunks(GRAIN).for_each(|chunk| {
+            for &u in chunk {
+                self.settled[u as usize].store(false, Relaxed);
+                self.done.set_atomic(u as usize);
+            }
+        });
+        let pulls = self.heavy_arcs - self.done_heavy_arcs - pushes;
+        self.done_heavy_arcs += pushes;
+        if self.split && pulls < pushes {
+            self.pulls += 1;
+            self.pull(bucket);
+        } else {
+            self.push();
+        }
+    }
+
+    /// Relaxes the heavy arcs of the queue's vertices.
+    fn push(&self) {
         let delta = self.delta;
         self.queue.par_chunks(GRAIN).for_each(|chunk| {
             let mut worker = self.worker();
-            for &u in chunk {
-                self.settled[u as usize].store(false, Relaxed);
+            for (i, &u) in chunk.iter().enumerate() {
+                self.prefetch_ahead(chunk, i, |v| self.heavy_part(v));
                 let du = dist(self.state[u as usize].load(Relaxed));
                 for arc in self.heavy_part(u).iter().filter(|a| a.weight >= delta) {
                     self.relax(&mut worker, u, du + arc.weight, arc.target);
@@ -291,33 +398,110 @@ impl DeltaStepping {
         });
     }
 
+    /// The heavy phase of `bucket` turned round: every vertex not done
+    /// takes the best offer `dist[u] + w` of its done neighbours `u`
+    /// through its heavy arcs, read lightest first up to the first whose
+    /// weight added to the bucket's lower bound cannot beat its distance
+    /// (later ones cannot either; offers from earlier buckets were made in
+    /// their own heavy phases). Needs rows split at `delta`. Writes only
+    /// vertices not done and reads only done ones: plain loads and stores.
+    fn pull(&self, bucket: usize) {
+        // Exact: a power of two times an integer below 2^24.
+        #[allow(clippy::cast_precision_loss)]
+        let low = bucket as f32 * self.delta;
+        let done = &self.done;
+        (0..done.num_words())
+            .into_par_iter()
+            .with_min_len(64)
+            .for_each(|w| {
+                let mut worker = None;
+                let mut open = !done.word(w);
+                while open != 0 {
+                    let v = w * Bitmap::WORD_BITS + open.trailing_zeros() as usize;
+                    open &= open - 1;
+                    let Some(state) = self.state.get(v) else {
+                        break;
+                    };
+                    let v = Vertex::try_from(v).expect("ids fit Vertex");
+                    let current = state.load(Relaxed);
+                    let (mut best, mut from) = (dist(current), None);
+                    for arc in self.heavy_part(v) {
+                        if low + arc.weight >= best {
+                            break;
+                        }
+                        if done.get(arc.target as usize) {
+                            let d =
+                                dist(self.state[arc.target as usize].load(Relaxed)) + arc.weight;
+                            if d < best {
+                                (best, from) = (d, Some(arc.target));
+                            }
+                        }
+                    }
+                    if let Some(u) = from {
+                        state.store(pack(best, u) | QUEUED, Relaxed);
+                        let worker = worker.get_or_insert_with(|| self.worker());
+                        self.queue_in_bin(worker, v, current, best);
+                    }
+                }
+            });
+    }
+
+    /// Prefetches, for the vertex at `i` of `chunk`, the state, flag and
+    /// row bounds of the vertex [`AHEAD`] entries on, and the first arc of
+    /// `part` of the one [`ROW_AHEAD`] on.
+    #[inline]
+    fn prefetch_ahead<'a>(
+        &'a self,
+        chunk: &[Vertex],
+        i: usize,
+        part: impl Fn(Vertex) -> &'a [WeightedArc],
+    ) {
+        if let Some(&far) = chunk.get(i + AHEAD) {
+            prefetch(&self.state[far as usize]);
+            prefetch(&self.settled[far as usize]);
+            self.graph.prefetch_bounds(far);
+        }
+        if let Some(&near) = chunk.get(i + ROW_AHEAD)
+            && let Some(first) = part(near).first()
+        {
+            prefetch(first);
+        }
+    }
+
     /// Offers `v` the distance `d` through `u`: taken if strictly smaller,
     /// and then `v` is queued in `d`'s bucket, unless it waits in that
     /// bucket's bin already (its mark set and its old distance there).
     #[inline]
     fn relax(&self, worker: &mut Worker, u: Vertex, d: f32, v: Vertex) {
+        if self.done.get(v as usize) {
+            return; // final: a done vertex's distance is below `d`
+        }
         let state = &self.state[v as usize];
         let mut current = state.load(Relaxed);
         while d < dist(current) {
             match state.compare_exchange_weak(current, pack(d, u) | QUEUED, Relaxed, Relaxed) {
-                Ok(_) => {
-                    let b = self.bucket_of(d);
-                    if current & QUEUED != 0 && self.bucket_of(dist(current)) == b {
-                        return; // it waits in that bin already
-                    }
-                    if worker.bins.len() <= b {
-                        worker.bins.resize_with(b + 1, Vec::new);
-                    }
-                    worker.bins[b].push(v);
-                    return;
-                }
+                Ok(_) => return self.queue_in_bin(worker, v, current, d),
                 Err(now) => current = now,
             }
         }
     }
 
+    /// Puts `v`, whose state went from `old` to distance `d` (marked), in
+    /// `d`'s bin, unless it waits in that bin already.
+    #[inline]
+    fn queue_in_bin(&self, worker: &mut Worker, v: Vertex, old: u64, d: f32) {
+        let b = self.bucket_of(d);
+        if old & QUEUED != 0 && self.bucket_of(dist(old)) == b {
+            return; // it waits in that bin already
+        }
+        if worker.bins.len() <= b {
+            worker.bins.resize_with(b + 1, Vec::new);
+        }
+        worker.bins[b].push(v);
+    }
+
     /// The lowest bucket from `from` on that some worker holds vertices
-    /// of (a heavy arc may land in `from` itself through rounding).
+    /// of.
     fn next_bucket(&self, from: usize) -> Option<usize> {
         // Each worker's lowest non-empty bin, then the lowest of those: no
         // list of guards (this runs inside the timed search, once a bucket).
@@ -499,8 +683,10 @@ mod tests {
                 .step_by(n / 5)
                 .collect();
             let mut split = (*g).clone();
+            let mut pulls = 0;
             for delta in [0.02, DEFAULT_DELTA, 0.5, 4.0] {
-                split.split_light(delta);
+                let params = SsspParams::new(delta).unwrap();
+                split.split_light(params.delta());
                 let split = Arc::new(split.clone());
                 for threads in [1, 2, 3] {
                     let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
@@ -511,13 +697,13 @@ mod tests {
                         // at delta on more.
                         let graph = if threads == 1 { &g } else { &split };
                         let (stats, nedge) = par::in_pool(threads, || {
-                            let mut engine = DeltaStepping::new(
-                                Arc::clone(graph),
-                                SsspParams::new(delta).unwrap(),
-                            );
+                            let mut engine = DeltaStepping::new(Arc::clone(graph), params);
                             engine.reset();
                             let stats = engine.search(root);
                             engine.write_results(&mut parents, &mut dist);
+                            // Pulls need rows split at delta.
+                            assert!(threads > 1 || engine.pulls == 0, "{what}");
+                            pulls += engine.pulls;
                             (stats, engine.nedge())
                         })
                         .unwrap();
@@ -547,6 +733,33 @@ mod tests {
                     }
                 }
             }
+            assert!(pulls > 0, "scale {scale}: no heavy phase was pulled");
+        }
+    }
+
+    /// Guards the exact buckets the skipping of done targets rests on:
+    /// delta is rounded down to a power of two, and too narrow or
+    /// non-finite widths are refused.
+    #[test]
+    fn delta_is_rounded_down_to_a_power_of_two() {
+        for (asked, got) in [
+            (0.1, 0.0625),
+            (0.03125, 0.03125),
+            (1.0, 1.0),
+            (3.0, 2.0),
+            (0.02, 0.015625),
+        ] {
+            assert_eq!(SsspParams::new(asked).unwrap().delta(), got, "{asked}");
+        }
+        assert_eq!(SsspParams::DEFAULT.delta().log2().fract(), 0.0);
+        for bad in [
+            0.0,
+            -1.0,
+            f32::NAN,
+            f32::INFINITY,
+            SsspParams::MIN_DELTA / 2.0,
+        ] {
+            assert!(SsspParams::new(bad).is_err(), "{bad}");
         }
     }
 

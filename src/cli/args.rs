@@ -161,7 +161,8 @@ pub(crate) struct RunArgs {
     /// the same keys after the BFS, and print the combined block.
     #[arg(long)]
     pub(crate) sssp: bool,
-    /// The bucket width of --sssp's delta-stepping [default: 0.02].
+    /// The bucket width of --sssp's delta-stepping, rounded down to a power
+    /// of two [default: 0.03125].
     #[arg(
         long,
         value_name = "D",
@@ -368,7 +369,8 @@ pub(crate) struct SsspArgs {
     /// Where to write the distance array (little-endian f32, -1 unreached).
     #[arg(long, value_name = "D")]
     pub(crate) dist_out: PathBuf,
-    /// Delta-stepping's bucket width [default: 0.02].
+    /// Delta-stepping's bucket width, rounded down to a power of two
+    /// [default: 0.03125].
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
     pub(crate) delta: Option<f32>,
 }

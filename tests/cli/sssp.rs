@@ -91,7 +91,7 @@ fn sssp_runs_after_the_bfs_and_prints_the_combined_block() {
     assert!(out.contains("sssp harmonic_mean_TEPS:     !  "), "{out}");
     let report = read_run(&json);
     let sssp = report.sssp_searches.as_ref().expect("SSSP rows");
-    assert_eq!(report.options.sssp_delta, Some(0.02));
+    assert_eq!(report.options.sssp_delta, Some(kernels::DEFAULT_DELTA));
     assert_eq!(sssp.len(), report.searches.len());
     for (b, s) in report.searches.iter().zip(sssp) {
         // Same root, same component: the same nedge and reach.
