@@ -34,8 +34,36 @@ fn searches(m: &Measured) -> Vec<(u64, u64, u64, u32)> {
         .collect()
 }
 
+/// (root, nedge, reached, depth) per SSSP search in a run of both
+/// kernels, every one validated if the plan validates.
+fn sssp_searches(plan: &Plan, m: &Measured) -> Option<Vec<(u64, u64, u64, u32)>> {
+    let records = m.sssp_searches.as_ref()?;
+    assert!(
+        (records.iter()).all(|s| s.validate_time.is_some() == plan.validate),
+        "every SSSP search validated, or none"
+    );
+    Some(
+        (records.iter())
+            .map(|s| (s.root, s.nedge, s.reached, s.depth))
+            .collect(),
+    )
+}
+
+/// The labels of a block's lines, in order.
+fn labels(block: &str) -> Vec<&str> {
+    block.lines().map(|l| &l[..l.len().min(32)]).collect()
+}
+
+/// Over each of `ranks`, on every rank: the single-process checksum and
+/// searches (with `--sssp`, the SSSP searches too, validated across the
+/// ranks if the plan validates), the bytes of each search and validation,
+/// and the block's lines, with `num_mpi_processes: P`.
 fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
     let one = valid(harness::run(plan, &Silent));
+    let sssp = sssp_searches(plan, &one);
+    assert_eq!(sssp.as_ref().map(Vec::len), plan.sssp.map(|_| plan.keys));
+    let block = plan.statistics(&one).block(&[]);
+    let validations = if plan.validate { plan.keys } else { 0 };
     for &p in ranks {
         let all = ThreadRanks::run(p, |comm| {
             valid(harness::run_distributed(plan, &Silent, comm))
@@ -43,14 +71,23 @@ fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
         for (rank, m) in all.iter().enumerate() {
             assert_eq!(m.checksum, one.checksum, "P {p} rank {rank}: checksum");
             assert_eq!(searches(m), searches(&one), "P {p} rank {rank}: searches");
+            assert_eq!(sssp_searches(plan, m), sssp, "P {p} rank {rank}: SSSP");
             let mpi = m.mpi.as_ref().expect("a distributed run says so");
             assert_eq!(mpi.ranks, p);
             assert_eq!(mpi.search_bytes.len(), plan.keys);
+            assert_eq!(mpi.validate_bytes.len(), validations);
+            let sssp_bytes = [&mpi.sssp_search_bytes, &mpi.sssp_validate_bytes];
+            let counts = sssp_bytes.map(|b| b.as_ref().map(Vec::len));
+            let expected = [plan.keys, validations].map(|c| plan.sssp.map(|_| c));
+            assert_eq!(counts, expected, "P {p}: SSSP bytes per search, validation");
             if p > 1 {
-                assert!(mpi.kernel1_bytes > 0 && mpi.search_bytes.iter().all(|&b| b > 0));
+                let sssp = sssp_bytes.into_iter().flatten().flatten();
+                let sent = mpi.search_bytes.iter().chain(sssp);
+                assert!(mpi.kernel1_bytes > 0 && sent.copied().all(|b| b > 0));
             }
             let stats = plan.statistics(m);
             assert_eq!(stats.num_mpi_processes as usize, p);
+            assert_eq!(labels(&stats.block(&[])), labels(&block), "P {p}");
         }
     }
 }
@@ -108,58 +145,6 @@ fn beyond_scale_31_the_ranks_refuse_only_what_they_cannot_hold() {
     }
 }
 
-/// (root, nedge, reached, depth) per SSSP search, every one validated if
-/// the plan validates.
-fn sssp_searches(plan: &Plan, m: &Measured) -> Vec<(u64, u64, u64, u32)> {
-    let records = m.sssp_searches.as_ref().expect("a run of both kernels");
-    assert!(
-        (records.iter()).all(|s| s.validate_time.is_some() == plan.validate),
-        "every SSSP search validated, or none"
-    );
-    records
-        .iter()
-        .map(|s| (s.root, s.nedge, s.reached, s.depth))
-        .collect()
-}
-
-/// Kernel 3 over `ranks`: the single-process checksum, BFS searches and
-/// SSSP searches (keys, nedge, reached), every SSSP search validated
-/// across the ranks, the bytes of each recorded, and the combined block.
-fn sssp_same_as_one_process(plan: &Plan, ranks: &[usize]) {
-    let one = valid(harness::run(plan, &Silent));
-    let expected = sssp_searches(plan, &one);
-    assert_eq!(expected.len(), plan.keys);
-    for &p in ranks {
-        let all = ThreadRanks::run(p, |comm| {
-            valid(harness::run_distributed(plan, &Silent, comm))
-        });
-        for (rank, m) in all.iter().enumerate() {
-            assert_eq!(m.checksum, one.checksum, "P {p} rank {rank}: checksum");
-            assert_eq!(searches(m), searches(&one), "P {p} rank {rank}: BFS");
-            assert_eq!(sssp_searches(plan, m), expected, "P {p} rank {rank}: SSSP");
-            let mpi = m.mpi.as_ref().expect("a distributed run says so");
-            let (search, validate) = (
-                mpi.sssp_search_bytes.as_ref().expect("SSSP search bytes"),
-                mpi.sssp_validate_bytes
-                    .as_ref()
-                    .expect("SSSP validation bytes"),
-            );
-            assert_eq!(search.len(), plan.keys);
-            assert_eq!(validate.len(), if plan.validate { plan.keys } else { 0 });
-            if p > 1 {
-                assert!(search.iter().chain(validate).all(|&b| b > 0));
-            }
-            let stats = plan.statistics(m);
-            assert_eq!(stats.num_mpi_processes as usize, p);
-            assert!(stats.sssp.is_some(), "the combined block");
-            assert_eq!(
-                stats.block(&[]).matches("\nsssp ").count(),
-                plan.statistics(&one).block(&[]).matches("\nsssp ").count()
-            );
-        }
-    }
-}
-
 fn with_sssp(plan: Plan) -> Plan {
     Plan {
         keys: 4,
@@ -170,12 +155,12 @@ fn with_sssp(plan: Plan) -> Plan {
 
 #[test]
 fn sssp_over_every_rank_count_gives_the_single_process_searches() {
-    sssp_same_as_one_process(&with_sssp(plan(GeneratorKind::Xoshiro, 10)), &[1, 2, 3, 4]);
+    same_as_one_process(&with_sssp(plan(GeneratorKind::Xoshiro, 10)), &[1, 2, 3, 4]);
 }
 
 #[test]
 fn sssp_over_ranks_with_the_reference_generator_and_its_weights() {
-    sssp_same_as_one_process(&with_sssp(plan(GeneratorKind::Graph500, 9)), &[3]);
+    same_as_one_process(&with_sssp(plan(GeneratorKind::Graph500, 9)), &[3]);
 }
 
 /// Another delta (rows split elsewhere), 64-bit ids, no validation, and
@@ -189,7 +174,7 @@ fn sssp_over_ranks_with_wide_ids_another_delta_and_buckets() {
         sssp: Some(kernels::SsspParams::new(0.1).unwrap()),
         ..with_sssp(plan(GeneratorKind::Xoshiro, 8))
     };
-    sssp_same_as_one_process(&wide, &[2]);
+    same_as_one_process(&wide, &[2]);
     let all = ThreadRanks::run(2, |comm| {
         valid(harness::run_distributed(&wide, &Silent, comm))
     });
@@ -264,7 +249,7 @@ fn a_binary_file_is_read_in_shares_with_the_single_process_answers() {
         .unwrap();
     std::fs::write(&weighted, bytes).unwrap();
     let binary_sssp = with_sssp(from_file(&weighted, generator::format::EdgeFormat::Binary));
-    sssp_same_as_one_process(&binary_sssp, &[2, 3]);
+    same_as_one_process(&binary_sssp, &[2, 3]);
     // Version 1 under --sssp: refused in one agreed line.
     let unweighted = with_sssp(from_file(&path, generator::format::EdgeFormat::Binary));
     let errors = ThreadRanks::run(3, |comm| {
