@@ -5,6 +5,9 @@
 //! allocations happen.
 
 use crate::Error;
+use dist::{
+    DistBfs, DistSssp, DistSsspValidator, DistValidator, Id, LocalGraph, WeightedLocalGraph,
+};
 use generator::EdgeList;
 use kernels::{Csr, DeltaStepping, Kernel, WeightedCsr};
 use validate::Validator;
@@ -44,6 +47,54 @@ pub fn sssp_bytes(m: u64, n: u64, validate: bool) -> u64 {
     EdgeList::weight_bytes(m)
         + WeightedCsr::bytes_for(n, m)
         + DeltaStepping::bytes_for(n)
+        + checking
+}
+
+/// The estimated peak bytes of one rank of `ranks` in a distributed run
+/// on `m` tuples and `n` vertices: its share of the tuples, its rows and
+/// kernel 1's rounds, the engine (its parents, its part of the bitmaps and
+/// the global frontier bitmap), the validator's per-vertex arrays and its
+/// rounds, the keys' global eligibility bitmap.
+pub fn rank_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
+    let (m_r, n_r) = (m.div_ceil(ranks), n.div_ceil(ranks));
+    let tuples = m_r * size_of::<I::Tuple>() as u64;
+    let rows = LocalGraph::<I>::bytes_for(n_r, 2 * m_r);
+    let engine = DistBfs::<I>::bytes_for(n_r, n);
+    let checking = if validate {
+        DistValidator::<I::Tuple>::bytes_for(n_r, m_r)
+    } else {
+        0
+    };
+    tuples + rows + engine + checking + n / 4 + FIXED
+}
+
+/// What kernel 3 adds to one rank's run ([`rank_bytes`]), as
+/// [`sssp_bytes`] to one process's: the share's weights, the weighted rows
+/// (the BFS rows are copied out of them, and both are held until the BFS
+/// loop ends), the engine's per-vertex arrays and phase buffers, and, if
+/// validating, the validator and the parent and distance arrays it reads.
+/// The phase buffers are kept at the largest phase's size: each offer
+/// takes `3 size_of::<I>()` bytes three times (a worker's buffer, the
+/// outgoing run, the received run), and a phase offers at most its queued
+/// vertices' arcs. The estimate allows a phase three quarters of the
+/// rank's arcs: in a throwaway run with a counter added to `DistSssp`
+/// (SCALE 14 and 16, 1, 2 and 4 ranks as threads, both generators, delta
+/// 0.02, 0.1 and 1) the largest phase sent or received 0.13 (1 rank) to
+/// 0.62 (4 ranks) of a rank's arcs, the phase buffers outweighing the
+/// weighted rows.
+pub fn rank_sssp_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
+    let (m_r, n_r) = (m.div_ceil(ranks), n.div_ceil(ranks));
+    let offer = 3 * size_of::<I>() as u64;
+    let phases = 3 * offer * (2 * m_r * 3 / 4) + 8 * n_r;
+    let engine = DistSssp::<I>::bytes_for(n_r) + phases;
+    let checking = if validate {
+        DistSsspValidator::<I::Tuple>::bytes_for(n_r, m_r) + 12 * n_r
+    } else {
+        0
+    };
+    EdgeList::weight_bytes(m_r)
+        + WeightedLocalGraph::<I>::bytes_for(n_r, 2 * m_r)
+        + engine
         + checking
 }
 

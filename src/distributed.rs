@@ -1,4 +1,4 @@
-//! The run over P ranks: the same [`search_all`] loop as one process,
+//! The run over P ranks: the same [`search_all`](crate::search_all) loop as one process,
 //! driven by a distributed [`Searcher`] ([`dist::DistBfs`]) and its
 //! independent [`Checker`] ([`dist::DistValidator`]).
 //!
@@ -8,20 +8,30 @@
 //! the same), kernel 1 sends each arc to its source's owner, the search
 //! keys come from every rank's eligible vertices gathered into one
 //! [`Eligible`] set (so they are the single-process keys), then the loop.
+//! With `--sssp`, as in one process: each rank's weights come with its
+//! tuples (generated for its blocks, or read from its range of a binary
+//! file of version 2), kernel 1 builds the weighted rows and copies the
+//! BFS rows out of them, and after the BFS loop the same keys go through
+//! the loop again with [`dist::DistSssp`], checked by
+//! [`dist::DistSsspValidator`].
 //! Phase times end with a barrier, so each is the slowest rank's. Only
 //! rank 0's observer hears events; stop requests are agreed on (any
 //! rank's request stops every rank at the same point). Failures on any
 //! rank are agreed on too: every rank returns the same error.
 
+use crate::kernel3::{self, SsspEngine, SsspSearcher};
 use crate::observe::{self, Event, Observer};
-use crate::plan::{GraphSource, KeyRule, Plan};
+use crate::plan::{self, GraphSource, KeyRule, Plan};
 use crate::report::{MpiReport, TraceStep};
-use crate::run::{Checker, Measured, Outcome, Searcher, TupleOrder, on_pool_worker, timed};
-use crate::{Error, budget, search_all, system};
-use dist::{Comm, DistBfs, DistValidator, Id, LocalGraph, Partition, Reduce, agree, all_gather};
+use crate::run::{Checker, Measured, Outcome, Searcher, Searches, TupleOrder, searches_of, timed};
+use crate::{Error, budget, system};
+use dist::{
+    Comm, DistBfs, DistSssp, DistSsspValidator, DistValidator, Id, LocalGraph, Partition, Reduce,
+    WeightedLocalGraph, agree, all_gather,
+};
 use generator::format::{EdgeFormat, binary};
 use generator::{EDGES_PER_BLOCK, EdgeList, Tuple};
-use kernels::{Eligible, Kernel, SearchKey, SearchStats};
+use kernels::{BucketStep, Eligible, Kernel, SearchKey, SearchStats, SsspStats};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use validate::{Invalid, TreeSummary};
@@ -43,11 +53,6 @@ pub fn run_distributed(
             path.display()
         )));
     }
-    if plan.sssp.is_some() {
-        return Err(Error::Refused(
-            "under mpirun kernel 3 (--sssp) does not run yet: run it in one process, or the BFS alone over ranks".into(),
-        ));
-    }
     if !matches!(plan.kernel, Kernel::Dobfs(_)) {
         return Err(Error::Refused(format!(
             "under mpirun only --kernel dobfs runs, not {}",
@@ -59,7 +64,7 @@ pub fn run_distributed(
         own: observer,
         speaks: comm.rank() == 0,
     };
-    let (m, n) = agreed(comm, sizes(&plan.source))?;
+    let (m, n) = agreed(comm, sizes(plan))?;
     let rows = Partition::new(n, comm.size()).count(0) as u64;
     if rows > u64::from(u32::MAX) {
         let fewest = (comm.size()..)
@@ -77,21 +82,27 @@ pub fn run_distributed(
     }
 }
 
-/// `M` and `N` of the graph, before it is made or read.
-fn sizes(source: &GraphSource) -> Result<(u64, u64), Error> {
-    Ok(match source {
+/// `M` and `N` of the graph, before it is made or read; refuses a file
+/// without weights under `--sssp`.
+fn sizes(plan: &Plan) -> Result<(u64, u64), Error> {
+    Ok(match &plan.source {
         GraphSource::Generated(spec) => (spec.num_edges(), spec.num_vertices()),
         GraphSource::File { path, .. } => {
             let header = binary::read_header(path)?;
+            if plan.sssp.is_some() && !header.weighted {
+                return Err(plan::no_weights(path));
+            }
             (header.num_edges, header.num_vertices)
         }
     })
 }
 
 /// This rank's share of the tuples: generated (its blocks) or read (its
-/// byte range), the global number of its first tuple, and the key rule.
+/// byte range), their weights with `--sssp`, the global number of its
+/// first tuple, and the key rule.
 struct Share<T> {
     tuples: Vec<T>,
+    weights: Option<Vec<f32>>,
     first_tuple: u64,
     key_rule: KeyRule,
 }
@@ -102,24 +113,25 @@ fn load_share<T: Tuple>(
     comm: &dyn Comm,
 ) -> Result<Share<T>, Error> {
     let (rank, ranks) = (comm.rank(), comm.size());
+    let weighted = plan.sssp.is_some();
     match &plan.source {
         GraphSource::Generated(spec) => {
             let (generator, key_rule) = spec.build_for_ranks()?;
             let blocks = generator.block_share(rank, ranks);
             observer.event(Event::Loading {
                 what: &format!(
-                    "generating a Kronecker graph: SCALE {}, edgefactor {}, {}, over {ranks} ranks",
-                    spec.scale,
-                    spec.edgefactor,
-                    generator.label()
+                    "{}, over {ranks} ranks",
+                    spec.generating(&*generator, weighted)
                 ),
-                blocks: blocks.len() as u64,
+                blocks: plan::passes(weighted) * blocks.len() as u64,
             });
             let first_tuple = (blocks.start * EDGES_PER_BLOCK) as u64;
-            let tuples =
-                generator::generate_blocks(&*generator, blocks, &|| observer.block_generated());
+            let done = || observer.block_generated();
+            let tuples = generator::generate_blocks(&*generator, blocks.clone(), &done);
+            let weights = weighted.then(|| generator::generate_weights(&*generator, blocks, &done));
             Ok(Share {
                 tuples,
+                weights,
                 first_tuple,
                 key_rule,
             })
@@ -130,31 +142,20 @@ fn load_share<T: Tuple>(
                 blocks: 0,
             });
             let (_, tuples, first_tuple) = binary::read_share(path, rank, ranks)?;
+            let weights = if weighted {
+                let weights = binary::read_weights_share(path, rank, ranks)?;
+                Some(weights.ok_or_else(|| plan::no_weights(path))?)
+            } else {
+                None
+            };
             Ok(Share {
                 tuples,
+                weights,
                 first_tuple,
                 key_rule: KeyRule::Seeded(*seed),
             })
         }
     }
-}
-
-/// The estimated peak bytes of one rank of `ranks` for `m` tuples and `n`
-/// vertices: its share of the tuples, its rows and kernel 1's rounds, the
-/// engine (its parents, its part of the bitmaps and the global frontier
-/// bitmap), the validator's per-vertex arrays and its rounds, the keys'
-/// global eligibility bitmap.
-pub fn rank_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
-    let (m_r, n_r) = (m.div_ceil(ranks), n.div_ceil(ranks));
-    let tuples = m_r * size_of::<I::Tuple>() as u64;
-    let rows = LocalGraph::<I>::bytes_for(n_r, 2 * m_r);
-    let engine = DistBfs::<I>::bytes_for(n_r, n);
-    let checking = if validate {
-        DistValidator::<I::Tuple>::bytes_for(n_r, m_r)
-    } else {
-        0
-    };
-    tuples + rows + engine + checking + n / 4 + budget::FIXED
 }
 
 fn run_ids<I: Id>(
@@ -165,7 +166,7 @@ fn run_ids<I: Id>(
     n: u64,
 ) -> Result<Outcome, Error> {
     let (rank, ranks) = (comm.rank(), comm.size());
-    let memory_estimate = rank_bytes::<I>(m, n, ranks as u64, plan.validate);
+    let memory_estimate = plan.rank_memory_estimate::<I>(m, n, ranks as u64);
     let sharing = comm.ranks_on_this_machine() as u64;
     let what = format!(
         "a run on {n} vertices and {m} tuples over {ranks} ranks ({sharing} on this machine, about {:.1} GiB each)",
@@ -184,6 +185,7 @@ fn run_ids<I: Id>(
     });
     let Share {
         tuples,
+        weights,
         first_tuple,
         key_rule,
     } = agreed(comm, loaded)?;
@@ -196,17 +198,29 @@ fn run_ids<I: Id>(
     });
     observe::check(observer)?;
 
-    // Kernel 1.
+    // Kernel 1: with --sssp, the weighted rows split light-first at delta
+    // and the BFS rows copied out of them, all timed (as in one process).
     observer.event(Event::Building);
     let part = Partition::new(n, ranks);
     let sent_before = comm.bytes_sent();
-    let (graph, construction_time) = timed(|| {
-        let graph = LocalGraph::<I>::build(comm, part, &tuples);
+    let ((graph, weighted), construction_time) = timed(|| {
+        let built = match (&weights, plan.sssp) {
+            (Some(weights), Some(params)) => {
+                let weighted = WeightedLocalGraph::<I>::build_weighted(
+                    comm,
+                    part,
+                    &tuples,
+                    weights,
+                    params.delta(),
+                );
+                (weighted.unweighted(), Some(weighted))
+            }
+            _ => (LocalGraph::<I>::build(comm, part, &tuples), None),
+        };
         comm.barrier();
-        graph
+        built
     });
     let kernel1_bytes = sum(comm, comm.bytes_sent() - sent_before);
-    let graph = Arc::new(graph);
     let keys = agreed(
         comm,
         key_rule.choose_among(&eligible(comm, &graph), plan.keys),
@@ -220,72 +234,114 @@ fn run_ids<I: Id>(
         unreachable!("checked by run_distributed")
     };
     let mut searcher = Ranked {
-        engine: DistBfs::new(comm, Arc::clone(&graph), params),
+        engine: DistBfs::new(comm, Arc::new(graph), params),
         // The warm-up search's bytes too: no push reallocates inside a
         // timed search.
         bytes: Vec::with_capacity(keys.len() + 1),
     };
-    observer.event(Event::Searching {
-        searches: keys.len(),
-        kernel: &format!("{} over {ranks} ranks", plan.kernel),
-        threads: rayon::current_num_threads(),
-        validating: plan.validate,
-    });
-    let (searches, validate_bytes) = on_pool_worker(|| {
-        let mut checker = plan.validate.then(|| RankedChecker {
-            validator: DistValidator::new(comm, part, &tuples, first_tuple),
-            parents: vec![0; part.count(rank)],
-            comm,
-            bytes: Vec::with_capacity(keys.len()),
-        });
-        let searches = search_all(
-            &mut searcher,
-            checker.as_mut().map(|c| c as &mut dyn Checker<[AtomicU64]>),
-            &keys,
-            plan.trace,
-            observer,
-        );
-        (searches, checker.map(|c| c.bytes).unwrap_or_default())
-    });
-    let searches = searches?;
-    // Each rank counted its own validation bytes; the report sums them.
-    let mut validate_bytes = validate_bytes;
-    comm.all_reduce(&mut validate_bytes, Reduce::Sum);
+    let kernel = format!("{} over {ranks} ranks", plan.kernel);
+    let checker = || BfsRankChecker {
+        validator: DistValidator::new(comm, part, &tuples, first_tuple),
+        parents: vec![0; part.count(rank)],
+    };
+    let (searches, validate_bytes) =
+        metered(comm, &mut searcher, checker, &keys, plan, &kernel, observer)?;
+    let mut searches = match searches {
+        Ok(searches) => searches,
+        Err(invalid) => return Ok(Outcome::Invalid(invalid)),
+    };
+    // The warm-up search's bytes come first; the BFS rows go with the engine.
+    let search_bytes = searcher.bytes.split_off(1);
+    drop(searcher);
+
+    let sssp = match (weighted, plan.sssp, &weights) {
+        (Some(weighted), Some(params), Some(weights)) => {
+            let mut searcher = SsspSearcher::with_engine(RankedSssp {
+                engine: DistSssp::new(comm, Arc::new(weighted), params),
+                bytes: Vec::with_capacity(keys.len() + 1),
+            });
+            searcher.set_tracing(plan.trace);
+            let kernel = format!("{} over {ranks} ranks", kernel3::label(params));
+            let rows = part.count(rank);
+            let checker = || SsspRankChecker {
+                validator: DistSsspValidator::new(comm, part, &tuples, weights, first_tuple),
+                parents: vec![0; rows],
+                dist: vec![0.0; rows],
+            };
+            let (searches, validate_bytes) =
+                metered(comm, &mut searcher, checker, &keys, plan, &kernel, observer)?;
+            match searches {
+                Ok(searches) => Some((
+                    searches,
+                    searcher.into_engine().bytes.split_off(1),
+                    validate_bytes,
+                )),
+                Err(invalid) => return Ok(Outcome::Invalid(invalid)),
+            }
+        }
+        _ => None,
+    };
     let peak = system::peak_resident_bytes().unwrap_or(0);
     let mut peaks = vec![0u64; ranks];
     all_gather(comm, &[peak], &vec![1; ranks], &mut peaks);
-    Ok(match searches {
-        Ok(mut searches) => {
-            // The warm-up search's bytes come first.
-            let search_bytes = searcher.bytes.split_off(1);
-            observer.event(Event::Finished);
-            if !plan.trace {
-                for record in &mut searches {
-                    record.trace = None;
-                }
-            }
-            Outcome::Valid(Measured {
-                num_vertices: usize::try_from(n).unwrap_or(usize::MAX),
-                num_edges: usize::try_from(m).unwrap_or(usize::MAX),
-                checksum,
-                tuple_order: TupleOrder::Input,
-                graph_generation,
-                construction_time,
-                memory_estimate,
-                searches,
-                sssp_searches: None,
-                mpi: Some(MpiReport {
-                    ranks,
-                    id_bytes: size_of::<I>(),
-                    peak_memory_bytes_per_rank: peaks,
-                    kernel1_bytes,
-                    search_bytes,
-                    validate_bytes,
-                }),
-            })
+    observer.event(Event::Finished);
+    if !plan.trace {
+        for record in &mut searches {
+            record.trace = None;
         }
-        Err(invalid) => Outcome::Invalid(invalid),
-    })
+    }
+    let (sssp_searches, sssp_search_bytes, sssp_validate_bytes) = match sssp {
+        Some((searches, search, validate)) => (Some(searches), Some(search), Some(validate)),
+        None => (None, None, None),
+    };
+    Ok(Outcome::Valid(Measured {
+        num_vertices: usize::try_from(n).unwrap_or(usize::MAX),
+        num_edges: usize::try_from(m).unwrap_or(usize::MAX),
+        checksum,
+        tuple_order: TupleOrder::Input,
+        graph_generation,
+        construction_time,
+        memory_estimate,
+        searches,
+        sssp_searches,
+        mpi: Some(MpiReport {
+            ranks,
+            id_bytes: size_of::<I>(),
+            peak_memory_bytes_per_rank: peaks,
+            kernel1_bytes,
+            search_bytes,
+            validate_bytes,
+            sssp_search_bytes,
+            sssp_validate_bytes,
+        }),
+    }))
+}
+
+/// [`searches_of`] with the bytes each validation sent, summed over the
+/// ranks, in key order (empty without validation).
+fn metered<S, C>(
+    comm: &dyn Comm,
+    searcher: &mut S,
+    checker: impl FnOnce() -> C + Send,
+    keys: &[SearchKey],
+    plan: &Plan,
+    kernel: &str,
+    observer: &dyn Observer,
+) -> Result<(Searches, Vec<u64>), Error>
+where
+    S: Searcher + Send,
+    C: Checker<S::Output>,
+{
+    let checker = || Metered {
+        checker: checker(),
+        comm,
+        bytes: Vec::with_capacity(keys.len()),
+    };
+    let (searches, checker) = searches_of(searcher, checker, keys, plan, kernel, observer)?;
+    // Each rank counted its own bytes; the report sums them.
+    let mut bytes = checker.map(|c| c.bytes).unwrap_or_default();
+    comm.all_reduce(&mut bytes, Reduce::Sum);
+    Ok((searches, bytes))
 }
 
 /// `Ok` on every rank only if it is on every rank; otherwise every rank
@@ -362,15 +418,13 @@ impl<I: Id> Searcher for Ranked<'_, I> {
     }
 }
 
-/// The distributed validator as the run loop drives it.
-struct RankedChecker<'c, T: Tuple> {
+/// The distributed BFS validator as the run loop drives it.
+struct BfsRankChecker<'c, T: Tuple> {
     validator: DistValidator<'c, T>,
     parents: Vec<u64>,
-    comm: &'c dyn Comm,
-    bytes: Vec<u64>,
 }
 
-impl<T: Tuple> Checker<[AtomicU64]> for RankedChecker<'_, T> {
+impl<T: Tuple> Checker<[AtomicU64]> for BfsRankChecker<'_, T> {
     fn prepare(&mut self, parents: &[AtomicU64]) {
         for (mine, p) in self.parents.iter_mut().zip(parents) {
             *mine = p.load(Ordering::Relaxed);
@@ -378,8 +432,77 @@ impl<T: Tuple> Checker<[AtomicU64]> for RankedChecker<'_, T> {
     }
 
     fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
+        self.validator.check(root.id(), &self.parents, Some(nedge))
+    }
+}
+
+/// The distributed delta-stepping engine as [`SsspSearcher`] drives it;
+/// records the bytes each search sent (the warm-up's first).
+struct RankedSssp<'c, I: Id> {
+    engine: DistSssp<'c, I>,
+    bytes: Vec<u64>,
+}
+
+impl<I: Id> SsspEngine for RankedSssp<'_, I> {
+    fn reset(&mut self) {
+        self.engine.reset();
+    }
+
+    fn search(&mut self, root: SearchKey) -> SsspStats {
+        let stats = self.engine.search(root.id());
+        self.bytes.push(self.engine.bytes());
+        stats
+    }
+
+    fn nedge(&self) -> u64 {
+        self.engine.nedge()
+    }
+
+    fn steps(&self) -> &[BucketStep] {
+        self.engine.steps()
+    }
+
+    fn set_tracing(&mut self, on: bool) {
+        self.engine.set_tracing(on);
+    }
+}
+
+/// The distributed SSSP validator as the run loop drives it.
+struct SsspRankChecker<'c, I: Id> {
+    validator: DistSsspValidator<'c, I::Tuple>,
+    parents: Vec<u64>,
+    dist: Vec<f32>,
+}
+
+impl<I: Id> Checker<RankedSssp<'_, I>> for SsspRankChecker<'_, I> {
+    fn prepare(&mut self, ranked: &RankedSssp<'_, I>) {
+        ranked
+            .engine
+            .write_results(&mut self.parents, &mut self.dist);
+    }
+
+    fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
+        (self.validator)
+            .check(root.id(), &self.parents, &self.dist, Some(nedge))
+            .map(kernel3::summary)
+    }
+}
+
+/// A checker across the ranks, with the bytes this rank sent in each check.
+struct Metered<'c, C> {
+    checker: C,
+    comm: &'c dyn Comm,
+    bytes: Vec<u64>,
+}
+
+impl<O: ?Sized, C: Checker<O>> Checker<O> for Metered<'_, C> {
+    fn prepare(&mut self, output: &O) {
+        self.checker.prepare(output);
+    }
+
+    fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
         let before = self.comm.bytes_sent();
-        let verdict = self.validator.check(root.id(), &self.parents, Some(nedge));
+        let verdict = self.checker.check(root, nedge);
         self.bytes.push(self.comm.bytes_sent() - before);
         verdict
     }

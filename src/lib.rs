@@ -36,7 +36,8 @@ mod run;
 pub mod stats;
 pub mod system;
 
-pub use distributed::{rank_bytes, run_distributed};
+pub use budget::rank_bytes;
+pub use distributed::run_distributed;
 pub use error::Error;
 pub use observe::{Event, Observer, Silent};
 pub use plan::{GeneratorKind, GeneratorSpec, GraphSource, KeyRule, Plan};
@@ -45,7 +46,7 @@ pub use run::{
     Outcome, Searcher, Searches, TupleOrder, on_pool_worker, run, run_with, search_all, timed,
 };
 
-pub use kernel3::{SsspChecker, SsspSearcher};
+pub use kernel3::{SsspChecker, SsspEngine, SsspSearcher};
 
 use block::{KernelStatistics, Statistics};
 use report::{GraphReport, RunOptions, RunReport};

@@ -11,7 +11,7 @@ use generator::{
 use kernels::{
     Csr, Eligible, Kernel, SearchKey, SsspParams, choose_keys_among, choose_reference_keys_among,
 };
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The Kronecker generators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +78,18 @@ impl GeneratorSpec {
             generator::MAX_SCALE,
             generator::MAX_WIDE_SCALE
         )))
+    }
+
+    /// What generating with `generator` (this spec's) does, as progress
+    /// says it; `weights` if it generates the weights too.
+    pub(crate) fn generating(&self, generator: &dyn EdgeGenerator, weights: bool) -> String {
+        format!(
+            "generating a Kronecker graph{}: SCALE {}, edgefactor {}, {}",
+            if weights { " and its weights" } else { "" },
+            self.scale,
+            self.edgefactor,
+            generator.label()
+        )
     }
 
     /// The generator and the key rule that goes with it, for one process
@@ -150,17 +162,9 @@ impl GraphSource {
         match self {
             GraphSource::Generated(spec) => {
                 let (g, keys) = spec.build()?;
-                let what = format!(
-                    "generating a Kronecker graph{}: SCALE {}, edgefactor {}, {}",
-                    if weights { " and its weights" } else { "" },
-                    spec.scale,
-                    spec.edgefactor,
-                    g.label()
-                );
-                let passes = if weights { 2 } else { 1 };
                 observer.event(Event::Loading {
-                    what: &what,
-                    blocks: passes * g.num_blocks() as u64,
+                    what: &spec.generating(&*g, weights),
+                    blocks: passes(weights) * g.num_blocks() as u64,
                 });
                 let done = || observer.block_generated();
                 let edges = g.generate_reporting(&done);
@@ -178,15 +182,26 @@ impl GraphSource {
                 });
                 let edges = format.read(path)?;
                 if weights && edges.weights().is_none() {
-                    return Err(Error::Refused(format!(
-                        "{}: --sssp needs a weight per tuple, and this file has none (weights come from a binary file of version 2, a third column of a text list, the values of a real Matrix Market file when none is negative or not finite, or FILE.weights beside a .pe48 file)",
-                        path.display()
-                    )));
+                    return Err(no_weights(path));
                 }
                 Ok((edges, KeyRule::Seeded(*seed)))
             }
         }
     }
+}
+
+/// The refusal of `--sssp` on the file at `path`, which has no weights.
+pub(crate) fn no_weights(path: &Path) -> Error {
+    Error::Refused(format!(
+        "{}: --sssp needs a weight per tuple, and this file has none (weights come from a binary file of version 2, a third column of a text list, the values of a real Matrix Market file when none is negative or not finite, or FILE.weights beside a .pe48 file)",
+        path.display()
+    ))
+}
+
+/// Passes over the blocks that generating makes: the tuples, and the
+/// weights if wanted.
+pub(crate) fn passes(weights: bool) -> u64 {
+    if weights { 2 } else { 1 }
 }
 
 /// How a run picks its search keys.
@@ -271,5 +286,16 @@ impl Plan {
             0
         };
         budget::run_bytes(m, n, self.kernel, self.validate) + sssp
+    }
+
+    /// The estimated peak memory of one rank of `ranks` in a distributed
+    /// run of this plan on `m` tuples and `n` vertices, with ids `I`.
+    pub fn rank_memory_estimate<I: dist::Id>(&self, m: u64, n: u64, ranks: u64) -> u64 {
+        let sssp = if self.sssp.is_some() {
+            budget::rank_sssp_bytes::<I>(m, n, ranks, self.validate)
+        } else {
+            0
+        };
+        budget::rank_bytes::<I>(m, n, ranks, self.validate) + sssp
     }
 }

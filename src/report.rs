@@ -90,6 +90,15 @@ pub struct MpiReport {
     pub search_bytes: Vec<u64>,
     /// Bytes the ranks sent one another per validation, in key order.
     pub validate_bytes: Vec<u64>,
+    /// Bytes the ranks sent one another per SSSP search, summed over ranks
+    /// and phases, in key order, in a run of both kernels (absent
+    /// otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sssp_search_bytes: Option<Vec<u64>>,
+    /// Bytes the ranks sent one another per SSSP validation, in key order,
+    /// in a run of both kernels (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sssp_validate_bytes: Option<Vec<u64>>,
 }
 
 /// Every option of a run that changes a result or a time.

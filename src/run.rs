@@ -19,13 +19,13 @@
 //! observer is told of each step between timed regions and may
 //! stop the run there.
 
-use crate::kernel3::{SsspChecker, SsspSearcher};
+use crate::kernel3::{self, SsspChecker, SsspSearcher};
 use crate::observe::{self, Event, Observer};
 use crate::plan::{GeneratorSpec, GraphSource, Plan};
 use crate::report::{BucketTrace, MpiReport, SearchRecord, TraceStep};
 use crate::{Error, budget};
 use generator::EdgeList;
-use kernels::{Bfs, Csr, DeltaStepping, Parents, SearchKey, SearchStats, WeightedCsr};
+use kernels::{Bfs, Csr, Parents, SearchKey, SearchStats, WeightedCsr};
 use std::sync::Arc;
 use std::time::Instant;
 use validate::{Invalid, TreeSummary, TupleBlocks, Tuples, Validator};
@@ -249,6 +249,41 @@ pub fn search_all<S: Searcher>(
     Ok(Ok(records))
 }
 
+/// One kernel's searches over `keys` as a run does them ([`search_all`]):
+/// announced to `observer` as `kernel`, on a pool worker, each validated by
+/// the checker that `checker` makes if the plan validates, traced if it
+/// traces. Returns the searches (or the first invalid one) and the checker.
+pub(crate) fn searches_of<S, C>(
+    searcher: &mut S,
+    checker: impl FnOnce() -> C + Send,
+    keys: &[SearchKey],
+    plan: &Plan,
+    kernel: &str,
+    observer: &dyn Observer,
+) -> Result<(Searches, Option<C>), Error>
+where
+    S: Searcher + Send,
+    C: Checker<S::Output>,
+{
+    observer.event(Event::Searching {
+        searches: keys.len(),
+        kernel,
+        threads: rayon::current_num_threads(),
+        validating: plan.validate,
+    });
+    on_pool_worker(|| {
+        let mut checker = plan.validate.then(checker);
+        let searches = search_all(
+            searcher,
+            checker.as_mut().map(|c| c as &mut dyn Checker<S::Output>),
+            keys,
+            plan.trace,
+            observer,
+        )?;
+        Ok((searches, checker))
+    })
+}
+
 /// A kernel's figures that differ from the validator's.
 fn misreport(stats: &SearchStats, tree: &TreeSummary) -> Option<Failure> {
     let pairs = [
@@ -411,17 +446,9 @@ pub fn run_with(
     let mut engine = engine(Arc::clone(&graph));
     engine.set_tracing(plan.trace);
     let mut searcher = BfsSearcher::new(engine, Arc::clone(&graph));
-    observer.event(Event::Searching {
-        searches: keys.len(),
-        kernel: &plan.kernel.to_string(),
-        threads: rayon::current_num_threads(),
-        validating: plan.validate,
-    });
-    let searches = on_pool_worker(|| {
-        let mut checker = plan.validate.then(|| BfsChecker::new(input.tuples()));
-        let checker = checker.as_mut().map(|c| c as &mut dyn Checker<Parents>);
-        search_all(&mut searcher, checker, &keys, plan.trace, observer)
-    })?;
+    let kernel = plan.kernel.to_string();
+    let checker = || BfsChecker::new(input.tuples());
+    let (searches, _) = searches_of(&mut searcher, checker, &keys, plan, &kernel, observer)?;
     let searches = match searches {
         Ok(searches) => searches,
         Err(invalid) => return Ok(Outcome::Invalid(invalid)),
@@ -432,21 +459,9 @@ pub fn run_with(
             let weights = list.weights().expect("a weighted graph has weights");
             let mut searcher = SsspSearcher::new(weighted, params);
             searcher.set_tracing(plan.trace);
-            observer.event(Event::Searching {
-                searches: keys.len(),
-                kernel: &format!("sssp (delta-stepping, delta {})", params.delta()),
-                threads: rayon::current_num_threads(),
-                validating: plan.validate,
-            });
-            let searches = on_pool_worker(|| {
-                let mut checker = (plan.validate)
-                    .then(|| SsspChecker::new(list.num_vertices(), list.edges(), weights));
-                let checker = checker
-                    .as_mut()
-                    .map(|c| c as &mut dyn Checker<DeltaStepping>);
-                search_all(&mut searcher, checker, &keys, plan.trace, observer)
-            })?;
-            match searches {
+            let checker = || SsspChecker::new(list.num_vertices(), list.edges(), weights);
+            let kernel = kernel3::label(params);
+            match searches_of(&mut searcher, checker, &keys, plan, &kernel, observer)?.0 {
                 Ok(searches) => Some(searches),
                 Err(invalid) => return Ok(Outcome::Invalid(invalid)),
             }

@@ -1,6 +1,7 @@
 //! The distributed run loop over ranks as threads (no MPI needed): for one
 //! seed, every rank count gives the single-process checksum, roots and
-//! nedge of every search, and every tree is validated across the ranks.
+//! nedge of every search, BFS and (with `--sssp`) SSSP, and every tree is
+//! validated across the ranks.
 
 use dist::ThreadRanks;
 use harness::{GeneratorKind, GeneratorSpec, GraphSource, Measured, Outcome, Plan, Silent};
@@ -33,8 +34,36 @@ fn searches(m: &Measured) -> Vec<(u64, u64, u64, u32)> {
         .collect()
 }
 
+/// (root, nedge, reached, depth) per SSSP search in a run of both
+/// kernels, every one validated if the plan validates.
+fn sssp_searches(plan: &Plan, m: &Measured) -> Option<Vec<(u64, u64, u64, u32)>> {
+    let records = m.sssp_searches.as_ref()?;
+    assert!(
+        (records.iter()).all(|s| s.validate_time.is_some() == plan.validate),
+        "every SSSP search validated, or none"
+    );
+    Some(
+        (records.iter())
+            .map(|s| (s.root, s.nedge, s.reached, s.depth))
+            .collect(),
+    )
+}
+
+/// The labels of a block's lines, in order.
+fn labels(block: &str) -> Vec<&str> {
+    block.lines().map(|l| &l[..l.len().min(32)]).collect()
+}
+
+/// Over each of `ranks`, on every rank: the single-process checksum and
+/// searches (with `--sssp`, the SSSP searches too, validated across the
+/// ranks if the plan validates), the bytes of each search and validation,
+/// and the block's lines, with `num_mpi_processes: P`.
 fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
     let one = valid(harness::run(plan, &Silent));
+    let sssp = sssp_searches(plan, &one);
+    assert_eq!(sssp.as_ref().map(Vec::len), plan.sssp.map(|_| plan.keys));
+    let block = plan.statistics(&one).block(&[]);
+    let validations = if plan.validate { plan.keys } else { 0 };
     for &p in ranks {
         let all = ThreadRanks::run(p, |comm| {
             valid(harness::run_distributed(plan, &Silent, comm))
@@ -42,14 +71,23 @@ fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
         for (rank, m) in all.iter().enumerate() {
             assert_eq!(m.checksum, one.checksum, "P {p} rank {rank}: checksum");
             assert_eq!(searches(m), searches(&one), "P {p} rank {rank}: searches");
+            assert_eq!(sssp_searches(plan, m), sssp, "P {p} rank {rank}: SSSP");
             let mpi = m.mpi.as_ref().expect("a distributed run says so");
             assert_eq!(mpi.ranks, p);
             assert_eq!(mpi.search_bytes.len(), plan.keys);
+            assert_eq!(mpi.validate_bytes.len(), validations);
+            let sssp_bytes = [&mpi.sssp_search_bytes, &mpi.sssp_validate_bytes];
+            let counts = sssp_bytes.map(|b| b.as_ref().map(Vec::len));
+            let expected = [plan.keys, validations].map(|c| plan.sssp.map(|_| c));
+            assert_eq!(counts, expected, "P {p}: SSSP bytes per search, validation");
             if p > 1 {
-                assert!(mpi.kernel1_bytes > 0 && mpi.search_bytes.iter().all(|&b| b > 0));
+                let sssp = sssp_bytes.into_iter().flatten().flatten();
+                let sent = mpi.search_bytes.iter().chain(sssp);
+                assert!(mpi.kernel1_bytes > 0 && sent.copied().all(|b| b > 0));
             }
             let stats = plan.statistics(m);
             assert_eq!(stats.num_mpi_processes as usize, p);
+            assert_eq!(labels(&stats.block(&[])), labels(&block), "P {p}");
         }
     }
 }
@@ -107,22 +145,46 @@ fn beyond_scale_31_the_ranks_refuse_only_what_they_cannot_hold() {
     }
 }
 
-/// Guards against a silent BFS-only run: kernel 3 is refused over ranks
-/// (it has no distributed engine yet), in one agreed line.
-#[test]
-fn sssp_over_ranks_is_refused_not_skipped() {
-    let with_sssp = Plan {
+fn with_sssp(plan: Plan) -> Plan {
+    Plan {
+        keys: 4,
         sssp: Some(kernels::SsspParams::DEFAULT),
-        ..plan(GeneratorKind::Xoshiro, 6)
+        ..plan
+    }
+}
+
+#[test]
+fn sssp_over_every_rank_count_gives_the_single_process_searches() {
+    same_as_one_process(&with_sssp(plan(GeneratorKind::Xoshiro, 10)), &[1, 2, 3, 4]);
+}
+
+#[test]
+fn sssp_over_ranks_with_the_reference_generator_and_its_weights() {
+    same_as_one_process(&with_sssp(plan(GeneratorKind::Graph500, 9)), &[3]);
+}
+
+/// Another delta (rows split elsewhere), 64-bit ids, no validation, and
+/// traced buckets that settle every reached vertex.
+#[test]
+fn sssp_over_ranks_with_wide_ids_another_delta_and_buckets() {
+    let wide = Plan {
+        wide_ids: true,
+        validate: false,
+        trace: true,
+        sssp: Some(kernels::SsspParams::new(0.1).unwrap()),
+        ..with_sssp(plan(GeneratorKind::Xoshiro, 8))
     };
-    let errors = ThreadRanks::run(2, |comm| {
-        match harness::run_distributed(&with_sssp, &Silent, comm) {
-            Err(e) => e.to_string(),
-            Ok(_) => panic!("--sssp ran over ranks"),
-        }
+    same_as_one_process(&wide, &[2]);
+    let all = ThreadRanks::run(2, |comm| {
+        valid(harness::run_distributed(&wide, &Silent, comm))
     });
-    assert_eq!(errors[0], errors[1]);
-    assert!(errors[0].contains("--sssp"), "{}", errors[0]);
+    for s in all[0].sssp_searches.as_ref().unwrap() {
+        let buckets = s.buckets.as_ref().expect("traced buckets");
+        assert!(!buckets.is_empty());
+        // Each reached vertex settles in its bucket (a rounding in f32 may
+        // settle one twice, as `DistSssp` allows).
+        assert!(buckets.iter().map(|b| b.settled).sum::<u64>() >= s.reached);
+    }
 }
 
 #[test]
@@ -142,8 +204,9 @@ fn bad_input_on_the_ranks_is_one_agreed_error() {
 }
 
 /// `--input` over ranks: each rank reads its own byte range of a binary
-/// file, and the run equals one process's run on the same file; a format
-/// without byte ranges is one agreed refusal.
+/// file (and of its weights under `--sssp`), and the run equals one
+/// process's run on the same file; a format without byte ranges, and a
+/// file without weights under `--sssp`, are one agreed refusal.
 #[test]
 fn a_binary_file_is_read_in_shares_with_the_single_process_answers() {
     use generator::EdgeGenerator;
@@ -171,6 +234,36 @@ fn a_binary_file_is_read_in_shares_with_the_single_process_answers() {
         ..binary
     };
     same_as_one_process(&wide, &[2]);
+
+    // Version 2, with weights: kernel 3 reads each rank's weights beside
+    // its tuples.
+    let generator = generator::Kronecker::new(9, 16, 5).unwrap();
+    let weights = generator::generate_weights(&generator, 0..generator.num_blocks(), &|| {});
+    let weighted = dir.path().join("w.bin");
+    let mut bytes = Vec::new();
+    generator::format::EdgeFormat::Binary
+        .write(
+            &mut bytes,
+            &generator.generate().with_weights(weights).unwrap(),
+        )
+        .unwrap();
+    std::fs::write(&weighted, bytes).unwrap();
+    let binary_sssp = with_sssp(from_file(&weighted, generator::format::EdgeFormat::Binary));
+    same_as_one_process(&binary_sssp, &[2, 3]);
+    // Version 1 under --sssp: refused in one agreed line.
+    let unweighted = with_sssp(from_file(&path, generator::format::EdgeFormat::Binary));
+    let errors = ThreadRanks::run(3, |comm| {
+        match harness::run_distributed(&unweighted, &Silent, comm) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("--sssp on a file without weights"),
+        }
+    });
+    assert!(errors.iter().all(|e| e == &errors[0]), "{errors:?}");
+    assert!(
+        errors[0].contains("--sssp") && errors[0].contains("g.bin") && !errors[0].contains('\n'),
+        "{}",
+        errors[0]
+    );
 
     let text = dir.path().join("g.el");
     std::fs::write(&text, "0 1\n1 2\n").unwrap();

@@ -1,8 +1,9 @@
 //! The binary under `mpirun` (feature `mpi`; `.ci/run` installs Open MPI
 //! and runs these): for one seed every rank count gives the single-process
-//! checksum, roots and nedge, the block says `num_mpi_processes: P`, bad
-//! input is one message and exit 2 from every rank, and a SIGTERM to
-//! mpirun stops every rank without leaving a file behind.
+//! checksum, roots and nedge, with `--sssp` too, the block says
+//! `num_mpi_processes: P`, bad input is one message and exit 2 from every
+//! rank, and a SIGTERM to mpirun stops every rank without leaving a file
+//! behind.
 
 #![cfg(feature = "mpi")]
 
@@ -47,6 +48,25 @@ fn single_run(args: &[&str], json: &Path) -> RunReport {
         String::from_utf8_lossy(&out.stderr)
     );
     report(json)
+}
+
+/// `mpirun -np ranks graph500 ARGS`, successfully: its stdout, which must
+/// hold one block (rank 0's) saying `num_mpi_processes: ranks`.
+fn one_block_over(ranks: usize, args: &[&str]) -> String {
+    let out = finish(mpirun(ranks, args), 300);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "P {ranks}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let blocks = stdout.matches("SCALE:").count();
+    assert_eq!(blocks, 1, "one block from rank 0 only:\n{stdout}");
+    assert!(
+        stdout.contains(&format!("num_mpi_processes:              {ranks}\n")),
+        "{stdout}"
+    );
+    stdout
 }
 
 /// Runs `graph500 ARGS --json single` and `mpirun -np ranks graph500 ARGS
@@ -106,19 +126,7 @@ fn every_rank_count_gives_the_single_process_answers() {
             args.push("--wide-ids");
         }
         args.extend(common);
-        let out = finish(mpirun(ranks, &args), 300);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "P {ranks}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let blocks = stdout.matches("SCALE:").count();
-        assert_eq!(blocks, 1, "one block from rank 0 only:\n{stdout}");
-        assert!(
-            stdout.contains(&format!("num_mpi_processes:              {ranks}\n")),
-            "{stdout}"
-        );
+        one_block_over(ranks, &args);
         let r = report(Path::new(&name));
         assert_eq!(r.graph.checksum, one.graph.checksum, "P {ranks}: checksum");
         assert_eq!(searches(&r), searches(&one), "P {ranks}: roots and nedge");
@@ -128,6 +136,48 @@ fn every_rank_count_gives_the_single_process_answers() {
             assert_eq!(mpi.peak_memory_bytes_per_rank.len(), ranks);
             assert_eq!(mpi.id_bytes, if wide { 8 } else { 4 });
             assert!(mpi.kernel1_bytes > 0);
+        }
+    }
+}
+
+/// (root, nedge) per SSSP search, each validated.
+fn sssp_searches(r: &RunReport) -> Vec<(u64, u64)> {
+    let records = r.sssp_searches.as_ref().expect("SSSP searches");
+    assert!(records.iter().all(|s| s.validate_time.is_some()));
+    records.iter().map(|s| (s.root, s.nedge)).collect()
+}
+
+/// `--sssp` under mpirun: the BFS and then the SSSP searches of the single
+/// process (keys and nedge), every one validated, and the combined block
+/// printed once, by rank 0.
+#[test]
+fn sssp_over_every_rank_count_gives_the_single_process_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = |name: &str| dir.path().join(name).display().to_string();
+    let common = [
+        "--scale", "10", "--keys", "4", "--seed", "5", "--sssp", "--quiet",
+    ];
+    let one = single_run(&common, Path::new(&json("single.json")));
+    assert_eq!(sssp_searches(&one).len(), 4);
+    for ranks in [1, 2, 3] {
+        let name = json(&format!("p{ranks}.json"));
+        let mut args = vec!["--threads", "1", "--json", &name];
+        args.extend(common);
+        let stdout = one_block_over(ranks, &args);
+        for line in [
+            "sssp min_time:",
+            "sssp harmonic_mean_TEPS:     !  ",
+            "sssp stddev_validate:",
+        ] {
+            assert_eq!(stdout.matches(line).count(), 1, "{line}:\n{stdout}");
+        }
+        let r = report(Path::new(&name));
+        assert_eq!(r.graph.checksum, one.graph.checksum, "P {ranks}: checksum");
+        assert_eq!(searches(&r), searches(&one), "P {ranks}: BFS");
+        assert_eq!(sssp_searches(&r), sssp_searches(&one), "P {ranks}: SSSP");
+        if ranks > 1 {
+            let mpi = r.mpi.as_ref().expect("the JSON has the MPI figures");
+            assert_eq!(mpi.sssp_search_bytes.as_ref().map(Vec::len), Some(4));
         }
     }
 }
@@ -249,4 +299,20 @@ fn an_input_file_under_mpirun_gives_the_single_process_answers() {
     );
     let split = same_answers(2, &["run", "--input", &graph, "--keys", "6", "--quiet"]);
     assert_eq!(split.mpi.map(|m| m.ranks), Some(2));
+    // No weights in it: --sssp is one line from rank 0, exit 2 everywhere.
+    let out = finish(
+        mpirun(2, &["run", "--input", &graph, "--sssp", "--quiet"]),
+        120,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let ours: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("graph500: error"))
+        .collect();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(ours.len(), 1, "{stderr}");
+    assert!(
+        ours[0].contains("--sssp") && ours[0].contains("g.bin"),
+        "{stderr}"
+    );
 }
