@@ -71,10 +71,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-/// The bucket width when none is given, 2^-5: with 2^-4 and 2^-6 the
-/// fastest on Kronecker graphs with weights uniform in [0, 1) at SCALE 20
+/// The bucket width when none is given, 2^-6: the fastest of 2^-6, 2^-5
+/// and 2^-4 on Kronecker graphs with weights uniform in [0, 1) at SCALE 20
 /// (README, "Kernel 3", names the command). The reference uses 0.1.
-pub const DEFAULT_DELTA: f32 = 1.0 / 32.0;
+pub const DEFAULT_DELTA: f32 = 1.0 / 64.0;
 /// The state of a vertex not reached: infinite distance, no parent.
 const UNREACHED: u64 = (f32::INFINITY.to_bits() as u64) << 32 | u32::MAX as u64;
 /// The mark of a vertex waiting in the bin of its distance's bucket, in

@@ -162,7 +162,7 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) sssp: bool,
     /// The bucket width of --sssp's delta-stepping, rounded down to a power
-    /// of two [default: 0.03125].
+    /// of two [default: 0.015625].
     #[arg(
         long,
         value_name = "D",
@@ -370,7 +370,7 @@ pub(crate) struct SsspArgs {
     #[arg(long, value_name = "D")]
     pub(crate) dist_out: PathBuf,
     /// Delta-stepping's bucket width, rounded down to a power of two
-    /// [default: 0.03125].
+    /// [default: 0.015625].
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
     pub(crate) delta: Option<f32>,
 }
