@@ -54,6 +54,12 @@ pub fn run_distributed(
             plan.kernel
         )));
     }
+    if plan.backend != kernels::Backend::Rayon {
+        return Err(Error::Refused(format!(
+            "under mpirun the ranks' threads run on rayon only, not --backend {}",
+            plan.backend.name()
+        )));
+    }
     let observer = Agreed {
         comm,
         own: observer,

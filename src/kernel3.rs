@@ -9,7 +9,7 @@
 
 use crate::report::BucketTrace;
 use crate::run::{Checker, Searcher};
-use kernels::{DeltaStepping, SearchKey, SearchStats, SsspParams, WeightedCsr};
+use kernels::{Backend, DeltaStepping, SearchKey, SearchStats, SsspParams, WeightedCsr};
 use std::sync::Arc;
 use validate::{Invalid, SsspValidator, TreeSummary};
 
@@ -19,10 +19,10 @@ pub struct SsspSearcher {
 }
 
 impl SsspSearcher {
-    /// An engine for `graph` with `params`.
-    pub fn new(graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
+    /// An engine for `graph` with `params`, its phases on `backend`.
+    pub fn new(graph: Arc<WeightedCsr>, params: SsspParams, backend: Backend) -> Self {
         SsspSearcher {
-            engine: DeltaStepping::new(graph, params),
+            engine: DeltaStepping::on(backend, graph, params),
         }
     }
 
