@@ -56,7 +56,8 @@ pub(crate) enum Command {
     /// (harmonic-mean TEPS and construction time against SCALE).
     Plot(PlotArgs),
     /// What copying versus sharing the graph costs: time, allocations and
-    /// bytes copied per search for each strategy of the pipes backend.
+    /// bytes copied per search for each strategy of the pipes backend, and
+    /// for dobfs on both backends.
     Profile(ProfileArgs),
     /// The scaling report: the benchmark at SCALE --from..=--to on 1 thread
     /// and on all threads, one process per run; a Markdown table of TEPS,
