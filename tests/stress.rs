@@ -63,7 +63,11 @@ fn many_short_runs_on_random_settings_all_validate() {
                 args.extend(["--beta".into(), choose.pick(1, 100).to_string()]);
             }
         }
-        let backend = ["rayon", "pipes"][choose.pick(0, 1) as usize];
+        let backend = if choose.pick(0, 1) == 0 {
+            "rayon"
+        } else {
+            "pipes"
+        };
         args.extend(["--backend".into(), backend.into()]);
         if choose.pick(0, 3) == 0 {
             args.push("--sssp".into());
