@@ -16,7 +16,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use generator::{DEFAULT_SEED, EdgeGenerator, Kronecker, ReferenceKronecker, SeedStreams};
-use kernels::{Backend, Csr, Kernel, choose_search_keys};
+use kernels::{Csr, Kernel, choose_search_keys};
 use rayon::prelude::*;
 use std::hint::black_box;
 use std::sync::Arc;
@@ -64,10 +64,10 @@ fn pipeline(c: &mut Criterion) {
             targets
         })
     });
-    for kernel in Kernel::ALL {
-        let mut engine = kernel.engine(Arc::clone(&graph));
+    for (kernel, backend) in Kernel::ENGINES {
+        let mut engine = kernel.engine_on(backend, Arc::clone(&graph));
         group.bench_function(
-            format!("bfs_{}", kernel.to_string().replace('/', "_")),
+            format!("bfs_{}", kernel.label(backend).replace('/', "_")),
             |b| {
                 b.iter_custom(|iterations| {
                     let mut searching = Duration::ZERO;
@@ -82,7 +82,7 @@ fn pipeline(c: &mut Criterion) {
             },
         );
     }
-    let mut engine = Kernel::Par(Backend::Rayon).engine(Arc::clone(&graph));
+    let mut engine = Kernel::Par.engine(Arc::clone(&graph));
     engine.reset();
     engine.search(root);
     let parents = engine.parents().to_i64();

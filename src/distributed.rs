@@ -59,6 +59,12 @@ pub fn run_distributed(
             plan.kernel
         )));
     }
+    if plan.backend != kernels::Backend::Rayon {
+        return Err(Error::Refused(format!(
+            "under mpirun the ranks' threads run on rayon only, not --backend {}",
+            plan.backend.name()
+        )));
+    }
     let observer = Agreed {
         comm,
         own: observer,
@@ -261,7 +267,10 @@ fn run_ids<I: Id>(
                 bytes: Vec::with_capacity(keys.len() + 1),
             });
             searcher.set_tracing(plan.trace);
-            let kernel = format!("{} over {ranks} ranks", kernel3::label(params));
+            let kernel = format!(
+                "{} over {ranks} ranks",
+                kernel3::label(params, kernels::Backend::Rayon)
+            );
             let rows = part.count(rank);
             let checker = || SsspRankChecker {
                 validator: DistSsspValidator::new(comm, part, &tuples, weights, first_tuple),

@@ -11,7 +11,7 @@
 use crate::report::BucketTrace;
 use crate::run::{Checker, Searcher};
 use kernels::{
-    BucketStep, DeltaStepping, SearchKey, SearchStats, SsspParams, SsspStats, WeightedCsr,
+    Backend, BucketStep, DeltaStepping, SearchKey, SearchStats, SsspParams, SsspStats, WeightedCsr,
 };
 use std::sync::Arc;
 use validate::{Invalid, SsspSummary, SsspValidator, TreeSummary};
@@ -58,10 +58,10 @@ pub struct SsspSearcher<E = DeltaStepping> {
 }
 
 impl SsspSearcher {
-    /// An engine for `graph` with `params`.
-    pub fn new(graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
+    /// An engine for `graph` with `params`, its phases on `backend`.
+    pub fn new(graph: Arc<WeightedCsr>, params: SsspParams, backend: Backend) -> Self {
         SsspSearcher {
-            engine: DeltaStepping::new(graph, params),
+            engine: DeltaStepping::on(backend, graph, params),
         }
     }
 }
@@ -121,8 +121,12 @@ impl<E: SsspEngine> Searcher for SsspSearcher<E> {
 }
 
 /// The kernel's name in progress lines: `sssp (delta-stepping, delta D)`.
-pub(crate) fn label(params: SsspParams) -> String {
-    format!("sssp (delta-stepping, delta {})", params.delta())
+pub(crate) fn label(params: SsspParams, backend: Backend) -> String {
+    format!(
+        "sssp/{} (delta-stepping, delta {})",
+        backend.name(),
+        params.delta()
+    )
 }
 
 /// An SSSP verdict as the loop compares it with the search's figures: a

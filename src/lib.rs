@@ -115,7 +115,7 @@ impl Plan {
             format: file.map(|f| f.1.name().to_string()),
             keys: self.keys,
             kernel: self.kernel.name().to_string(),
-            backend: self.kernel.backend().map(|b| b.name().to_string()),
+            backend: Some(self.backend.name().to_string()),
             alpha: dobfs.map(|p| p.alpha),
             beta: dobfs.map(|p| p.beta),
             scan_all: dobfs.map(|p| p.scan_every_vertex),

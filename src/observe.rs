@@ -39,7 +39,8 @@ pub enum Event<'a> {
     Searching {
         /// How many.
         searches: usize,
-        /// The kernel, as reports name it (`dobfs`, `par/pipes`).
+        /// The kernel and its backend, as reports name them (`seq`,
+        /// `dobfs/rayon`, `par/pipes`).
         kernel: &'a str,
         /// Worker threads.
         threads: usize,

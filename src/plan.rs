@@ -9,7 +9,8 @@ use generator::{
     EdgeGenerator, EdgeList, Kronecker, ReferenceKronecker, RootCandidates, SeedStreams,
 };
 use kernels::{
-    Csr, Eligible, Kernel, SearchKey, SsspParams, choose_keys_among, choose_reference_keys_among,
+    Backend, Csr, Eligible, Kernel, SearchKey, SsspParams, choose_keys_among,
+    choose_reference_keys_among,
 };
 use std::path::{Path, PathBuf};
 
@@ -245,8 +246,10 @@ pub struct Plan {
     pub source: GraphSource,
     /// How many searches (NBFS).
     pub keys: usize,
-    /// Which BFS kernel, on which backend, with which parameters.
+    /// Which BFS kernel, with which parameters.
     pub kernel: Kernel,
+    /// What runs the parallel loops of kernel 1, the BFS and kernel 3.
+    pub backend: Backend,
     /// Validate each search.
     pub validate: bool,
     /// Record each search's levels.
@@ -263,12 +266,13 @@ pub struct Plan {
 
 impl Plan {
     /// A plan with the defaults of `graph500 run`: 64 validated searches
-    /// with `dobfs`, untraced.
+    /// with `dobfs` on rayon, untraced.
     pub fn new(source: GraphSource) -> Self {
         Plan {
             source,
             keys: 64,
             kernel: Kernel::Dobfs(kernels::DoParams::DEFAULT),
+            backend: Backend::Rayon,
             validate: true,
             trace: false,
             force: false,

@@ -121,7 +121,8 @@ pub struct RunOptions {
     pub keys: usize,
     /// `--kernel`.
     pub kernel: String,
-    /// `--backend` of a parallel kernel.
+    /// `--backend`: what ran kernel 1's, the BFS's and kernel 3's parallel
+    /// loops (absent from reports written before every kernel had one).
     pub backend: Option<String>,
     /// `--alpha` of `dobfs`.
     pub alpha: Option<u64>,

@@ -379,7 +379,9 @@ pub enum Outcome {
 /// Runs the benchmark that `plan` describes. Errors are bad input
 /// (unreadable file, too few keys), too little memory, or a stop request.
 pub fn run(plan: &Plan, observer: &dyn Observer) -> Result<Outcome, Error> {
-    run_with(plan, observer, |graph| plan.kernel.engine(graph))
+    run_with(plan, observer, |graph| {
+        plan.kernel.engine_on(plan.backend, graph)
+    })
 }
 
 /// [`run`] with the BFS engine made by `engine` (tests inject faults here).
@@ -419,14 +421,19 @@ pub fn run_with(
     observer.event(Event::Building);
     // Kernel 1: with --sssp, the weighted graph, the BFS graph copied out
     // of it, and the weighted rows split light-first at delta, all timed.
+    let backend = plan.backend;
     let ((graph, weighted), construction_time) = timed(|| match edges.weights() {
         Some(weights) if let Some(params) = plan.sssp => {
-            let mut weighted = WeightedCsr::build(edges.num_vertices(), edges.edges(), weights);
-            let graph = weighted.unweighted();
-            weighted.split_light(params.delta());
+            let (n, tuples) = (edges.num_vertices(), edges.edges());
+            let mut weighted = WeightedCsr::build_on(backend, n, tuples, weights);
+            let graph = weighted.unweighted_on(backend);
+            weighted.split_light_on(backend, params.delta());
             (Arc::new(graph), Some(Arc::new(weighted)))
         }
-        _ => (Arc::new(Csr::from_edge_list(&edges)), None),
+        _ => (
+            Arc::new(Csr::build_on(backend, edges.num_vertices(), edges.edges())),
+            None,
+        ),
     });
     let keys = key_rule.choose(&graph, plan.keys)?;
     observer.event(Event::Built {
@@ -446,7 +453,7 @@ pub fn run_with(
     let mut engine = engine(Arc::clone(&graph));
     engine.set_tracing(plan.trace);
     let mut searcher = BfsSearcher::new(engine, Arc::clone(&graph));
-    let kernel = plan.kernel.to_string();
+    let kernel = plan.kernel.label(backend);
     let checker = || BfsChecker::new(input.tuples());
     let (searches, _) = searches_of(&mut searcher, checker, &keys, plan, &kernel, observer)?;
     let searches = match searches {
@@ -457,10 +464,10 @@ pub fn run_with(
     let sssp_searches = match (weighted, plan.sssp, &input) {
         (Some(weighted), Some(params), Input::List(list)) => {
             let weights = list.weights().expect("a weighted graph has weights");
-            let mut searcher = SsspSearcher::new(weighted, params);
+            let mut searcher = SsspSearcher::new(weighted, params, backend);
             searcher.set_tracing(plan.trace);
             let checker = || SsspChecker::new(list.num_vertices(), list.edges(), weights);
-            let kernel = kernel3::label(params);
+            let kernel = kernel3::label(params, backend);
             match searches_of(&mut searcher, checker, &keys, plan, &kernel, observer)?.0 {
                 Ok(searches) => Some(searches),
                 Err(invalid) => return Ok(Outcome::Invalid(invalid)),
@@ -589,7 +596,7 @@ mod tests {
     fn plan(validate: bool) -> Plan {
         Plan {
             keys: 4,
-            kernel: Kernel::Par(kernels::Backend::Rayon),
+            kernel: Kernel::Par,
             validate,
             ..Plan::new(GraphSource::Generated(GeneratorSpec {
                 kind: GeneratorKind::Xoshiro,
@@ -603,7 +610,7 @@ mod tests {
     #[test]
     fn a_corrupted_tree_stops_the_run_at_its_search_naming_the_check() {
         let outcome = run_with(&plan(true), &Silent, |g| {
-            Box::new(Detaching(Kernel::Par(kernels::Backend::Rayon).engine(g)))
+            Box::new(Detaching(Kernel::Par.engine(g)))
         });
         match outcome.unwrap() {
             Outcome::Invalid(InvalidSearch {
@@ -694,7 +701,7 @@ mod tests {
         );
 
         let outcome = run_with(&many(true), &Silent, |g| {
-            Box::new(Detaching(Kernel::Par(kernels::Backend::Rayon).engine(g)))
+            Box::new(Detaching(Kernel::Par.engine(g)))
         })
         .unwrap();
         assert!(

@@ -54,15 +54,23 @@ fn many_short_runs_on_random_settings_all_validate() {
         args.extend(["--keys".into(), choose.pick(1, 8).to_string()]);
         args.extend(["--seed".into(), choose.next().to_string()]);
         args.extend(["--threads".into(), choose.pick(1, 8).to_string()]);
-        match choose.pick(0, 3) {
+        match choose.pick(0, 2) {
             0 => args.extend(["--kernel".into(), "seq".into()]),
             1 => args.extend(["--kernel".into(), "par".into()]),
-            2 => args.extend(["--kernel", "par", "--backend", "pipes"].map(String::from)),
             _ => {
                 args.extend(["--kernel".into(), "dobfs".into()]);
                 args.extend(["--alpha".into(), choose.pick(1, 100).to_string()]);
                 args.extend(["--beta".into(), choose.pick(1, 100).to_string()]);
             }
+        }
+        let backend = if choose.pick(0, 1) == 0 {
+            "rayon"
+        } else {
+            "pipes"
+        };
+        args.extend(["--backend".into(), backend.into()]);
+        if choose.pick(0, 3) == 0 {
+            args.push("--sssp".into());
         }
         let output = Command::new(env!("CARGO_BIN_EXE_graph500"))
             .args(&args)

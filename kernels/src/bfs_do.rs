@@ -24,15 +24,25 @@
 //! bottom-up). All working memory (parents, queue, two bitmaps) is allocated
 //! once per engine; a search allocates nothing.
 //!
+//! Backends: the engine's arrays and its graph sit in one `Arc` (`Shared`)
+//! that every parallel step holds, so the steps run as `'static` tasks on
+//! either [`Backend`] through the engine's [`Loops`]: a top-down step over
+//! chunks of the queue's window, a bottom-up step over ranges of the
+//! bitmaps' words, each writing parents and bits in place. The code of a
+//! step is the same on both; only who runs the chunks differs.
+//!
 //! [`ParBfs`]: crate::ParBfs
 
+use crate::backend::Loops;
 use crate::frontier::claim_neighbors;
 use crate::{
-    Bfs, Bitmap, Csr, Direction, Frontier, LocalBuffer, Parents, SearchKey, SearchStats, Step,
-    StepLog, Vertex,
+    Backend, Bfs, Bitmap, Csr, Direction, Frontier, LocalBuffer, Parents, SearchKey, SearchStats,
+    Step, StepLog, Vertex,
 };
+use par::LoopBody;
 use par::hint::prefetch;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
@@ -43,6 +53,10 @@ const WORD_BITS: usize = Bitmap::WORD_BITS;
 const TOP_DOWN_GRAIN: usize = 64;
 /// Bitmap words (64 vertices each) per work item of a bottom-up step.
 const BOTTOM_UP_GRAIN: usize = 16;
+/// Bitmap words per work item of clearing the frontier bitmap.
+const CLEAR_GRAIN: usize = 1 << 12;
+/// Queue entries per work item of turning the queue into a bitmap.
+const QUEUE_GRAIN: usize = 1 << 10;
 
 /// The switching parameters of [`DoBfs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,10 +89,21 @@ impl Default for DoParams {
     }
 }
 
-/// A direction-optimizing parallel BFS on rayon.
+/// A direction-optimizing parallel BFS, on rayon or on `par`.
 pub struct DoBfs {
-    graph: Arc<Csr>,
+    shared: Arc<Shared>,
     params: DoParams,
+    /// `visited`'s state before a search: the degree-0 vertices and padding.
+    unreachable: Bitmap,
+    log: StepLog,
+    /// Count the entries bottom-up steps read ([`Bfs::set_tracing`]).
+    tracing: bool,
+    loops: Loops<Pass>,
+}
+
+/// What the steps of a search share: the graph and the per-search arrays.
+struct Shared {
+    graph: Arc<Csr>,
     parents: Parents,
     queue: Frontier,
     front: Bitmap,
@@ -87,65 +112,203 @@ pub struct DoBfs {
     /// edge (degree 0) and the padding bits past N: bottom-up steps look
     /// only at its clear bits, 64 vertices per word read.
     visited: Bitmap,
-    /// `visited`'s state before a search: the degree-0 vertices and padding.
-    unreachable: Bitmap,
-    log: StepLog,
-    /// Count the entries bottom-up steps read ([`Bfs::set_tracing`]).
-    tracing: bool,
+}
+
+/// One parallel step of a search, as a loop body: the shared state and
+/// which step.
+struct Pass {
+    shared: Arc<Shared>,
+    step: Parallel,
+}
+
+/// The parallel steps of a search, and their `0..len`.
+#[derive(Clone, Copy)]
+enum Parallel {
+    /// Over the queue's window: claims the neighbours of each vertex.
+    TopDown { count: bool },
+    /// Over `front`'s words: finds a frontier parent for each unreached
+    /// vertex.
+    BottomUp {
+        count: bool,
+        scan_every_vertex: bool,
+    },
+    /// Over `front`'s words: clears them.
+    ClearFront,
+    /// Over the queue's window: sets its vertices' bits in `front`.
+    QueueToBitmap,
+    /// Over `front`'s words: appends their vertices to the queue.
+    BitmapToQueue,
+}
+
+impl LoopBody for Pass {
+    type Local<'a> = Option<LocalBuffer<'a>>;
+    /// The degree sum of the vertices claimed (top-down) or how many were
+    /// found (bottom-up), and, when counting, the adjacency entries read.
+    type Out = (u64, u64);
+
+    fn local(&self) -> Option<LocalBuffer<'_>> {
+        None
+    }
+
+    fn chunk<'a>(&'a self, local: &mut Option<LocalBuffer<'a>>, range: Range<usize>) -> (u64, u64) {
+        let s = &*self.shared;
+        match self.step {
+            Parallel::TopDown { count: true } => s.top_down::<true>(buffer(local, s), range),
+            Parallel::TopDown { count: false } => s.top_down::<false>(buffer(local, s), range),
+            Parallel::BottomUp {
+                count: true,
+                scan_every_vertex,
+            } => s.bottom_up::<true>(scan_every_vertex, range),
+            Parallel::BottomUp {
+                count: false,
+                scan_every_vertex,
+            } => s.bottom_up::<false>(scan_every_vertex, range),
+            Parallel::ClearFront => {
+                range.for_each(|w| s.front.store_word(w, 0));
+                (0, 0)
+            }
+            Parallel::QueueToBitmap => {
+                let front = &s.front;
+                s.queue.current()[range]
+                    .iter()
+                    .for_each(|v| front.set_atomic(v.load(Relaxed) as usize));
+                (0, 0)
+            }
+            Parallel::BitmapToQueue => {
+                s.bitmap_to_queue(buffer(local, s), range);
+                (0, 0)
+            }
+        }
+    }
+
+    fn reduce(&self, a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
+        (a.0 + b.0, a.1 + b.1)
+    }
+}
+
+/// The participant's buffer of discoveries, made at its first use.
+fn buffer<'l, 'a>(
+    local: &'l mut Option<LocalBuffer<'a>>,
+    shared: &'a Shared,
+) -> &'l mut LocalBuffer<'a> {
+    local.get_or_insert_with(|| LocalBuffer::new(&shared.queue))
 }
 
 impl DoBfs {
-    /// An engine for `graph`; allocates its parent array, queue and bitmaps.
+    /// An engine for `graph` on rayon; [`DoBfs::on`].
     pub fn new(graph: Arc<Csr>, params: DoParams) -> Self {
+        DoBfs::on(Backend::Rayon, graph, params)
+    }
+
+    /// An engine for `graph` whose steps run on `backend`; allocates its
+    /// parent array, queue and bitmaps (and, on pipes, its reusable loop).
+    pub fn on(backend: Backend, graph: Arc<Csr>, params: DoParams) -> Self {
         let n = graph.num_vertices();
         DoBfs {
             params,
-            parents: Parents::new(n),
-            queue: Frontier::new(n),
-            front: Bitmap::new(n),
-            next: Bitmap::new(n),
-            visited: Bitmap::new(n),
             unreachable: degree_zero_bitmap(&graph),
             log: StepLog::default(),
             tracing: false,
-            graph,
+            loops: Loops::new(backend),
+            shared: Arc::new(Shared {
+                parents: Parents::new(n),
+                queue: Frontier::new(n),
+                front: Bitmap::new(n),
+                next: Bitmap::new(n),
+                visited: Bitmap::new(n),
+                graph,
+            }),
         }
+    }
+
+    /// The backend the steps run on.
+    pub fn backend(&self) -> Backend {
+        self.loops.backend()
+    }
+
+    /// Runs `step` over `0..len` in chunks of `grain`.
+    fn run(&mut self, step: Parallel, len: usize, grain: usize) -> (u64, u64) {
+        let pass = Pass {
+            shared: Arc::clone(&self.shared),
+            step,
+        };
+        self.loops.run(pass, len, grain).unwrap_or((0, 0))
     }
 
     /// Claims the neighbours of the queue's window; returns the degree sum
     /// of the claimed vertices and, when `COUNT`, the adjacency entries read.
-    fn top_down_step<const COUNT: bool>(&self) -> (u64, u64) {
-        let (graph, parents, queue, visited) =
-            (&*self.graph, &self.parents, &self.queue, &self.visited);
-        queue
-            .current()
-            .par_chunks(TOP_DOWN_GRAIN)
-            .map_init(
-                || LocalBuffer::new(queue),
-                |next, chunk| {
-                    let mut scout = 0;
-                    let examined = claim_neighbors::<COUNT>(
-                        graph,
-                        parents,
-                        chunk,
-                        |v| visited.get(v as usize),
-                        |v| {
-                            next.push(v);
-                            visited.set_atomic(v as usize);
-                            scout += graph.degree(v);
-                        },
-                    );
-                    (scout, examined)
-                },
-            )
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    fn top_down_step<const COUNT: bool>(&mut self) -> (u64, u64) {
+        let len = self.shared.queue.current().len();
+        self.run(Parallel::TopDown { count: COUNT }, len, TOP_DOWN_GRAIN)
     }
 
     /// Finds a frontier parent for every unreached vertex that has one;
     /// writes them to `next` and `visited`; returns how many, and, when
     /// `COUNT`, the adjacency entries read (else 0: counting in this loop
     /// costs about 10% of a search).
-    fn bottom_up_step<const COUNT: bool>(&self) -> (u64, u64) {
+    fn bottom_up_step<const COUNT: bool>(&mut self) -> (u64, u64) {
+        let step = Parallel::BottomUp {
+            count: COUNT,
+            scan_every_vertex: self.params.scan_every_vertex,
+        };
+        let words = self.shared.front.num_words();
+        self.run(step, words, BOTTOM_UP_GRAIN)
+    }
+
+    /// Sets the bits of the queue's window in `front` (after clearing it).
+    fn queue_to_bitmap(&mut self) {
+        let words = self.shared.front.num_words();
+        self.run(Parallel::ClearFront, words, CLEAR_GRAIN);
+        let len = self.shared.queue.current().len();
+        self.run(Parallel::QueueToBitmap, len, QUEUE_GRAIN);
+    }
+
+    /// Appends the vertices of `front` to the queue and makes them its window.
+    fn bitmap_to_queue(&mut self) {
+        let words = self.shared.front.num_words();
+        self.run(Parallel::BitmapToQueue, words, BOTTOM_UP_GRAIN);
+        self.shared.queue.advance();
+    }
+
+    /// Makes `next` the frontier bitmap. No step holds the shared state
+    /// between steps ([`Loops::run`] drops its body before returning).
+    fn swap_bitmaps(&mut self) {
+        let shared = Arc::get_mut(&mut self.shared).expect("no step runs between steps");
+        std::mem::swap(&mut shared.front, &mut shared.next);
+    }
+}
+
+impl Shared {
+    /// The top-down step for the queue entries `range` of its window.
+    fn top_down<const COUNT: bool>(
+        &self,
+        next: &mut LocalBuffer<'_>,
+        range: Range<usize>,
+    ) -> (u64, u64) {
+        let (graph, parents, queue, visited) =
+            (&*self.graph, &self.parents, &self.queue, &self.visited);
+        let chunk = &queue.current()[range];
+        let mut scout = 0;
+        let examined = claim_neighbors::<COUNT>(
+            graph,
+            parents,
+            chunk,
+            |v| visited.get(v as usize),
+            |v| {
+                next.push(v);
+                visited.set_atomic(v as usize);
+                scout += graph.degree(v);
+            },
+        );
+        (scout, examined)
+    }
+
+    /// The bottom-up step for the bitmap words `words`.
+    fn bottom_up<const COUNT: bool>(
+        &self,
+        scan_every_vertex: bool,
+        words: Range<usize>,
+    ) -> (u64, u64) {
         let (graph, parents, front, next, visited) = (
             &*self.graph,
             &self.parents,
@@ -153,9 +316,8 @@ impl DoBfs {
             &self.next,
             &self.visited,
         );
-        let scan_every_vertex = self.params.scan_every_vertex;
         let n = graph.num_vertices();
-        let words = front.num_words();
+        let num_words = front.num_words();
         let to_scan = |w: usize| {
             if scan_every_vertex {
                 vertices_of_word(w, n)
@@ -163,75 +325,55 @@ impl DoBfs {
                 !visited.word(w)
             }
         };
-        (0..words)
-            .into_par_iter()
-            .with_min_len(BOTTOM_UP_GRAIN)
-            .map(|w| {
-                let seen = visited.word(w);
-                let mut todo = to_scan(w);
-                if w + 1 < words {
-                    prefetch_rows(graph, w + 1, to_scan(w + 1));
+        let (mut total_found, mut total_examined) = (0, 0);
+        for w in words {
+            let seen = visited.word(w);
+            let mut todo = to_scan(w);
+            if w + 1 < num_words {
+                prefetch_rows(graph, w + 1, to_scan(w + 1));
+            }
+            let (mut found, mut examined) = (0u64, 0u64);
+            while todo != 0 {
+                let bit = todo.trailing_zeros();
+                todo &= todo - 1;
+                let u = first_vertex_of_word(w) + bit;
+                if scan_every_vertex && parents.is_reached(u) {
+                    continue;
                 }
-                let (mut found, mut examined) = (0u64, 0u64);
-                while todo != 0 {
-                    let bit = todo.trailing_zeros();
-                    todo &= todo - 1;
-                    let u = first_vertex_of_word(w) + bit;
-                    if scan_every_vertex && parents.is_reached(u) {
-                        continue;
-                    }
-                    let neighbors = graph.neighbors(u);
-                    if COUNT {
-                        match neighbors.iter().position(|&v| front.get(v as usize)) {
-                            Some(i) => {
-                                parents.set(u, neighbors[i]);
-                                found |= 1 << bit;
-                                examined += i as u64 + 1;
-                            }
-                            None => examined += neighbors.len() as u64,
+                let neighbors = graph.neighbors(u);
+                if COUNT {
+                    match neighbors.iter().position(|&v| front.get(v as usize)) {
+                        Some(i) => {
+                            parents.set(u, neighbors[i]);
+                            found |= 1 << bit;
+                            examined += i as u64 + 1;
                         }
-                    } else if let Some(&v) = neighbors.iter().find(|&&v| front.get(v as usize)) {
-                        parents.set(u, v);
-                        found |= 1 << bit;
+                        None => examined += neighbors.len() as u64,
                     }
+                } else if let Some(&v) = neighbors.iter().find(|&&v| front.get(v as usize)) {
+                    parents.set(u, v);
+                    found |= 1 << bit;
                 }
-                next.store_word(w, found);
-                if found != 0 {
-                    visited.store_word(w, seen | found);
-                }
-                (u64::from(found.count_ones()), examined)
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+            }
+            next.store_word(w, found);
+            if found != 0 {
+                visited.store_word(w, seen | found);
+            }
+            total_found += u64::from(found.count_ones());
+            total_examined += examined;
+        }
+        (total_found, total_examined)
     }
 
-    /// Sets the bits of the queue's window in `front` (after clearing it).
-    fn queue_to_bitmap(&self) {
-        self.front.clear();
-        let front = &self.front;
-        self.queue
-            .current()
-            .par_iter()
-            .with_min_len(1 << 10)
-            .for_each(|v| front.set_atomic(v.load(Relaxed) as usize));
-    }
-
-    /// Appends the vertices of `front` to the queue and makes them its window.
-    fn bitmap_to_queue(&self) {
-        let (front, queue) = (&self.front, &self.queue);
-        (0..front.num_words())
-            .into_par_iter()
-            .with_min_len(BOTTOM_UP_GRAIN)
-            .for_each_init(
-                || LocalBuffer::new(queue),
-                |buffer, w| {
-                    let mut bits = front.word(w);
-                    while bits != 0 {
-                        buffer.push(first_vertex_of_word(w) + bits.trailing_zeros());
-                        bits &= bits - 1;
-                    }
-                },
-            );
-        queue.advance();
+    /// Appends the vertices of `front`'s words `words` to `buffer`.
+    fn bitmap_to_queue(&self, buffer: &mut LocalBuffer<'_>, words: Range<usize>) {
+        for w in words {
+            let mut bits = self.front.word(w);
+            while bits != 0 {
+                buffer.push(first_vertex_of_word(w) + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
     }
 }
 
@@ -289,27 +431,29 @@ fn first_vertex_of_word(w: usize) -> Vertex {
 
 impl Bfs for DoBfs {
     fn reset(&mut self) {
-        self.parents.reset();
-        self.queue.reset();
-        self.visited.copy_from(&self.unreachable);
+        let shared = &self.shared;
+        shared.parents.reset();
+        shared.queue.reset();
+        shared.visited.copy_from(&self.unreachable);
         self.log.clear();
     }
 
+    /// Allocates nothing, on either backend.
     fn search(&mut self, root: SearchKey) -> SearchStats {
-        let n = self.graph.num_vertices() as u64;
+        let n = self.shared.graph.num_vertices() as u64;
         let (alpha, beta) = (self.params.alpha.max(1), self.params.beta.max(1));
         let root = root.vertex();
-        self.parents.set(root, root);
-        self.visited.set_atomic(root as usize);
-        self.queue.append(&[root]);
-        self.queue.advance();
-        let mut edges_to_check = self.graph.num_arcs() as u64;
-        let mut scout = self.graph.degree(root);
+        self.shared.parents.set(root, root);
+        self.shared.visited.set_atomic(root as usize);
+        self.shared.queue.append(&[root]);
+        self.shared.queue.advance();
+        let mut edges_to_check = self.shared.graph.num_arcs() as u64;
+        let mut scout = self.shared.graph.degree(root);
         let (mut reached, mut depth) = (1u64, 0u32);
-        while !self.queue.is_empty() {
+        while !self.shared.queue.is_empty() {
             if scout > edges_to_check / alpha {
                 self.queue_to_bitmap();
-                let mut awake = self.queue.current().len() as u64;
+                let mut awake = self.shared.queue.current().len() as u64;
                 loop {
                     let previous = awake;
                     let start = Instant::now();
@@ -319,7 +463,7 @@ impl Bfs for DoBfs {
                     } else {
                         self.bottom_up_step::<false>()
                     };
-                    std::mem::swap(&mut self.front, &mut self.next);
+                    self.swap_bitmaps();
                     let examined = self.tracing.then_some(examined);
                     self.log
                         .record(Direction::BottomUp, previous, awake, examined, start);
@@ -337,15 +481,15 @@ impl Bfs for DoBfs {
             } else {
                 edges_to_check = edges_to_check.saturating_sub(scout);
                 let start = Instant::now();
-                let frontier = self.queue.current().len() as u64;
+                let frontier = self.shared.queue.current().len() as u64;
                 let examined;
                 (scout, examined) = if self.tracing {
                     self.top_down_step::<true>()
                 } else {
                     self.top_down_step::<false>()
                 };
-                self.queue.advance();
-                let discovered = self.queue.current().len() as u64;
+                self.shared.queue.advance();
+                let discovered = self.shared.queue.current().len() as u64;
                 self.log.record(
                     Direction::TopDown,
                     frontier,
@@ -353,8 +497,8 @@ impl Bfs for DoBfs {
                     self.tracing.then_some(examined),
                     start,
                 );
-                if !self.queue.is_empty() {
-                    reached += self.queue.current().len() as u64;
+                if !self.shared.queue.is_empty() {
+                    reached += self.shared.queue.current().len() as u64;
                     depth += 1;
                 }
             }
@@ -363,7 +507,7 @@ impl Bfs for DoBfs {
     }
 
     fn parents(&self) -> &Parents {
-        &self.parents
+        &self.shared.parents
     }
 
     fn steps(&self) -> &[Step] {

@@ -29,6 +29,10 @@
 //!    region's start gives the block's `offsets`. A region over
 //!    [`SORT_CAP`] arcs (only a hub makes one) is sorted in place instead.
 //!
+//! Each pass runs on the [`Backend`] the build is given ([`Csr::build_on`]):
+//! its items (parts, blocks) borrow the tuples and `&mut` slices of the
+//! rows, so on pipes they run on `par`'s scoped threads.
+//!
 //! No atomics: every slot of `targets` is written by exactly one part
 //! through its own `&mut` slice. The result is identical for any thread
 //! count (the counting sort is stable; the in-place one is deterministic on
@@ -52,7 +56,7 @@
 //! against 0.83 s at SCALE 22 on this VM, whose fresh huge pages are slow
 //! to fault in).
 
-use crate::Parents;
+use crate::{Backend, Parents};
 use generator::{Edge, EdgeList, Vertex};
 use par::hint::LineWriter;
 use rayon::prelude::*;
@@ -81,17 +85,24 @@ pub struct Csr {
 }
 
 impl Csr {
-    /// Kernel 1: builds the graph of `edges`. Parallel on the current pool.
+    /// Kernel 1: builds the graph of `edges`, on rayon's current pool
+    /// ([`Csr::build_on`]).
     pub fn from_edge_list(edges: &EdgeList) -> Csr {
-        Csr::build(edges.num_vertices(), edges.edges())
+        Csr::build_on(Backend::Rayon, edges.num_vertices(), edges.edges())
+    }
+
+    /// [`Csr::build_on`] rayon's current pool.
+    pub fn build(num_vertices: usize, edges: &[Edge]) -> Csr {
+        Csr::build_on(Backend::Rayon, num_vertices, edges)
     }
 
     /// Builds the graph of `edges` over `num_vertices` vertices; every id
-    /// must be below `num_vertices` (panics otherwise). Parallel on the
-    /// current pool, in at most [`Csr::parts`] parts. Reads the tuples twice
-    /// and writes and rereads `targets` once; O(M + N P / 2^b) work.
-    pub fn build(num_vertices: usize, edges: &[Edge]) -> Csr {
-        let (offsets, targets) = build_rows::<u32>(num_vertices, edges, &[]);
+    /// must be below `num_vertices` (panics otherwise). Parallel on
+    /// `backend`'s current pool, in at most [`Csr::parts`] parts; the same
+    /// graph on either backend and for any thread count. Reads the tuples
+    /// twice and writes and rereads `targets` once; O(M + N P / 2^b) work.
+    pub fn build_on(backend: Backend, num_vertices: usize, edges: &[Edge]) -> Csr {
+        let (offsets, targets) = build_rows::<u32>(backend, num_vertices, edges, &[]);
         Csr { offsets, targets }
     }
 
@@ -188,13 +199,14 @@ impl Csr {
 /// arc, in the order of their tuples. `weights` is empty, or one weight per
 /// tuple for a weighted `W`.
 pub(crate) fn build_rows<W: Word>(
+    backend: Backend,
     num_vertices: usize,
     edges: &[Edge],
     weights: &[f32],
 ) -> (Vec<u64>, Vec<W>) {
     let blocks = Blocks::new(num_vertices);
 
-    let parts = Csr::parts(num_vertices, edges.len(), rayon::current_num_threads());
+    let parts = Csr::parts(num_vertices, edges.len(), backend.threads());
     let piece_len = edges.len().div_ceil(parts).max(1);
     let pieces: Vec<&[Edge]> = edges.chunks(piece_len).collect();
     let piece_weights: Vec<&[f32]> = if W::WEIGHTED {
@@ -203,7 +215,7 @@ pub(crate) fn build_rows<W: Word>(
     } else {
         vec![&[]; pieces.len()]
     };
-    let counts: Vec<Vec<u32>> = pieces.par_iter().map(|p| blocks.count(p)).collect();
+    let counts: Vec<Vec<u32>> = backend.map(pieces.clone(), |p| blocks.count(p));
     let block_arcs: Vec<usize> = (0..blocks.count)
         .map(|b| counts.iter().map(|c| c[b] as usize).sum())
         .collect();
@@ -223,9 +235,12 @@ pub(crate) fn build_rows<W: Word>(
         }
     }
     drop(counts);
-    (pieces.par_iter().zip(piece_weights))
-        .zip(bins)
-        .for_each(|((piece, weights), bins)| Bins::new(blocks, bins).scatter(piece, weights));
+    let scatters = (pieces.into_iter().zip(piece_weights)).zip(bins).collect();
+    backend.for_each_init(
+        scatters,
+        || (),
+        |(), ((piece, weights), bins)| Bins::new(blocks, bins).scatter(piece, weights),
+    );
 
     let mut regions = Vec::with_capacity(blocks.count);
     let mut rest = targets.as_mut_slice();
@@ -245,12 +260,17 @@ pub(crate) fn build_rows<W: Word>(
         next: Vec::with_capacity(1 << blocks.bits),
     };
     let mut offsets = vec![0u64; num_vertices + 1];
-    offsets[1..]
-        .par_chunks_mut(1 << blocks.bits)
+    let sorts = offsets[1..]
+        .chunks_mut(1 << blocks.bits)
         .zip(regions)
-        .for_each_init(new_scratch, |scratch, (ends, (region, (_, first)))| {
+        .collect();
+    backend.for_each_init(
+        sorts,
+        new_scratch,
+        |scratch, (ends, (region, (_, first)))| {
             blocks.sort(region, ends, first, scratch);
-        });
+        },
+    );
     (offsets, targets)
 }
 
@@ -608,6 +628,12 @@ mod tests {
         for threads in [2, 3, 5] {
             let many = par::in_pool(threads, || Csr::from_edge_list(&edges)).unwrap();
             assert!(many == one, "{threads} threads");
+        }
+        // And on the pipes backend, whose passes run on scoped threads.
+        for threads in [1, 2, 3] {
+            let (n, tuples) = (edges.num_vertices(), edges.edges());
+            let pipes = par::with_pool(threads, || Csr::build_on(Backend::Pipes, n, tuples));
+            assert!(pipes == one, "pipes on {threads} threads");
         }
         let mut rows = vec![Vec::new(); edges.num_vertices()];
         for e in edges.edges().iter().filter(|e| !e.is_self_loop()) {

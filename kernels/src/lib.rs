@@ -9,10 +9,14 @@
 //!   [`Arc`] (shared, never copied) and its per-search arrays
 //!   ([`Parents`], [`Frontier`]), allocated once and reset between searches.
 //! - [`Kernel`] names the engines: [`SeqBfs`], a sequential queue search (the
-//!   baseline), and the level-synchronous parallel search, which claims
-//!   vertices by compare-and-swap and writes parents in place, on one of two
-//!   [`Backend`]s: rayon ([`ParBfs`]) or [`par`] futures and pipes
-//!   ([`PipesBfs`]).
+//!   baseline); the level-synchronous parallel search, which claims
+//!   vertices by compare-and-swap and writes parents in place, on rayon
+//!   ([`ParBfs`]) or [`par`] futures and pipes ([`PipesBfs`]); and the
+//!   direction-optimizing [`DoBfs`].
+//! - [`Backend`]: what runs a kernel's parallel loops, rayon or `par`,
+//!   chosen per engine (`X::on(backend, ..)`, [`Kernel::engine_on`]) for
+//!   kernel 1, `par`, `dobfs` and kernel 3 ([`DeltaStepping`]) alike. Each
+//!   kernel writes its loops once, against one helper (`backend.rs`).
 //! - [`par`]: one-shot pipes, futures on a persistent pool, `map`; the
 //!   `graph500-par` crate (`kernels/par/`), re-exported here.
 //! - [`CountingAllocator`] and [`count_allocations`]: allocation figures for
@@ -22,6 +26,7 @@
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
+mod backend;
 mod bfs_do;
 mod bfs_par;
 mod bfs_pipes;
@@ -37,6 +42,7 @@ mod sssp_delta;
 mod trace;
 mod weighted;
 
+pub use backend::Backend;
 pub use bfs_do::{DoBfs, DoParams};
 pub use bfs_par::ParBfs;
 pub use bfs_pipes::{PipesBfs, Sharing};
@@ -81,7 +87,8 @@ pub trait Bfs: Send {
     fn reset(&mut self);
     /// Searches from `root`, filling [`parents`](Bfs::parents): the root is
     /// its own parent, unreached vertices have none. Each kernel states what
-    /// it allocates; `seq` and `par` on rayon allocate nothing.
+    /// it allocates; `seq`, `par` on rayon and `dobfs` on either backend
+    /// allocate nothing.
     fn search(&mut self, root: SearchKey) -> SearchStats;
     /// The parent array of the last search.
     fn parents(&self) -> &Parents;
@@ -97,60 +104,53 @@ pub trait Bfs: Send {
     fn set_tracing(&mut self, _on: bool) {}
 }
 
-/// What runs the workers of a parallel kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Backend {
-    /// rayon's work-stealing pool.
-    Rayon,
-    /// [`par`]: futures on a persistent pool, results through one-shot pipes.
-    Pipes,
-}
-
-impl Backend {
-    /// The backend's name on the command line and in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Rayon => "rayon",
-            Backend::Pipes => "pipes",
-        }
-    }
-}
-
-/// The BFS kernels, by name.
+/// The BFS kernels, by name; the [`Backend`] is chosen with the engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
     /// [`SeqBfs`]: one thread, a FIFO queue.
     Seq,
     /// Level-synchronous, parallel over each level's frontier: [`ParBfs`] on
     /// rayon, [`PipesBfs`] (sharing [`Sharing::ArcInPlace`]) on pipes.
-    Par(Backend),
-    /// [`DoBfs`]: direction-optimizing (top-down and bottom-up steps), on rayon.
+    Par,
+    /// [`DoBfs`]: direction-optimizing (top-down and bottom-up steps).
     Dobfs(DoParams),
 }
 
 impl Kernel {
-    /// Every kernel and backend.
-    pub const ALL: [Kernel; 4] = [
-        Kernel::Seq,
-        Kernel::Par(Backend::Rayon),
-        Kernel::Par(Backend::Pipes),
-        Kernel::Dobfs(DoParams::DEFAULT),
+    /// Every kernel.
+    pub const ALL: [Kernel; 3] = [Kernel::Seq, Kernel::Par, Kernel::Dobfs(DoParams::DEFAULT)];
+
+    /// Every kernel on every backend it runs on (`seq`, which has no
+    /// parallel loop, on rayon only).
+    pub const ENGINES: [(Kernel, Backend); 5] = [
+        (Kernel::Seq, Backend::Rayon),
+        (Kernel::Par, Backend::Rayon),
+        (Kernel::Par, Backend::Pipes),
+        (Kernel::Dobfs(DoParams::DEFAULT), Backend::Rayon),
+        (Kernel::Dobfs(DoParams::DEFAULT), Backend::Pipes),
     ];
 
     /// The kernel's name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Kernel::Seq => "seq",
-            Kernel::Par(_) => "par",
+            Kernel::Par => "par",
             Kernel::Dobfs(_) => "dobfs",
         }
     }
 
-    /// The backend of a parallel kernel.
-    pub fn backend(self) -> Option<Backend> {
-        match self {
-            Kernel::Seq | Kernel::Dobfs(_) => None,
-            Kernel::Par(backend) => Some(backend),
+    /// Whether the kernel runs on a [`Backend`] (all but `seq`).
+    pub fn is_parallel(self) -> bool {
+        self != Kernel::Seq
+    }
+
+    /// The kernel and its backend as reports name them: `seq`,
+    /// `par/pipes`, `dobfs/rayon`.
+    pub fn label(self, backend: Backend) -> String {
+        if self.is_parallel() {
+            format!("{}/{}", self.name(), backend.name())
+        } else {
+            self.name().to_string()
         }
     }
 
@@ -161,29 +161,33 @@ impl Kernel {
     pub fn engine_bytes(self, num_vertices: u64) -> u64 {
         let parents_and_queue = 8 * num_vertices;
         match self {
-            Kernel::Seq | Kernel::Par(_) => parents_and_queue,
+            Kernel::Seq | Kernel::Par => parents_and_queue,
             Kernel::Dobfs(_) => parents_and_queue + 4 * num_vertices.div_ceil(64) * 8,
         }
     }
 
-    /// A search engine of this kind for `graph`; allocates its per-search
-    /// arrays (O(N)) now, once ([`Kernel::engine_bytes`]).
+    /// A search engine of this kind for `graph` on rayon:
+    /// [`Kernel::engine_on`] with [`Backend::Rayon`].
     pub fn engine(self, graph: Arc<Csr>) -> Box<dyn Bfs> {
-        match self {
-            Kernel::Seq => Box::new(SeqBfs::new(graph)),
-            Kernel::Par(Backend::Rayon) => Box::new(ParBfs::new(graph)),
-            Kernel::Par(Backend::Pipes) => Box::new(PipesBfs::new(graph, Sharing::ArcInPlace)),
-            Kernel::Dobfs(params) => Box::new(DoBfs::new(graph, params)),
+        self.engine_on(Backend::Rayon, graph)
+    }
+
+    /// A search engine of this kind for `graph`, its parallel steps on
+    /// `backend` (`seq` has none); allocates its per-search arrays (O(N))
+    /// now, once ([`Kernel::engine_bytes`]).
+    pub fn engine_on(self, backend: Backend, graph: Arc<Csr>) -> Box<dyn Bfs> {
+        match (self, backend) {
+            (Kernel::Seq, _) => Box::new(SeqBfs::new(graph)),
+            (Kernel::Par, Backend::Rayon) => Box::new(ParBfs::new(graph)),
+            (Kernel::Par, Backend::Pipes) => Box::new(PipesBfs::new(graph, Sharing::ArcInPlace)),
+            (Kernel::Dobfs(params), backend) => Box::new(DoBfs::on(backend, graph, params)),
         }
     }
 }
 
 impl std::fmt::Display for Kernel {
-    /// `seq`, `par/rayon` or `par/pipes`.
+    /// `seq`, `par` or `dobfs`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.backend() {
-            None => f.write_str(self.name()),
-            Some(b) => write!(f, "{}/{}", self.name(), b.name()),
-        }
+        f.write_str(self.name())
     }
 }

@@ -57,16 +57,26 @@
 //! - the workers' bins are kept from search to search: after the first
 //!   search on a pool, a search allocates nothing (their growth aside).
 //!
+//! Backends: the graph and the per-search arrays sit in one `Arc`
+//! (`Shared`) that every phase holds, so the phases run as `'static` tasks
+//! on either [`Backend`] through the engine's [`Loops`]: light phases,
+//! pushes and the marking of done vertices over chunks of the queue, pulls
+//! over ranges of the done bitmap's words. A worker's bins are found by
+//! its [`Backend::slot`]. The phases' code is the same on both.
+//!
 //! Cost: each vertex relaxes its light arcs once per light phase it is
 //! queued in (usually one) and its heavy arcs at most once (a pull reads
 //! an unsettled vertex's heavy arcs up to its first hopeless one); per
 //! phase, a barrier and a gather of the bins; 9 bytes per vertex and N/8
 //! bytes of bitmap.
 
-use crate::{Bitmap, WeightedArc, WeightedCsr};
+use crate::backend::Loops;
+use crate::{Backend, Bitmap, WeightedArc, WeightedCsr};
 use generator::Vertex;
+use par::LoopBody;
 use par::hint::prefetch;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
@@ -85,6 +95,10 @@ const UNREACHED: u64 = (f32::INFINITY.to_bits() as u64) << 32 | u32::MAX as u64;
 const QUEUED: u64 = 1 << 63;
 /// Queue entries per parallel task.
 const GRAIN: usize = 64;
+/// Done-bitmap words per parallel task of a pull.
+const PULL_GRAIN: usize = 64;
+/// Vertices per parallel task of counting the reached ones.
+const REACHED_GRAIN: usize = 1 << 14;
 /// How far ahead in a queue a vertex's state, flag and row bounds are
 /// prefetched, and its row.
 const AHEAD: usize = 16;
@@ -172,29 +186,84 @@ pub struct SsspStats {
 /// A delta-stepping engine bound to one weighted graph.
 #[derive(Debug)]
 pub struct DeltaStepping {
-    graph: Arc<WeightedCsr>,
-    delta: f32,
-    /// Distance bits above the parent, per vertex.
-    state: Vec<AtomicU64>,
-    workers: Vec<Mutex<Worker>>,
-    /// Whether the vertex is in the current bucket's settled list.
-    settled: Vec<AtomicBool>,
-    /// The vertices of the buckets settled so far, and of the current one
-    /// once its heavy phase starts: their distances are final.
-    done: Bitmap,
+    shared: Arc<Shared>,
     /// Heavy arcs of all vertices, and of the done ones this search.
     heavy_arcs: u64,
     done_heavy_arcs: u64,
     /// Heavy phases of the last search run as pulls.
     pulls: u32,
-    /// Whether the graph's rows are split at `delta` (light arcs first).
-    split: bool,
     /// Whether searches record their buckets ([`DeltaStepping::steps`]).
     tracing: bool,
     /// The buckets of the last traced search.
     steps: Vec<BucketStep>,
+    loops: Loops<Phase>,
+}
+
+/// What the phases of a search share: the graph and the per-search state.
+#[derive(Debug)]
+struct Shared {
+    graph: Arc<WeightedCsr>,
+    delta: f32,
+    /// Distance bits above the parent, per vertex.
+    state: Vec<AtomicU64>,
+    /// One per [`Backend::slot`] of the backend.
+    workers: Vec<Mutex<Worker>>,
+    backend: Backend,
+    /// Whether the vertex is in the current bucket's settled list.
+    settled: Vec<AtomicBool>,
+    /// The vertices of the buckets settled so far, and of the current one
+    /// once its heavy phase starts: their distances are final.
+    done: Bitmap,
+    /// Whether the graph's rows are split at `delta` (light arcs first).
+    split: bool,
     /// The queue of the phase being run.
     queue: Vec<Vertex>,
+}
+
+/// One parallel phase of a search, as a loop body.
+struct Phase {
+    shared: Arc<Shared>,
+    step: Parallel,
+}
+
+/// The parallel phases of a search, and their `0..len`.
+#[derive(Clone, Copy)]
+enum Parallel {
+    /// Over the queue: relaxes light arcs ([`Shared::light_phase`]).
+    Light { bucket: usize },
+    /// Over the queue: marks the settled vertices done.
+    Mark,
+    /// Over the queue: relaxes heavy arcs ([`Shared::push`]).
+    Push,
+    /// Over the done bitmap's words ([`Shared::pull`]).
+    Pull { bucket: usize },
+    /// Over the vertices: counts the reached ones and their largest
+    /// distance.
+    Reached,
+}
+
+impl LoopBody for Phase {
+    type Local<'a> = ();
+    /// The reached count and the largest distance ([`Parallel::Reached`]).
+    type Out = (u64, f32);
+
+    fn local(&self) {}
+
+    fn chunk(&self, (): &mut (), range: Range<usize>) -> (u64, f32) {
+        let s = &*self.shared;
+        match self.step {
+            Parallel::Light { bucket } => s.light_phase(bucket, range),
+            Parallel::Mark => s.mark_done(range),
+            Parallel::Push => s.push(range),
+            Parallel::Pull { bucket } => s.pull(bucket, range),
+            Parallel::Reached => return s.reached(range),
+        }
+        (0, 0.0)
+    }
+
+    fn reduce(&self, a: (u64, f32), b: (u64, f32)) -> (u64, f32) {
+        (a.0 + b.0, a.1.max(b.1))
+    }
 }
 
 /// One worker's share of the buckets and of the current bucket's settled
@@ -208,41 +277,56 @@ struct Worker {
 }
 
 impl DeltaStepping {
-    /// An engine for `graph` with `params`. Allocates 9 bytes per vertex
-    /// and a bitmap; one parallel pass over the row bounds.
+    /// An engine for `graph` with `params` on rayon; [`DeltaStepping::on`].
     pub fn new(graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
+        DeltaStepping::on(Backend::Rayon, graph, params)
+    }
+
+    /// An engine for `graph` with `params` whose phases run on `backend`.
+    /// Allocates 9 bytes per vertex and a bitmap (and, on pipes, its
+    /// reusable loop); one parallel pass over the row bounds.
+    pub fn on(backend: Backend, graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
         let delta = params.delta;
         let n = graph.num_vertices();
-        let mut engine = DeltaStepping {
+        let shared = Shared {
             state: (0..n)
                 .into_par_iter()
                 .map(|_| AtomicU64::new(UNREACHED))
                 .collect(),
             workers: Vec::new(),
-            tracing: false,
-            steps: Vec::new(),
+            backend,
             settled: (0..n)
                 .into_par_iter()
                 .map(|_| AtomicBool::new(false))
                 .collect(),
             split: graph.light_below() == Some(delta),
             done: Bitmap::new(n),
-            heavy_arcs: 0,
-            done_heavy_arcs: 0,
-            pulls: 0,
             queue: Vec::new(),
             graph,
             delta,
         };
-        engine.heavy_arcs = (0..n)
+        let heavy_arcs = (0..n)
             .into_par_iter()
             .map(|v| {
-                engine
+                shared
                     .heavy_part(Vertex::try_from(v).expect("ids fit Vertex"))
                     .len() as u64
             })
             .sum();
-        engine
+        DeltaStepping {
+            shared: Arc::new(shared),
+            heavy_arcs,
+            done_heavy_arcs: 0,
+            pulls: 0,
+            tracing: false,
+            steps: Vec::new(),
+            loops: Loops::new(backend),
+        }
+    }
+
+    /// The backend the phases run on.
+    pub fn backend(&self) -> Backend {
+        self.loops.backend()
     }
 
     /// Bytes an engine takes for `num_vertices` vertices (its bins and
@@ -263,29 +347,31 @@ impl DeltaStepping {
 
     /// Clears the per-search state. O(N), parallel.
     pub fn reset(&mut self) {
-        self.state
+        self.shared
+            .state
             .par_iter()
             .for_each(|s| s.store(UNREACHED, Relaxed));
-        self.done.clear();
+        self.shared.done.clear();
         self.done_heavy_arcs = 0;
         self.pulls = 0;
     }
 
     /// Shortest paths from `root` (below `N`; panics otherwise).
     pub fn search(&mut self, root: Vertex) -> SsspStats {
-        let threads = rayon::current_num_threads();
-        if self.workers.len() != threads {
-            self.workers = (0..threads).map(|_| Mutex::default()).collect();
+        let threads = self.shared.backend.slots();
+        if self.shared.workers.len() != threads {
+            self.shared_mut().workers = (0..threads).map(|_| Mutex::default()).collect();
         }
-        self.state[root as usize].store(pack(0.0, root), Relaxed);
-        self.queue.clear();
-        self.queue.push(root);
+        self.shared.state[root as usize].store(pack(0.0, root), Relaxed);
+        let queue = &mut self.shared_mut().queue;
+        queue.clear();
+        queue.push(root);
         self.steps.clear();
         let (mut bucket, mut buckets, mut phases) = (0, 0, 0);
         loop {
             buckets += 1;
             let (started, phases_before) = (self.tracing.then(Instant::now), phases);
-            while !self.queue.is_empty() {
+            while !self.shared.queue.is_empty() {
                 phases += 1;
                 self.light_phase(bucket);
                 self.gather(bucket);
@@ -296,11 +382,11 @@ impl DeltaStepping {
                 self.steps.push(BucketStep {
                     bucket: u32::try_from(bucket).unwrap_or(u32::MAX),
                     phases: phases - phases_before,
-                    settled: self.queue.len() as u64,
+                    settled: self.shared.queue.len() as u64,
                     seconds: started.elapsed().as_secs_f64(),
                 });
             }
-            match self.next_bucket(bucket) {
+            match self.shared.next_bucket(bucket) {
                 Some(b) => bucket = b,
                 None => break,
             }
@@ -315,87 +401,164 @@ impl DeltaStepping {
         }
     }
 
+    /// The shared state, for a change between phases.
+    fn shared_mut(&mut self) -> &mut Shared {
+        Arc::get_mut(&mut self.shared).expect("no phase runs between phases")
+    }
+
+    /// Runs `step` over `0..len` in chunks of `grain`.
+    fn run(&mut self, step: Parallel, len: usize, grain: usize) -> (u64, f32) {
+        let phase = Phase {
+            shared: Arc::clone(&self.shared),
+            step,
+        };
+        self.loops.run(phase, len, grain).unwrap_or((0, 0.0))
+    }
+
     /// Relaxes the light arcs of the queued vertices still in `bucket`, and
     /// lists the ones not listed yet as settled by this bucket.
-    fn light_phase(&self, bucket: usize) {
-        let delta = self.delta;
-        self.queue.par_chunks(GRAIN).for_each(|chunk| {
-            let mut worker = self.worker();
-            for (i, &u) in chunk.iter().enumerate() {
-                self.prefetch_ahead(chunk, i, |v| self.light_part(v));
-                let state = &self.state[u as usize];
-                if self.bucket_of(dist(state.load(Relaxed))) != bucket {
-                    continue; // stale: it waits in an earlier bucket's bin
-                }
-                // Taken off its bin, reading its distance in the same atomic
-                // step: an improvement before it is read here, one after it
-                // finds the mark clear and queues the vertex anew.
-                let du = dist(state.fetch_and(!QUEUED, Relaxed));
-                // Listed once per bucket. A plain load and store, not a
-                // locked swap: a phase's queue holds a vertex once (the
-                // mark), so no other thread processes it now; were it
-                // listed twice, its heavy arcs would be relaxed twice, the
-                // second time in vain. Listing it at every processing
-                // instead made hubs relax their heavy arcs many times
-                // (0.33 -> 0.62 s a search at SCALE 20).
-                let settled = &self.settled[u as usize];
-                if !settled.load(Relaxed) {
-                    settled.store(true, Relaxed);
-                    worker.settled.push(u);
-                    worker.settled_heavy_arcs += self.heavy_part(u).len() as u64;
-                }
-                let row = self.light_part(u);
-                for (j, arc) in row.iter().enumerate().filter(|(_, a)| a.weight < delta) {
-                    if let Some(ahead) = row.get(j + ARC_AHEAD) {
-                        prefetch(&self.state[ahead.target as usize]);
-                    }
-                    self.relax(&mut worker, u, du + arc.weight, arc.target);
-                }
-            }
-        });
+    fn light_phase(&mut self, bucket: usize) {
+        let len = self.shared.queue.len();
+        self.run(Parallel::Light { bucket }, len, GRAIN);
     }
 
     /// Relaxes the heavy arcs of every vertex the bucket settled, once:
     /// marks them done, then pushes their heavy arcs, or, when the
     /// unsettled vertices hold fewer heavy arcs than they do, pulls.
     fn heavy_phase(&mut self, bucket: usize) {
-        self.queue.clear();
+        let shared = self.shared_mut();
+        shared.queue.clear();
         let mut pushes = 0;
-        for w in &self.workers {
+        for w in &shared.workers {
             let mut w = lock(w);
-            self.queue.extend_from_slice(&w.settled);
+            shared.queue.extend_from_slice(&w.settled);
             w.settled.clear();
             pushes += std::mem::take(&mut w.settled_heavy_arcs);
         }
-        self.queue.par_chunks(GRAIN).for_each(|chunk| {
-            for &u in chunk {
-                self.settled[u as usize].store(false, Relaxed);
-                self.done.set_atomic(u as usize);
-            }
-        });
+        let len = self.shared.queue.len();
+        self.run(Parallel::Mark, len, GRAIN);
         let pulls = self.heavy_arcs - self.done_heavy_arcs - pushes;
         self.done_heavy_arcs += pushes;
-        if self.split && pulls < pushes {
+        if self.shared.split && pulls < pushes {
             self.pulls += 1;
-            self.pull(bucket);
+            let words = self.shared.done.num_words();
+            self.run(Parallel::Pull { bucket }, words, PULL_GRAIN);
         } else {
-            self.push();
+            self.run(Parallel::Push, len, GRAIN);
         }
     }
 
-    /// Relaxes the heavy arcs of the queue's vertices.
-    fn push(&self) {
-        let delta = self.delta;
-        self.queue.par_chunks(GRAIN).for_each(|chunk| {
-            let mut worker = self.worker();
-            for (i, &u) in chunk.iter().enumerate() {
-                self.prefetch_ahead(chunk, i, |v| self.heavy_part(v));
-                let du = dist(self.state[u as usize].load(Relaxed));
-                for arc in self.heavy_part(u).iter().filter(|a| a.weight >= delta) {
-                    self.relax(&mut worker, u, du + arc.weight, arc.target);
-                }
+    /// Moves every worker's bin `bucket` into the queue.
+    fn gather(&mut self, bucket: usize) {
+        let shared = self.shared_mut();
+        shared.queue.clear();
+        for w in &shared.workers {
+            if let Some(bin) = lock(w).bins.get_mut(bucket) {
+                shared.queue.extend_from_slice(bin);
+                bin.clear();
             }
-        });
+        }
+    }
+
+    /// The reached count and the largest distance. O(N), parallel.
+    fn reached(&mut self) -> (u64, f32) {
+        let n = self.shared.state.len();
+        self.run(Parallel::Reached, n, REACHED_GRAIN)
+    }
+
+    /// The last search's result in the Graph500 form: `parents[v]` (`-1`
+    /// unreached, the root its own parent) and `dist[v]` (`-1` unreached).
+    /// Both slices must have `N` entries. O(N), parallel (on rayon).
+    pub fn write_results(&self, parents: &mut [i64], dist_out: &mut [f32]) {
+        (self.shared.state.par_iter())
+            .zip(parents)
+            .zip(dist_out)
+            .for_each(|((s, p), d)| {
+                let s = s.load(Relaxed);
+                (*p, *d) = if s == UNREACHED {
+                    (-1, -1.0)
+                } else {
+                    (i64::from(parent(s)), dist(s))
+                };
+            });
+    }
+
+    /// The last search's nedge: input tuples (self-loops excluded,
+    /// duplicates included) with an end reached, as half the reached
+    /// vertices' degree sum. O(N), parallel (on rayon).
+    pub fn nedge(&self) -> u64 {
+        let g = &self.shared.graph;
+        let arcs: u64 = (self.shared.state.par_iter().enumerate())
+            .filter(|(_, s)| s.load(Relaxed) != UNREACHED)
+            .map(|(v, _)| g.degree(Vertex::try_from(v).expect("ids fit Vertex")))
+            .sum();
+        arcs / 2
+    }
+}
+
+impl Shared {
+    /// Relaxes the light arcs of the queued vertices `range` still in
+    /// `bucket`, and lists the ones not listed yet as settled by this
+    /// bucket.
+    fn light_phase(&self, bucket: usize, range: Range<usize>) {
+        let delta = self.delta;
+        let chunk = &self.queue[range];
+        let mut worker = self.worker();
+        for (i, &u) in chunk.iter().enumerate() {
+            self.prefetch_ahead(chunk, i, |v| self.light_part(v));
+            let state = &self.state[u as usize];
+            if self.bucket_of(dist(state.load(Relaxed))) != bucket {
+                continue; // stale: it waits in an earlier bucket's bin
+            }
+            // Taken off its bin, reading its distance in the same atomic
+            // step: an improvement before it is read here, one after it
+            // finds the mark clear and queues the vertex anew.
+            let du = dist(state.fetch_and(!QUEUED, Relaxed));
+            // Listed once per bucket. A plain load and store, not a
+            // locked swap: a phase's queue holds a vertex once (the
+            // mark), so no other thread processes it now; were it
+            // listed twice, its heavy arcs would be relaxed twice, the
+            // second time in vain. Listing it at every processing
+            // instead made hubs relax their heavy arcs many times
+            // (0.33 -> 0.62 s a search at SCALE 20).
+            let settled = &self.settled[u as usize];
+            if !settled.load(Relaxed) {
+                settled.store(true, Relaxed);
+                worker.settled.push(u);
+                worker.settled_heavy_arcs += self.heavy_part(u).len() as u64;
+            }
+            let row = self.light_part(u);
+            for (j, arc) in row.iter().enumerate().filter(|(_, a)| a.weight < delta) {
+                if let Some(ahead) = row.get(j + ARC_AHEAD) {
+                    prefetch(&self.state[ahead.target as usize]);
+                }
+                self.relax(&mut worker, u, du + arc.weight, arc.target);
+            }
+        }
+    }
+
+    /// Marks the queued vertices `range` (the bucket's settled ones) done,
+    /// and no longer listed as settled.
+    fn mark_done(&self, range: Range<usize>) {
+        let chunk = &self.queue[range];
+        for &u in chunk {
+            self.settled[u as usize].store(false, Relaxed);
+            self.done.set_atomic(u as usize);
+        }
+    }
+
+    /// Relaxes the heavy arcs of the queue's vertices `range`.
+    fn push(&self, range: Range<usize>) {
+        let delta = self.delta;
+        let chunk = &self.queue[range];
+        let mut worker = self.worker();
+        for (i, &u) in chunk.iter().enumerate() {
+            self.prefetch_ahead(chunk, i, |v| self.heavy_part(v));
+            let du = dist(self.state[u as usize].load(Relaxed));
+            for arc in self.heavy_part(u).iter().filter(|a| a.weight >= delta) {
+                self.relax(&mut worker, u, du + arc.weight, arc.target);
+            }
+        }
     }
 
     /// The heavy phase of `bucket` turned round: every vertex not done
@@ -405,45 +568,42 @@ impl DeltaStepping {
     /// (later ones cannot either; offers from earlier buckets were made in
     /// their own heavy phases). Needs rows split at `delta`. Writes only
     /// vertices not done and reads only done ones: plain loads and stores.
-    fn pull(&self, bucket: usize) {
+    /// For the done bitmap's words `words`.
+    fn pull(&self, bucket: usize, words: Range<usize>) {
         // Exact: a power of two times an integer below 2^24.
         #[allow(clippy::cast_precision_loss)]
         let low = bucket as f32 * self.delta;
         let done = &self.done;
-        (0..done.num_words())
-            .into_par_iter()
-            .with_min_len(64)
-            .for_each(|w| {
-                let mut worker = None;
-                let mut open = !done.word(w);
-                while open != 0 {
-                    let v = w * Bitmap::WORD_BITS + open.trailing_zeros() as usize;
-                    open &= open - 1;
-                    let Some(state) = self.state.get(v) else {
+        words.for_each(|w| {
+            let mut worker = None;
+            let mut open = !done.word(w);
+            while open != 0 {
+                let v = w * Bitmap::WORD_BITS + open.trailing_zeros() as usize;
+                open &= open - 1;
+                let Some(state) = self.state.get(v) else {
+                    break;
+                };
+                let v = Vertex::try_from(v).expect("ids fit Vertex");
+                let current = state.load(Relaxed);
+                let (mut best, mut from) = (dist(current), None);
+                for arc in self.heavy_part(v) {
+                    if low + arc.weight >= best {
                         break;
-                    };
-                    let v = Vertex::try_from(v).expect("ids fit Vertex");
-                    let current = state.load(Relaxed);
-                    let (mut best, mut from) = (dist(current), None);
-                    for arc in self.heavy_part(v) {
-                        if low + arc.weight >= best {
-                            break;
-                        }
-                        if done.get(arc.target as usize) {
-                            let d =
-                                dist(self.state[arc.target as usize].load(Relaxed)) + arc.weight;
-                            if d < best {
-                                (best, from) = (d, Some(arc.target));
-                            }
-                        }
                     }
-                    if let Some(u) = from {
-                        state.store(pack(best, u) | QUEUED, Relaxed);
-                        let worker = worker.get_or_insert_with(|| self.worker());
-                        self.queue_in_bin(worker, v, current, best);
+                    if done.get(arc.target as usize) {
+                        let d = dist(self.state[arc.target as usize].load(Relaxed)) + arc.weight;
+                        if d < best {
+                            (best, from) = (d, Some(arc.target));
+                        }
                     }
                 }
-            });
+                if let Some(u) = from {
+                    state.store(pack(best, u) | QUEUED, Relaxed);
+                    let worker = worker.get_or_insert_with(|| self.worker());
+                    self.queue_in_bin(worker, v, current, best);
+                }
+            }
+        });
     }
 
     /// Prefetches, for the vertex at `i` of `chunk`, the state, flag and
@@ -512,17 +672,6 @@ impl DeltaStepping {
         self.workers.iter().filter_map(lowest).min()
     }
 
-    /// Moves every worker's bin `bucket` into the queue.
-    fn gather(&mut self, bucket: usize) {
-        self.queue.clear();
-        for w in &self.workers {
-            if let Some(bin) = lock(w).bins.get_mut(bucket) {
-                self.queue.extend_from_slice(bin);
-                bin.clear();
-            }
-        }
-    }
-
     /// The part of `u`'s row that holds its light arcs: the prefix of a row
     /// split at `delta` ([`WeightedCsr::split_light`]), else the whole row.
     #[inline]
@@ -545,9 +694,9 @@ impl DeltaStepping {
         }
     }
 
-    /// The running worker's bins (one per pool thread).
+    /// The running worker's bins (one per thread of the backend).
     fn worker(&self) -> MutexGuard<'_, Worker> {
-        let i = rayon::current_thread_index().unwrap_or(0) % self.workers.len();
+        let i = self.backend.slot() % self.workers.len();
         lock(&self.workers[i])
     }
 
@@ -559,42 +708,13 @@ impl DeltaStepping {
         b
     }
 
-    /// The reached count and the largest distance. O(N), parallel.
-    fn reached(&self) -> (u64, f32) {
-        (self.state.par_iter())
+    /// The reached count and largest distance among the vertices
+    /// `range`.
+    fn reached(&self, range: Range<usize>) -> (u64, f32) {
+        (self.state[range].iter())
             .map(|s| dist(s.load(Relaxed)))
             .filter(|d| d.is_finite())
-            .fold(|| (0, 0f32), |(c, m), d| (c + 1, m.max(d)))
-            .reduce(|| (0, 0.0), |a, b| (a.0 + b.0, a.1.max(b.1)))
-    }
-
-    /// The last search's result in the Graph500 form: `parents[v]` (`-1`
-    /// unreached, the root its own parent) and `dist[v]` (`-1` unreached).
-    /// Both slices must have `N` entries. O(N), parallel.
-    pub fn write_results(&self, parents: &mut [i64], dist_out: &mut [f32]) {
-        (self.state.par_iter())
-            .zip(parents)
-            .zip(dist_out)
-            .for_each(|((s, p), d)| {
-                let s = s.load(Relaxed);
-                (*p, *d) = if s == UNREACHED {
-                    (-1, -1.0)
-                } else {
-                    (i64::from(parent(s)), dist(s))
-                };
-            });
-    }
-
-    /// The last search's nedge: input tuples (self-loops excluded,
-    /// duplicates included) with an end reached, as half the reached
-    /// vertices' degree sum. O(N), parallel.
-    pub fn nedge(&self) -> u64 {
-        let g = &self.graph;
-        let arcs: u64 = (self.state.par_iter().enumerate())
-            .filter(|(_, s)| s.load(Relaxed) != UNREACHED)
-            .map(|(v, _)| g.degree(Vertex::try_from(v).expect("ids fit Vertex")))
-            .sum();
-        arcs / 2
+            .fold((0, 0f32), |(c, m), d| (c + 1, m.max(d)))
     }
 }
 
@@ -666,8 +786,9 @@ mod tests {
         dist
     }
 
-    /// Guards kernel 3: for several graphs, roots, deltas and thread
-    /// counts, the distances are Dijkstra's bit for bit (-1 unreached);
+    /// Guards kernel 3: for several graphs, roots, deltas, thread counts
+    /// and both backends, the distances are Dijkstra's bit for bit (-1
+    /// unreached);
     /// every reached vertex's parent gives its distance exactly through an
     /// arc; following parents always ends at the root (a tree, also with
     /// zero weights); nedge is half the reached degree sum.
@@ -688,23 +809,31 @@ mod tests {
                 let params = SsspParams::new(delta).unwrap();
                 split.split_light(params.delta());
                 let split = Arc::new(split.clone());
-                for threads in [1, 2, 3] {
+                let runs = [1, 2, 3]
+                    .into_iter()
+                    .flat_map(|t| Backend::ALL.map(|b| (t, b)));
+                for (threads, backend) in runs {
                     let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
                     for &root in &roots {
-                        let what =
-                            format!("scale {scale} root {root} delta {delta} threads {threads}");
+                        let what = format!(
+                            "scale {scale} root {root} delta {delta} threads {threads} on {}",
+                            backend.name()
+                        );
                         // Rows as built on one thread, split light-first
                         // at delta on more.
                         let graph = if threads == 1 { &g } else { &split };
                         let (stats, nedge) = par::in_pool(threads, || {
-                            let mut engine = DeltaStepping::new(Arc::clone(graph), params);
-                            engine.reset();
-                            let stats = engine.search(root);
-                            engine.write_results(&mut parents, &mut dist);
-                            // Pulls need rows split at delta.
-                            assert!(threads > 1 || engine.pulls == 0, "{what}");
-                            pulls += engine.pulls;
-                            (stats, engine.nedge())
+                            par::with_pool(threads, || {
+                                let mut engine =
+                                    DeltaStepping::on(backend, Arc::clone(graph), params);
+                                engine.reset();
+                                let stats = engine.search(root);
+                                engine.write_results(&mut parents, &mut dist);
+                                // Pulls need rows split at delta.
+                                assert!(threads > 1 || engine.pulls == 0, "{what}");
+                                pulls += engine.pulls;
+                                (stats, engine.nedge())
+                            })
                         })
                         .unwrap();
                         let want = dijkstra(&g, root);

@@ -13,10 +13,9 @@
 //! copies out the [`Csr`] a BFS runs on, in one streaming pass, so a run of
 //! both kernels builds once.
 
-use crate::Csr;
 use crate::csr::build_rows;
+use crate::{Backend, Csr};
 use generator::{Edge, Vertex};
-use rayon::prelude::*;
 
 /// One arc of a weighted row: the target and the weight of its tuple.
 #[repr(C)]
@@ -43,14 +42,24 @@ pub struct WeightedCsr {
 }
 
 impl WeightedCsr {
+    /// [`WeightedCsr::build_on`] rayon's current pool.
+    pub fn build(num_vertices: usize, edges: &[Edge], weights: &[f32]) -> WeightedCsr {
+        WeightedCsr::build_on(Backend::Rayon, num_vertices, edges, weights)
+    }
+
     /// Kernel 1 with weights: the graph of `edges` over `num_vertices`
     /// vertices, `weights[i]` on both arcs of tuple `i`. Every id must be
     /// below `num_vertices` and there must be one weight per tuple (panics
-    /// otherwise). Parallel on the current pool; the same passes and cost
-    /// as [`Csr::build`] with twice the bytes per arc.
-    pub fn build(num_vertices: usize, edges: &[Edge], weights: &[f32]) -> WeightedCsr {
+    /// otherwise). Parallel on `backend`'s current pool; the same passes
+    /// and cost as [`Csr::build_on`] with twice the bytes per arc.
+    pub fn build_on(
+        backend: Backend,
+        num_vertices: usize,
+        edges: &[Edge],
+        weights: &[f32],
+    ) -> WeightedCsr {
         assert_eq!(weights.len(), edges.len(), "one weight per tuple");
-        let (offsets, arcs) = build_rows::<u64>(num_vertices, edges, weights);
+        let (offsets, arcs) = build_rows::<u64>(backend, num_vertices, edges, weights);
         WeightedCsr {
             offsets,
             arcs,
@@ -68,7 +77,13 @@ impl WeightedCsr {
     /// One parallel pass over the arcs, a row's heavy arcs through a
     /// scratch buffer, plus the sort of each heavy part (`O(d log d)` for a
     /// row of `d` arcs); keeps each row's light count (4 bytes per vertex).
+    /// On rayon: [`WeightedCsr::split_light_on`].
     pub fn split_light(&mut self, below: f32) {
+        self.split_light_on(Backend::Rayon, below);
+    }
+
+    /// [`WeightedCsr::split_light`], its pass on `backend`.
+    pub fn split_light_on(&mut self, backend: Backend, below: f32) {
         const ROWS: usize = 1 << 12;
         let n = self.num_vertices();
         let offsets = &self.offsets;
@@ -82,15 +97,13 @@ impl WeightedCsr {
             pieces.push((piece, ends, light));
             rest = tail;
         }
-        pieces
-            .into_par_iter()
-            .for_each_init(Vec::new, |heavy, (piece, ends, light)| {
-                for (row, count) in ends.windows(2).zip(light) {
-                    let from = usize::try_from(row[0] - ends[0]).expect("in memory");
-                    let to = usize::try_from(row[1] - ends[0]).expect("in memory");
-                    *count = partition(&mut piece[from..to], below, heavy);
-                }
-            });
+        backend.for_each_init(pieces, Vec::new, |heavy, (piece, ends, light)| {
+            for (row, count) in ends.windows(2).zip(light) {
+                let from = usize::try_from(row[0] - ends[0]).expect("in memory");
+                let to = usize::try_from(row[1] - ends[0]).expect("in memory");
+                *count = partition(&mut piece[from..to], below, heavy);
+            }
+        });
         self.light_below = Some(below);
     }
 
@@ -153,15 +166,28 @@ impl WeightedCsr {
 
     /// The same graph without weights, for the BFS kernels: the offsets
     /// copied, each arc's target taken. One parallel streaming pass;
-    /// allocates `8 (N + 1) + 4 * 2 M` bytes.
+    /// allocates `8 (N + 1) + 4 * 2 M` bytes. On rayon:
+    /// [`WeightedCsr::unweighted_on`].
     pub fn unweighted(&self) -> Csr {
+        self.unweighted_on(Backend::Rayon)
+    }
+
+    /// [`WeightedCsr::unweighted`], its pass on `backend`.
+    pub fn unweighted_on(&self, backend: Backend) -> Csr {
+        const PIECE: usize = 1 << 14;
         let arcs: &[WeightedArc] = bytemuck::cast_slice(&self.arcs);
         let mut targets = vec![0; arcs.len()];
-        targets
-            .par_iter_mut()
-            .zip(arcs)
-            .with_min_len(1 << 14)
-            .for_each(|(t, a)| *t = a.target);
+        let pieces = targets.chunks_mut(PIECE).zip(arcs.chunks(PIECE)).collect();
+        backend.for_each_init(
+            pieces,
+            || (),
+            |(), (targets, arcs): (&mut [Vertex], &[WeightedArc])| {
+                targets
+                    .iter_mut()
+                    .zip(arcs)
+                    .for_each(|(t, a)| *t = a.target);
+            },
+        );
         Csr::from_parts(self.offsets.clone(), targets)
     }
 }
@@ -220,11 +246,22 @@ mod tests {
                 expected.entry((e.v, e.u)).or_default().push(x);
             }
         }
+        let mut built = Vec::new();
         for threads in [1, 2, 3] {
-            let g = par::in_pool(threads, || {
+            let rayon = par::in_pool(threads, || {
                 WeightedCsr::build(list.num_vertices(), list.edges(), &w)
             })
             .unwrap();
+            let pipes = par::with_pool(threads, || {
+                let (n, tuples) = (list.num_vertices(), list.edges());
+                let g = WeightedCsr::build_on(Backend::Pipes, n, tuples, &w);
+                assert_eq!(g.unweighted_on(Backend::Pipes), plain, "pipes, {threads}");
+                g
+            });
+            assert_eq!(pipes, rayon, "pipes on {threads} threads");
+            built.push((threads, rayon));
+        }
+        for (threads, g) in built {
             assert_eq!(g.unweighted(), plain, "{threads} threads");
             let mut seen: std::collections::HashMap<(u32, u32), usize> = Default::default();
             for u in 0..g.num_vertices() as u32 {
@@ -254,6 +291,9 @@ mod tests {
         let mut split = g.clone();
         split.split_light(0.25);
         assert_eq!(split.light_below(), Some(0.25));
+        let mut on_pipes = g.clone();
+        par::with_pool(2, || on_pipes.split_light_on(Backend::Pipes, 0.25));
+        assert_eq!(on_pipes, split, "the same split on pipes");
         assert_eq!(split.unweighted().num_arcs(), g.num_arcs());
         for v in 0..g.num_vertices() as u32 {
             let row = g.arcs(v);

@@ -48,10 +48,10 @@ fn every_kernel_matches_the_known_answers_and_validates() {
         let edges = read_edge_list(&data(&a.file)).unwrap();
         let graph = Arc::new(Csr::from_edge_list(&edges));
         let root = SearchKey::new(a.root, &graph).unwrap();
-        for kernel in Kernel::ALL {
-            let what = format!("{} from {} with {kernel}", a.file, a.root);
-            let mut searcher =
-                BfsSearcher::new(kernel.engine(Arc::clone(&graph)), Arc::clone(&graph));
+        for (kernel, backend) in Kernel::ENGINES {
+            let what = format!("{} from {} with {}", a.file, a.root, kernel.label(backend));
+            let engine = kernel.engine_on(backend, Arc::clone(&graph));
+            let mut searcher = BfsSearcher::new(engine, Arc::clone(&graph));
             let mut checker = BfsChecker::new(&edges);
             // The loop validates each tree, checks the kernel's nedge against
             // the validator's count and its reach and depth against the

@@ -1,11 +1,13 @@
 //! Every kernel's parent arrays validated on generated graphs, scales 8 to
-//! 16, through the harness's run loop; kernels agree with each other and
-//! with themselves across thread counts.
+//! 16, through the harness's run loop; kernels agree with each other, with
+//! themselves across thread counts, and across backends (kernel 3's
+//! distances too).
 
 use generator::{EdgeGenerator, EdgeList, Kronecker, SeedStreams};
-use harness::{BfsChecker, BfsSearcher, Silent, search_all};
+use harness::{BfsChecker, BfsSearcher, Silent, SsspChecker, SsspSearcher, search_all};
 use kernels::{
-    Backend, Bfs, Csr, DoParams, Kernel, PipesBfs, SearchKey, Sharing, choose_search_keys,
+    Backend, Bfs, Csr, DoParams, Kernel, PipesBfs, SearchKey, Sharing, SsspParams, WeightedCsr,
+    choose_search_keys,
 };
 use std::sync::Arc;
 
@@ -31,13 +33,19 @@ fn validated(
         })
 }
 
-/// (root, nedge, reached, depth) of validated searches of `kernel` from
-/// `keys` keys of a generated graph.
-fn searches(kernel: Kernel, scale: u32, keys: usize, seed: u64) -> Vec<(u64, u64, u64, u32)> {
+/// (root, nedge, reached, depth) of validated searches of `kernel` on
+/// `backend` (which also builds the graph) from `keys` keys of a generated
+/// graph.
+fn searches(
+    (kernel, backend): (Kernel, Backend),
+    scale: u32,
+    keys: usize,
+    seed: u64,
+) -> Vec<(u64, u64, u64, u32)> {
     let edges = Kronecker::new(scale, 16, seed).unwrap().generate();
-    let graph = Arc::new(Csr::from_edge_list(&edges));
+    let graph = Arc::new(Csr::build_on(backend, edges.num_vertices(), edges.edges()));
     let keys = choose_search_keys(&graph, keys, &mut SeedStreams::new(seed).search_keys()).unwrap();
-    let engine = kernel.engine(Arc::clone(&graph));
+    let engine = kernel.engine_on(backend, Arc::clone(&graph));
     validated(engine, &graph, &edges, &keys, false)
         .iter()
         .map(|r| (r.root, r.nedge, r.reached, r.depth))
@@ -48,12 +56,12 @@ fn searches(kernel: Kernel, scale: u32, keys: usize, seed: u64) -> Vec<(u64, u64
 fn every_kernel_is_valid_on_generated_graphs_from_scale_8_to_16() {
     for scale in [8, 10, 12, 14, 16] {
         let keys = if scale == 16 { 3 } else { 6 };
-        let seq = searches(Kernel::Seq, scale, keys, 100 + u64::from(scale));
-        for kernel in Kernel::ALL {
+        let seq = searches(SEQ, scale, keys, 100 + u64::from(scale));
+        for engine in Kernel::ENGINES {
             // Different kernels build different trees, but the same
             // component, depth and nedge.
-            let other = searches(kernel, scale, keys, 100 + u64::from(scale));
-            assert_eq!(seq, other, "{kernel} at scale {scale}");
+            let other = searches(engine, scale, keys, 100 + u64::from(scale));
+            assert_eq!(seq, other, "{} at scale {scale}", engine.0.label(engine.1));
         }
         assert!(
             seq.iter().any(|s| s.3 >= 3),
@@ -62,14 +70,91 @@ fn every_kernel_is_valid_on_generated_graphs_from_scale_8_to_16() {
     }
 }
 
+const SEQ: (Kernel, Backend) = (Kernel::Seq, Backend::Rayon);
+const DOBFS: Kernel = Kernel::Dobfs(DoParams::DEFAULT);
+
+/// `f` with rayon's pool and `par`'s both of `threads` workers.
+fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    par::in_pool(threads, || par::with_pool(threads, f)).unwrap()
+}
+
 #[test]
 fn par_kernel_results_do_not_depend_on_the_thread_count() {
-    let kernel = Kernel::Par(Backend::Rayon);
+    let kernel = (Kernel::Par, Backend::Rayon);
     let one = par::in_pool(1, || searches(kernel, 13, 8, 7)).unwrap();
     let two = par::in_pool(2, || searches(kernel, 13, 8, 7)).unwrap();
     let four = par::in_pool(4, || searches(kernel, 13, 8, 7)).unwrap();
     assert_eq!(one, two);
     assert_eq!(one, four);
+}
+
+#[test]
+fn dobfs_gives_the_same_validated_results_on_both_backends_and_thread_counts() {
+    let seq = searches(SEQ, 13, 8, 9);
+    for threads in [1, 2, 3] {
+        for backend in Backend::ALL {
+            let got = on_threads(threads, || searches((DOBFS, backend), 13, 8, 9));
+            assert_eq!(got, seq, "dobfs/{} on {threads} threads", backend.name());
+        }
+    }
+}
+
+/// Guards kernel 3 on both backends: on 1 and 2 threads, every search is
+/// validated by the harness's loop (distances, tree, nedge), and the
+/// distances are the same bit for bit, with the same reach and nedge, as
+/// on rayon with one thread.
+#[test]
+fn sssp_gives_the_same_validated_distances_on_both_backends_and_thread_counts() {
+    let edges = Kronecker::new(11, 16, 12).unwrap().generate();
+    let weights: Vec<f32> = (0..edges.len())
+        .map(|i| ((i as u64 * 2_654_435_761) % 1000) as f32 / 1000.0)
+        .collect();
+    let params = SsspParams::DEFAULT;
+    let n = edges.num_vertices();
+    /// The last search's distances, and (root, nedge, reached) per search.
+    type Outcome = (Vec<f32>, Vec<(u64, u64, u64)>);
+    let mut first: Option<Outcome> = None;
+    for threads in [1, 2] {
+        for backend in Backend::ALL {
+            let what = format!("sssp/{} on {threads} threads", backend.name());
+            let (dist, records) = on_threads(threads, || {
+                let mut graph = WeightedCsr::build_on(backend, n, edges.edges(), &weights);
+                graph.split_light_on(backend, params.delta());
+                let graph = Arc::new(graph);
+                let keys = choose_search_keys(
+                    &graph.unweighted_on(backend),
+                    6,
+                    &mut SeedStreams::new(12).search_keys(),
+                )
+                .unwrap();
+                let mut searcher = SsspSearcher::new(Arc::clone(&graph), params, backend);
+                let mut checker = SsspChecker::new(n, edges.edges(), &weights);
+                let records = search_all(&mut searcher, Some(&mut checker), &keys, false, &Silent)
+                    .unwrap()
+                    .unwrap_or_else(|e| panic!("{what}: {}", e.failure));
+                // The last search's distances, written by the engine.
+                let mut engine = kernels::DeltaStepping::on(backend, graph, params);
+                engine.reset();
+                engine.search(keys[keys.len() - 1].vertex());
+                let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
+                engine.write_results(&mut parents, &mut dist);
+                let records: Vec<_> = records
+                    .iter()
+                    .map(|r| (r.root, r.nedge, r.reached))
+                    .collect();
+                (dist, records)
+            });
+            assert!(records.iter().all(|r| r.2 > 100), "{what}: real searches");
+            match &first {
+                None => first = Some((dist, records)),
+                Some((d, r)) => {
+                    assert_eq!(&records, r, "{what}");
+                    let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&dist), bits(d), "{what}");
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -84,14 +169,15 @@ fn an_engine_is_reusable_across_graph_sized_searches_without_leftovers() {
         .expect("R-MAT leaves isolated vertices");
     let busy = (0..n).max_by_key(|&v| graph.degree(v)).unwrap();
     let keys = [busy, isolated].map(|v| SearchKey::new(v.into(), &graph).unwrap());
-    for kernel in Kernel::ALL {
+    for (kernel, backend) in Kernel::ENGINES {
         let records = validated(
-            kernel.engine(Arc::clone(&graph)),
+            kernel.engine_on(backend, Arc::clone(&graph)),
             &graph,
             &edges,
             &keys,
             false,
         );
+        let kernel = kernel.label(backend);
         assert!(records[0].reached > 100, "{kernel}");
         assert_eq!((records[1].reached, records[1].depth), (1, 0), "{kernel}");
     }
@@ -135,7 +221,7 @@ fn dobfs_is_valid_for_any_switching_parameters() {
     // Never bottom-up, bottom-up at once, leave it at once or never, and
     // the ablation that scans every vertex: all must give valid trees with
     // the same reach, depth and nedge as the sequential kernel.
-    let baseline = searches(Kernel::Seq, 13, 6, 31);
+    let baseline = searches(SEQ, 13, 6, 31);
     let variants = [
         DoParams {
             alpha: 1_000_000,
@@ -159,11 +245,14 @@ fn dobfs_is_valid_for_any_switching_parameters() {
         },
     ];
     for params in variants {
-        assert_eq!(
-            searches(Kernel::Dobfs(params), 13, 6, 31),
-            baseline,
-            "{params:?}"
-        );
+        for backend in Backend::ALL {
+            assert_eq!(
+                searches((Kernel::Dobfs(params), backend), 13, 6, 31),
+                baseline,
+                "{params:?} on {}",
+                backend.name()
+            );
+        }
     }
 }
 
@@ -172,11 +261,12 @@ fn traces_account_for_every_vertex_and_chain_their_levels() {
     let edges = Kronecker::new(14, 16, 8).unwrap().generate();
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let keys = choose_search_keys(&graph, 3, &mut SeedStreams::new(8).search_keys()).unwrap();
-    for kernel in [
-        Kernel::Par(Backend::Rayon),
-        Kernel::Dobfs(DoParams::DEFAULT),
+    for (kernel, backend) in [
+        (Kernel::Par, Backend::Rayon),
+        (DOBFS, Backend::Rayon),
+        (DOBFS, Backend::Pipes),
     ] {
-        let mut engine = kernel.engine(Arc::clone(&graph));
+        let mut engine = kernel.engine_on(backend, Arc::clone(&graph));
         engine.set_tracing(true);
         for record in validated(engine, &graph, &edges, &keys, true) {
             let steps = record.trace.expect("traced");

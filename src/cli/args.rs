@@ -56,7 +56,8 @@ pub(crate) enum Command {
     /// (harmonic-mean TEPS and construction time against SCALE).
     Plot(PlotArgs),
     /// What copying versus sharing the graph costs: time, allocations and
-    /// bytes copied per search for each strategy of the pipes backend.
+    /// bytes copied per search for each strategy of the pipes backend, and
+    /// for dobfs on both backends.
     Profile(ProfileArgs),
     /// The scaling report: the benchmark at SCALE --from..=--to on 1 thread
     /// and on all threads, one process per run; a Markdown table of TEPS,
@@ -132,9 +133,10 @@ pub(crate) struct RunArgs {
     /// The BFS kernel.
     #[arg(long, value_enum, default_value_t = KernelArg::Dobfs)]
     pub(crate) kernel: KernelArg,
-    /// What runs the workers of --kernel par (default: rayon).
-    #[arg(long, value_enum)]
-    pub(crate) backend: Option<BackendArg>,
+    /// What runs the parallel loops of kernel 1, the BFS kernel and
+    /// --sssp's kernel 3.
+    #[arg(long, value_enum, default_value_t = BackendArg::Rayon)]
+    pub(crate) backend: BackendArg,
     /// Switching parameters of --kernel dobfs.
     #[command(flatten)]
     pub(crate) tuning: DoArgs,
@@ -185,7 +187,8 @@ impl RunArgs {
         };
         Ok(Plan {
             keys: usize::try_from(self.keys)?,
-            kernel: kernel_of(self.kernel, self.backend, &self.tuning)?,
+            kernel: kernel_of(self.kernel, &self.tuning),
+            backend: self.backend.into(),
             validate: !self.no_validate,
             trace: self.trace,
             force,
@@ -349,9 +352,9 @@ pub(crate) struct BfsArgs {
     /// The BFS kernel.
     #[arg(long, value_enum, default_value_t = KernelArg::Dobfs)]
     pub(crate) kernel: KernelArg,
-    /// What runs the workers of --kernel par (default: rayon).
-    #[arg(long, value_enum)]
-    pub(crate) backend: Option<BackendArg>,
+    /// What runs the parallel loops of kernel 1 and the BFS kernel.
+    #[arg(long, value_enum, default_value_t = BackendArg::Rayon)]
+    pub(crate) backend: BackendArg,
     /// Switching parameters of --kernel dobfs.
     #[command(flatten)]
     pub(crate) tuning: DoArgs,
@@ -373,6 +376,9 @@ pub(crate) struct SsspArgs {
     /// [default: 0.015625].
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
     pub(crate) delta: Option<f32>,
+    /// What runs the parallel loops of kernel 1 and kernel 3.
+    #[arg(long, value_enum, default_value_t = BackendArg::Rayon)]
+    pub(crate) backend: BackendArg,
 }
 
 /// Options of `validate`.
@@ -436,34 +442,35 @@ impl KernelArg {
     }
 }
 
-/// The backends of the parallel kernel, as the command line names them.
+/// The backends of every parallel kernel, as the command line names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum BackendArg {
     /// rayon's work-stealing pool.
     Rayon,
-    /// graph500's own futures and one-shot pipes on a persistent pool.
+    /// graph500's own runtime (`par`): a persistent pool, its futures and
+    /// one-shot pipes, and its reusable loops.
     Pipes,
 }
 
-/// The kernel that `--kernel`, `--backend` and the dobfs parameters name
-/// together.
-pub(crate) fn kernel_of(
-    kernel: KernelArg,
-    backend: Option<BackendArg>,
-    tuning: &DoArgs,
-) -> anyhow::Result<kernels::Kernel> {
-    use kernels::{Backend, DoParams, Kernel};
-    Ok(match (kernel, backend) {
-        (KernelArg::Seq | KernelArg::Dobfs, Some(_)) => {
-            anyhow::bail!("--backend applies to --kernel par only")
+impl From<BackendArg> for kernels::Backend {
+    fn from(b: BackendArg) -> Self {
+        match b {
+            BackendArg::Rayon => kernels::Backend::Rayon,
+            BackendArg::Pipes => kernels::Backend::Pipes,
         }
-        (KernelArg::Seq, None) => Kernel::Seq,
-        (KernelArg::Par, None | Some(BackendArg::Rayon)) => Kernel::Par(Backend::Rayon),
-        (KernelArg::Par, Some(BackendArg::Pipes)) => Kernel::Par(Backend::Pipes),
-        (KernelArg::Dobfs, None) => Kernel::Dobfs(DoParams {
+    }
+}
+
+/// The kernel that `--kernel` and the dobfs parameters name together.
+pub(crate) fn kernel_of(kernel: KernelArg, tuning: &DoArgs) -> kernels::Kernel {
+    use kernels::{DoParams, Kernel};
+    match kernel {
+        KernelArg::Seq => Kernel::Seq,
+        KernelArg::Par => Kernel::Par,
+        KernelArg::Dobfs => Kernel::Dobfs(DoParams {
             alpha: tuning.alpha,
             beta: tuning.beta,
             scan_every_vertex: tuning.dobfs_scan_all,
         }),
-    })
+    }
 }

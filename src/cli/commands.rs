@@ -193,15 +193,16 @@ impl Commands<'_> {
     pub(crate) fn bfs(&self, args: &BfsArgs) -> anyhow::Result<ExitCode> {
         let SearchArgs { input, root, .. } = &args.search;
         output::check([input], [&args.parents_out])?;
-        let kernel = args::kernel_of(args.kernel, args.backend, &args.tuning)?;
+        let kernel = args::kernel_of(args.kernel, &args.tuning);
+        let backend = args.backend.into();
         let edges = self.read_within_budget(&args.search, "a search of", |m, n| {
             budget::bfs_bytes(m, n, kernel)
         })?;
-        let graph = Arc::new(Csr::from_edge_list(&edges));
+        let graph = Arc::new(Csr::build_on(backend, edges.num_vertices(), edges.edges()));
         interrupt::check()?;
         let key = SearchKey::new(*root, &graph)
             .with_context(|| format!("--root for {}", input.display()))?;
-        let mut engine = kernel.engine(Arc::clone(&graph));
+        let mut engine = kernel.engine_on(backend, Arc::clone(&graph));
         engine.reset();
         let (stats, seconds) = timed(|| engine.search(key));
         let nedge = graph.nedge(engine.parents());
@@ -211,9 +212,10 @@ impl Commands<'_> {
             validate::parents::write(out, &parents)
         })?;
         self.progress.say(&format!(
-            "root {root}: {} reached, depth {}, nedge {nedge}, {seconds:.4} s with kernel {kernel}; wrote {}",
+            "root {root}: {} reached, depth {}, nedge {nedge}, {seconds:.4} s with kernel {}; wrote {}",
             stats.reached,
             stats.depth,
+            kernel.label(backend),
             args.parents_out.display()
         ));
         Ok(ExitCode::SUCCESS)
@@ -246,9 +248,10 @@ impl Commands<'_> {
                 input.display()
             );
         };
-        let mut graph = WeightedCsr::build(n, edges.edges(), weights);
-        graph.split_light(params.delta());
-        let mut engine = DeltaStepping::new(Arc::new(graph), params);
+        let backend = args.backend.into();
+        let mut graph = WeightedCsr::build_on(backend, n, edges.edges(), weights);
+        graph.split_light_on(backend, params.delta());
+        let mut engine = DeltaStepping::on(backend, Arc::new(graph), params);
         interrupt::check()?;
         engine.reset();
         let (stats, seconds) = timed(|| engine.search(key));

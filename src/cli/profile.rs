@@ -2,8 +2,10 @@
 //! real code paths of the pipes backend (the seed's experiment).
 //!
 //! Rows: the sequential kernel (the baseline of the speedups), the rayon
-//! kernel for reference, and the three [`Sharing`] strategies of
-//! [`PipesBfs`]. Each row is the harness's run loop ([`search_all`]) over the
+//! kernel for reference, the three [`Sharing`] strategies of
+//! [`PipesBfs`], and the default kernel, `dobfs`, on both backends (on
+//! pipes its steps run on `par`'s reusable loops, which allocate nothing).
+//! Each row is the harness's run loop ([`search_all`]) over the
 //! same keys, every tree validated; a [`Profiled`] searcher counts, per
 //! search, the allocations on every thread and the bytes moved by value.
 //! Figures are means per search (the loop's untimed warm-up search is left
@@ -12,7 +14,9 @@
 //! The order matters: allocations are counted on every thread, and the pipes
 //! pool's idle workers may still allocate (crossbeam registering a waiting
 //! worker) after their row ends. The pool starts on first use, so the rows
-//! that use no pool of ours run before it exists.
+//! that use no pool of ours run before it exists, and `dobfs/pipes`, which
+//! promises no allocation, runs last, after the others have warmed the
+//! pool's channels.
 
 use crate::cli::args::ProfileArgs;
 use crate::cli::commands::write_text;
@@ -22,8 +26,8 @@ use harness::block::format_g;
 use harness::report::{Document, ProfileReport, ProfileRow};
 use harness::{BfsChecker, Checker, Searcher, budget, on_pool_worker, search_all};
 use kernels::{
-    AllocationCount, Backend, Bfs, Csr, Kernel, Parents, PipesBfs, SearchKey, SearchStats, Sharing,
-    count_allocations,
+    AllocationCount, Backend, Bfs, Csr, DoParams, Kernel, Parents, PipesBfs, SearchKey,
+    SearchStats, Sharing, count_allocations,
 };
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -126,19 +130,23 @@ pub(crate) fn profile(
     let edges = generator.generate();
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let keys = key_rule.choose(&graph, args.keys as usize)?;
-    // Before the pipes rows: see the module documentation.
-    let rayon = Kernel::Par(Backend::Rayon);
-    let mut subjects: Vec<Profiled> = [Kernel::Seq, rayon]
-        .map(|k| {
-            let engine = Engine::Kernel(k.engine(Arc::clone(&graph)));
-            Profiled::new(k.to_string(), engine, &graph, keys.len())
-        })
-        .into_iter()
-        .collect();
+    // Before the pipes rows, and dobfs/pipes last: see the module
+    // documentation.
+    let dobfs = Kernel::Dobfs(DoParams::DEFAULT);
+    let kernel = |k: Kernel, backend: Backend| {
+        let engine = Engine::Kernel(k.engine_on(backend, Arc::clone(&graph)));
+        Profiled::new(k.label(backend), engine, &graph, keys.len())
+    };
+    let mut subjects: Vec<Profiled> = vec![
+        kernel(Kernel::Seq, Backend::Rayon),
+        kernel(Kernel::Par, Backend::Rayon),
+        kernel(dobfs, Backend::Rayon),
+    ];
     subjects.extend(Sharing::ALL.map(|s| {
         let engine = Engine::Pipes(PipesBfs::new(Arc::clone(&graph), s));
         Profiled::new(s.name().to_string(), engine, &graph, keys.len())
     }));
+    subjects.push(kernel(dobfs, Backend::Pipes));
 
     let mut checker = BfsChecker::new(&edges);
     let mut rows: Vec<ProfileRow> = Vec::new();

@@ -20,7 +20,16 @@ fn profile_rows_show_copying_costs_more_than_sharing() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let table = stdout(&o);
-    for row in ["seq", "copy", "arc", "arc+inplace", "par/rayon"] {
+    let rows = [
+        "seq",
+        "copy",
+        "arc",
+        "arc+inplace",
+        "par/rayon",
+        "dobfs/rayon",
+        "dobfs/pipes",
+    ];
+    for row in rows {
         assert!(
             table
                 .lines()
@@ -50,5 +59,9 @@ fn profile_rows_show_copying_costs_more_than_sharing() {
     assert_eq!(figure("arc+inplace", "bytes_copied"), 0.0);
     assert_eq!(figure("seq", "allocations"), 0.0);
     assert_eq!(figure("par/rayon", "allocations"), 0.0);
+    // dobfs allocates nothing on either backend: on pipes its steps run on
+    // par's reusable loops, not a boxed job and a pipe per task.
+    assert_eq!(figure("dobfs/rayon", "allocations"), 0.0);
+    assert_eq!(figure("dobfs/pipes", "allocations"), 0.0);
     assert_eq!(figure("seq", "speedup"), 1.0);
 }

@@ -33,29 +33,27 @@ fn run_subcommand_and_progress_on_stderr() {
 }
 
 #[test]
-fn the_pipes_backend_runs_validated_and_json_names_it() {
+fn every_kernel_runs_validated_on_both_backends_and_json_names_it() {
     let dir = tempfile::tempdir().unwrap();
-    let j = json_run(
-        dir.path(),
-        "p.json",
-        &["--kernel", "par", "--backend", "pipes", "--threads", "2"],
-    );
-    assert_eq!(j.options.kernel, "par");
-    assert_eq!(j.options.backend.as_deref(), Some("pipes"));
-    let rayon = json_run(
-        dir.path(),
-        "r.json",
-        &["--kernel", "par", "--backend", "rayon"],
-    );
-    assert_eq!(rayon.options.backend.as_deref(), Some("rayon"));
-    let column = |j: &RunReport| -> Vec<u64> { j.searches.iter().map(|r| r.nedge).collect() };
-    assert_eq!(column(&j), column(&rayon));
-    let seq = json_run(dir.path(), "s.json", &["--kernel", "seq"]);
-    assert!(seq.options.backend.is_none());
-    assert_bad_input(
-        &graph500(&["--kernel", "seq", "--backend", "pipes"]),
-        &["--backend"],
-    );
+    let column = |j: &RunReport| -> Vec<(u64, u64, u64, u32)> {
+        j.searches
+            .iter()
+            .map(|r| (r.root, r.nedge, r.reached, r.depth))
+            .collect()
+    };
+    let baseline = json_run(dir.path(), "r.json", &["--kernel", "seq"]);
+    assert_eq!(baseline.options.backend.as_deref(), Some("rayon"));
+    // seq on pipes: its kernel 1 runs on pipes.
+    for kernel in ["seq", "par", "dobfs"] {
+        for backend in ["rayon", "pipes"] {
+            let args = ["--kernel", kernel, "--backend", backend, "--threads", "2"];
+            let j = json_run(dir.path(), "p.json", &args);
+            assert_eq!(j.options.kernel, kernel);
+            assert_eq!(j.options.backend.as_deref(), Some(backend));
+            assert_eq!(column(&j), column(&baseline), "{args:?}");
+        }
+    }
+    assert_bad_input(&graph500(&["--backend", "threads"]), &["--backend"]);
 }
 
 #[test]
@@ -189,11 +187,12 @@ fn one_seed_gives_the_same_graph_keys_and_nedges_for_every_kernel_and_thread_cou
             .map(|r| (r.root, r.nedge, r.reached, r.depth))
             .collect()
     };
-    let kernels: [&[&str]; 4] = [
+    let kernels: [&[&str]; 5] = [
         &["--kernel", "seq"],
         &["--kernel", "par"],
         &["--kernel", "par", "--backend", "pipes"],
         &["--kernel", "dobfs"],
+        &["--kernel", "dobfs", "--backend", "pipes"],
     ];
     for kernel in kernels {
         for threads in ["1", "2"] {

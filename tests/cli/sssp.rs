@@ -249,6 +249,82 @@ fn sssp_subcommand_writes_what_validate_accepts() {
     }
 }
 
+/// Kernel 3 on both backends, on 1 and 2 threads: every search validated,
+/// the same reach and nedge in a run, and from the `sssp` subcommand the
+/// same distances bit for bit (parents may differ between equal paths).
+#[test]
+fn sssp_on_either_backend_and_thread_count_gives_the_same_distances() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("g.bin");
+    let o = graph500(&[
+        "generate",
+        "--scale",
+        "10",
+        "--seed",
+        "3",
+        "--weights",
+        "--out",
+        path_str(&bin),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = |r: &RunReport| -> Vec<(u64, u64, u64)> {
+        let sssp = r.sssp_searches.as_ref().expect("SSSP rows");
+        sssp.iter().map(|s| (s.root, s.nedge, s.reached)).collect()
+    };
+    /// (root, nedge, reached) per search, and the distance file's bytes.
+    type Outcome = (Vec<(u64, u64, u64)>, Vec<u8>);
+    let mut first: Option<Outcome> = None;
+    for backend in ["rayon", "pipes"] {
+        for threads in ["1", "2"] {
+            let what = format!("{backend} on {threads} threads");
+            let json = dir.path().join("r.json");
+            let o = graph500(&[
+                "--input",
+                path_str(&bin),
+                "--keys",
+                "4",
+                "--sssp",
+                "--backend",
+                backend,
+                "--threads",
+                threads,
+                "-q",
+                "--json",
+                path_str(&json),
+            ]);
+            assert!(o.status.success(), "{what}: {}", stderr(&o));
+            let report = read_run(&json);
+            assert_eq!(report.options.backend.as_deref(), Some(backend));
+            let root = report.searches[0].root.to_string();
+            let (parents, dist) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
+            let o = graph500(&[
+                "sssp",
+                "--input",
+                path_str(&bin),
+                "--root",
+                &root,
+                "--parents-out",
+                path_str(&parents),
+                "--dist-out",
+                path_str(&dist),
+                "--backend",
+                backend,
+                "--threads",
+                threads,
+                "-q",
+            ]);
+            assert!(o.status.success(), "{what}: {}", stderr(&o));
+            let o = validate_sssp(&bin, &root, &parents, &dist);
+            assert!(o.status.success(), "{what}: {}{}", stdout(&o), stderr(&o));
+            let got = (rows(&report), std::fs::read(&dist).unwrap());
+            match &first {
+                None => first = Some(got),
+                Some(want) => assert!(got == *want, "{what} differs from rayon on 1 thread"),
+            }
+        }
+    }
+}
+
 /// `generate --weights` writes weights with the tuples (binary version 2;
 /// a .pe48 and its FILE.weights), which `--sssp` and `sssp` then use, and
 /// `convert` carries them along.

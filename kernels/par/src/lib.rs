@@ -20,6 +20,16 @@
 //!   jobs meanwhile, so futures that wait on futures cannot starve the pool.
 //! - [`map`], [`map_ranges`], [`map_chunks`]: split work into chunks, spawn
 //!   a future per chunk, return the results in input order.
+//! - [`Loop`]: the reused task object for loops that must not allocate (the
+//!   searches of `dobfs` and delta-stepping on `--backend pipes`): made
+//!   once, then each run wakes the pool's workers through a preallocated
+//!   channel, participants claim chunks of `0..len` in turn and fold a
+//!   [`LoopBody`]'s values. No boxed job, no pipe, nothing allocated.
+//! - [`scoped_for_each`], [`scoped_map`]: loops over items that borrow from
+//!   the caller (kernel 1's passes), on threads started for the call.
+//! - [`with_pool`], [`with_current`]: which pool a thread's loops run on
+//!   (the global one unless a test installs another size);
+//!   [`current_worker`]: a worker's index in its pool.
 //!
 //! Tasks are `'static`: what they share must be moved in, which is why the
 //! BFS that runs on `par` shares its graph through an `Arc` rather than
@@ -37,15 +47,21 @@
 
 mod future;
 pub mod hint;
+mod loops;
 mod map;
 pub mod pipe;
 mod pool;
 mod scan;
+mod scoped;
 mod threads;
 
 pub use future::{Future, TaskError, spawn};
+pub use loops::{Loop, LoopBody};
 pub use map::{map, map_chunks, map_ranges};
 pub use pipe::{Closed, Receiver, Sender};
-pub use pool::{Pool, global, global_size, init_global};
+pub use pool::{
+    Pool, current_size, current_worker, global, global_size, init_global, with_current, with_pool,
+};
 pub use scan::first_index;
+pub use scoped::{scoped_for_each, scoped_map};
 pub use threads::in_pool;

@@ -1,23 +1,54 @@
 //! `Pool`: persistent worker threads that run jobs from one shared queue.
 //!
 //! Jobs are boxed closures on a crossbeam MPMC channel; each worker loops on
-//! `recv` until the pool is dropped, so threads are created once, not per
-//! task. Every [`Future`](crate::Future) holds a handle on the queue, so
-//! whoever waits on one runs queued jobs meanwhile instead of blocking.
+//! it until the pool is dropped, so threads are created once, not per task.
+//! Every [`Future`](crate::Future) holds a handle on the queue, so whoever
+//! waits on one runs queued jobs meanwhile instead of blocking.
+//!
+//! A second, bounded channel carries wake-ups for [`Loop`](crate::Loop)s:
+//! a handle on a loop that a worker should join. Its slots are allocated
+//! with the pool, so waking a worker allocates nothing (the job queue, a
+//! linked list of blocks, allocates a block every 31 jobs). A worker that
+//! has run something polls both channels for a while before it sleeps
+//! (`IDLE_ROUNDS`): the loops of a search come back to back, and a worker
+//! still awake joins the next one without a futex wake.
 
 use crate::Future;
 use crate::future::run_job;
-use crossbeam_channel::{Receiver, Sender};
-use std::sync::OnceLock;
+use crate::loops::Participant;
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
+use std::cell::{Cell, RefCell};
+use std::sync::{Arc, OnceLock};
 use std::thread::JoinHandle;
 
 /// A unit of work.
 pub(crate) type Job = Box<dyn FnOnce() + Send + 'static>;
 
+/// A loop a worker is asked to join.
+pub(crate) type Wake = Arc<dyn Participant>;
+
+/// Wake-ups the pool holds per worker before [`Pool::wake`] drops them. A
+/// loop sends at most one per worker, so only stale wake-ups (for loops
+/// that ended before a worker took them) can fill it.
+const WAKES_PER_WORKER: usize = 4;
+
+/// Rounds an idle worker polls the channels, yielding between polls,
+/// before it sleeps on them: a few tens of microseconds, as long as
+/// rayon's workers stay awake (32 rounds of `yield_now`).
+const IDLE_ROUNDS: u32 = 64;
+
+thread_local! {
+    /// The index of this thread in its pool, on a worker.
+    static WORKER: Cell<Option<usize>> = const { Cell::new(None) };
+    /// The pool [`with_pool`] installed on this thread.
+    static INSTALLED: RefCell<Option<Arc<Pool>>> = const { RefCell::new(None) };
+}
+
 /// A fixed set of worker threads.
 pub struct Pool {
     queue: Option<Sender<Job>>,
     jobs: Receiver<Job>,
+    wakes: Option<Sender<Wake>>,
     workers: Vec<JoinHandle<()>>,
 }
 
@@ -32,16 +63,17 @@ impl std::fmt::Debug for Pool {
 impl Pool {
     /// A pool of `threads` workers (at least one), started now.
     pub fn new(threads: usize) -> Pool {
+        let threads = threads.max(1);
         let (queue, jobs) = crossbeam_channel::unbounded::<Job>();
-        let workers = (0..threads.max(1))
+        let (wakes, woken) = crossbeam_channel::bounded::<Wake>(WAKES_PER_WORKER * threads);
+        let workers = (0..threads)
             .map(|i| {
-                let jobs = jobs.clone();
+                let (jobs, woken) = (jobs.clone(), woken.clone());
                 std::thread::Builder::new()
                     .name(format!("par-worker-{i}"))
                     .spawn(move || {
-                        while let Ok(job) = jobs.recv() {
-                            job();
-                        }
+                        WORKER.set(Some(i));
+                        work(&jobs, &woken);
                     })
                     .expect("the OS starts a worker thread")
             })
@@ -49,6 +81,7 @@ impl Pool {
         Pool {
             queue: Some(queue),
             jobs,
+            wakes: Some(wakes),
             workers,
         }
     }
@@ -73,15 +106,103 @@ impl Pool {
             .expect("workers hold the queue's receivers while the pool lives");
         future
     }
+
+    /// Asks one idle worker to join `participant`'s loop. Allocates
+    /// nothing. If every slot holds a wake-up not yet taken the request is
+    /// dropped: the loop's caller works through every chunk itself if need
+    /// be, so a lost wake-up costs parallelism, never progress.
+    pub(crate) fn wake(&self, participant: Wake) {
+        let wakes = self.wakes.as_ref().expect("a live pool has wake-ups");
+        let _ = wakes.try_send(participant);
+    }
+}
+
+/// A worker's loop: jobs and wake-ups as they come, polled for
+/// `IDLE_ROUNDS` after each before sleeping on both channels. Ends when
+/// the pool drops its senders, after the jobs queued by then.
+fn work(jobs: &Receiver<Job>, woken: &Receiver<Wake>) {
+    loop {
+        let mut idle = 0;
+        while idle < IDLE_ROUNDS {
+            if let Ok(participant) = woken.try_recv() {
+                participant.participate();
+                idle = 0;
+                continue;
+            }
+            match jobs.try_recv() {
+                Ok(job) => {
+                    job();
+                    idle = 0;
+                    continue;
+                }
+                // The pool dropped its senders and no job is left.
+                Err(TryRecvError::Disconnected) => return,
+                Err(TryRecvError::Empty) => {}
+            }
+            idle += 1;
+            std::thread::yield_now();
+        }
+        crossbeam_channel::select! {
+            recv(jobs) -> job => match job {
+                Ok(job) => job(),
+                Err(_) => return,
+            },
+            recv(woken) -> participant => match participant {
+                Ok(participant) => participant.participate(),
+                // Shutting down: finish the queued jobs.
+                Err(_) => {
+                    while let Ok(job) = jobs.recv() {
+                        job();
+                    }
+                    return;
+                }
+            },
+        }
+    }
 }
 
 impl Drop for Pool {
     /// Lets the workers finish the queued jobs, then joins them.
     fn drop(&mut self) {
         self.queue.take();
+        self.wakes.take();
         for worker in self.workers.drain(..) {
             let _ = worker.join();
         }
+    }
+}
+
+/// The index of the calling thread among its pool's workers (`0..threads`),
+/// or `None` on a thread that is no pool's worker. O(1), a thread-local
+/// read.
+pub fn current_worker() -> Option<usize> {
+    WORKER.get()
+}
+
+/// Runs `f` with a new pool of `threads` workers as this thread's current
+/// pool ([`with_current`]), then shuts the pool down. Cost: starting and
+/// joining the workers, tens of microseconds; for comparing thread counts
+/// (tests), as [`in_pool`](crate::in_pool) is for rayon.
+pub fn with_pool<T>(threads: usize, f: impl FnOnce() -> T) -> T {
+    /// Restores the previous pool, also when `f` unwinds.
+    struct Restore(Option<Arc<Pool>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            INSTALLED.with(|p| *p.borrow_mut() = self.0.take());
+        }
+    }
+    let pool = Arc::new(Pool::new(threads));
+    let _restore = Restore(INSTALLED.with(|p| p.borrow_mut().replace(pool)));
+    f()
+}
+
+/// Calls `f` with this thread's current pool: the one [`with_pool`]
+/// installed, else the [`global`] pool (started on first use). Allocates
+/// nothing; O(1).
+pub fn with_current<R>(f: impl FnOnce(&Pool) -> R) -> R {
+    match INSTALLED.with(|p| p.borrow().clone()) {
+        Some(pool) => f(&pool),
+        None => f(global()),
     }
 }
 
@@ -114,5 +235,14 @@ pub fn global_size() -> usize {
             .get()
             .copied()
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+    }
+}
+
+/// The number of workers of this thread's current pool ([`with_current`]),
+/// without starting the global pool.
+pub fn current_size() -> usize {
+    match INSTALLED.with(|p| p.borrow().as_ref().map(|p| p.threads())) {
+        Some(threads) => threads,
+        None => global_size(),
     }
 }
