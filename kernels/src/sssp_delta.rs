@@ -570,9 +570,15 @@ impl Shared {
     /// vertices not done and reads only done ones: plain loads and stores.
     /// For the done bitmap's words `words`.
     fn pull(&self, bucket: usize, words: Range<usize>) {
-        // Exact: a power of two times an integer below 2^24.
+        // The bucket's lower bound, exact (a power of two times an integer
+        // below 2^24); past 2^24 buckets `bucket as f32` could round up
+        // and stop a pull too early, so the bound falls back to 0 there.
         #[allow(clippy::cast_precision_loss)]
-        let low = bucket as f32 * self.delta;
+        let low = if bucket < 1 << f32::MANTISSA_DIGITS {
+            bucket as f32 * self.delta
+        } else {
+            0.0
+        };
         let done = &self.done;
         words.for_each(|w| {
             let mut worker = None;
