@@ -1,7 +1,8 @@
 //! Criterion benchmarks of the pipeline at SCALE 16: generation (the
-//! default generator and the reference one), kernel 1,
-//! one search per BFS kernel, one validation (also on the tuples in a
-//! blocked order), one SSSP validation (`sssp_validate`, of a Dijkstra
+//! default generator and the reference one), kernel 1 (also with weights,
+//! `construct_weighted`, and that graph's light-first split at the default
+//! delta, `split_light`), one search per BFS kernel, one validation (also
+//! on the tuples in a blocked order), one SSSP validation (`sssp_validate`, of a Dijkstra
 //! search over hashed weights in `[0, 1)`), and the floors under any
 //! kernel 1 (read every tuple, write its two arcs once, in order) and any
 //! validation (read every tuple and two random cells per tuple).
@@ -14,9 +15,9 @@
 //! `GRAPH500_BENCH_SCALE=20 cargo bench --bench pipeline` runs it at another
 //! scale (default 16).
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use generator::{DEFAULT_SEED, EdgeGenerator, Kronecker, ReferenceKronecker, SeedStreams};
-use kernels::{Csr, Kernel, choose_search_keys};
+use kernels::{Csr, DEFAULT_DELTA, Kernel, WeightedCsr, choose_search_keys};
 use rayon::prelude::*;
 use std::hint::black_box;
 use std::sync::Arc;
@@ -124,9 +125,22 @@ fn pipeline(c: &mut Criterion) {
                 .sum::<u64>()
         })
     });
+    let weights: Vec<f32> = (0..edges.len() as u64).map(bench_weight).collect();
+    // Kernel 1 for kernel 3: the weighted rows, then (on a copy, outside
+    // the measured region) the light-first split at the default delta.
+    group.bench_function("construct_weighted", |b| {
+        b.iter(|| WeightedCsr::build(n, edges.edges(), &weights))
+    });
+    let weighted = WeightedCsr::build(n, edges.edges(), &weights);
+    group.bench_function("split_light", |b| {
+        b.iter_batched_ref(
+            || weighted.clone(),
+            |g| g.split_light(DEFAULT_DELTA),
+            BatchSize::LargeInput,
+        )
+    });
     // One SSSP validation: the search is a sequential Dijkstra (outside
     // the measured region), weights a hash of the tuple's position.
-    let weights: Vec<f32> = (0..edges.len() as u64).map(bench_weight).collect();
     let (sssp_parents, dist) = dijkstra(&edges, &weights, root.id());
     let mut sssp = SsspValidator::new(n);
     group.bench_function("sssp_validate", |b| {
