@@ -14,9 +14,10 @@
 //!   preallocated wake-up channel, and works on the loop itself: the
 //!   caller is the first participant, so `T` workers' worth of threads
 //!   run it (`T - 1` woken workers and the caller), as rayon's `T` do;
-//! - participants claim chunks in turn (one atomic add a chunk), so uneven
-//!   chunks balance themselves; each makes its scratch
-//!   ([`LoopBody::local`]) once per run, folds its chunks' values with
+//! - participants claim chunks in turn, a shrinking share of what is
+//!   left at a time (guided scheduling: one atomic add a claim, the last
+//!   claims single chunks), so uneven chunks balance themselves; each
+//!   makes its scratch ([`LoopBody::local`]) once per run, folds its chunks' values with
 //!   [`LoopBody::reduce`], and adds its partial value to the loop's under
 //!   a lock, once;
 //! - the caller, out of chunks, waits (yielding) for the participants still
@@ -25,8 +26,8 @@
 //!
 //! The body is `'static`: what it shares with the workers it holds through
 //! `Arc`s, as every `par` task does. Per run: one lock to publish, `T - 1`
-//! channel sends, an atomic add per chunk, one lock per participant, one
-//! to take the body back; no allocation once the pool's channels have
+//! channel sends, an atomic add per claim (`O(T log chunks)` claims), one
+//! lock per participant, one to take the body back; no allocation once the pool's channels have
 //! registered their waiters (the first runs).
 //!
 //! The partial values are combined in the order participants finish, so
@@ -67,6 +68,9 @@ struct Run<B> {
     body: B,
     len: usize,
     chunk_len: usize,
+    /// How many threads are asked to take part (the caller and the woken
+    /// workers): sizes the claims.
+    participants: usize,
 }
 
 /// A loop's state, shared with the workers it wakes.
@@ -130,6 +134,11 @@ impl<B: LoopBody> Loop<B> {
     ) -> Result<Option<B::Out>, TaskError> {
         assert!(chunk_len > 0, "chunks need at least one element");
         let state = &self.state;
+        let chunks = len.div_ceil(chunk_len);
+        let helpers = pool
+            .threads()
+            .saturating_sub(1)
+            .min(chunks.saturating_sub(1));
         {
             // Waits for stragglers of the last run (woken too late to find
             // a chunk) to leave.
@@ -141,14 +150,10 @@ impl<B: LoopBody> Loop<B> {
                 body,
                 len,
                 chunk_len,
+                participants: helpers + 1,
             });
         }
-        let chunks = len.div_ceil(chunk_len);
-        for _ in 0..pool
-            .threads()
-            .saturating_sub(1)
-            .min(chunks.saturating_sub(1))
-        {
+        for _ in 0..helpers {
             pool.wake(Arc::clone(state) as Arc<dyn Participant>);
         }
         state.participate();
@@ -168,6 +173,24 @@ impl<B: LoopBody> Loop<B> {
     }
 }
 
+impl<B: LoopBody> State<B> {
+    /// The next chunks for one participant, `None` when none is left.
+    /// Guided claims: a share of what is left, `left / (2 participants)`
+    /// chunks but at least one, so a loop of `c` chunks costs
+    /// `O(participants log c)` claims (each an atomic add on the line all
+    /// participants share) and its last claims are single chunks, which
+    /// keeps the participants' finishing times within a chunk of each
+    /// other. (With one chunk a claim, `dobfs` on 2 threads at SCALE 22,
+    /// whose bottom-up steps have 4096 chunks, took 1.11-1.19 times
+    /// rayon's time; 0.95-1.03 with guided claims.)
+    fn claim(&self, chunks: usize, participants: usize) -> Option<Range<usize>> {
+        let left = chunks.saturating_sub(self.next.load(Ordering::Relaxed));
+        let take = (left / (2 * participants)).max(1);
+        let first = self.next.fetch_add(take, Ordering::Relaxed);
+        (first < chunks).then(|| first..(first + take).min(chunks))
+    }
+}
+
 impl<B: LoopBody> Participant for State<B> {
     fn participate(&self) {
         let run = self.run.read().unwrap_or_else(PoisonError::into_inner);
@@ -175,6 +198,7 @@ impl<B: LoopBody> Participant for State<B> {
             body,
             len,
             chunk_len,
+            participants,
         }) = run.as_ref()
         else {
             return; // woken after the run ended
@@ -183,18 +207,17 @@ impl<B: LoopBody> Participant for State<B> {
         let mine = catch_unwind(AssertUnwindSafe(|| {
             let mut local = None;
             let mut mine: Option<B::Out> = None;
-            loop {
-                let chunk = self.next.fetch_add(1, Ordering::Relaxed);
-                let start = chunk.saturating_mul(*chunk_len);
-                if start >= *len {
-                    break;
+            let chunks = len.div_ceil(*chunk_len);
+            while let Some(claim) = self.claim(chunks, *participants) {
+                for chunk in claim {
+                    let start = chunk * chunk_len;
+                    let local = local.get_or_insert_with(|| body.local());
+                    let out = body.chunk(local, start..(start + chunk_len).min(*len));
+                    mine = Some(match mine {
+                        Some(so_far) => body.reduce(so_far, out),
+                        None => out,
+                    });
                 }
-                let local = local.get_or_insert_with(|| body.local());
-                let out = body.chunk(local, start..(start + chunk_len).min(*len));
-                mine = Some(match mine {
-                    Some(so_far) => body.reduce(so_far, out),
-                    None => out,
-                });
             }
             mine
         }));
@@ -268,6 +291,27 @@ mod tests {
         // Every body was dropped by its run: only ours holds the values.
         assert_eq!(Arc::strong_count(&values), 1);
         assert!(locals.load(Ordering::Relaxed) > 0);
+    }
+
+    /// Guards the guided claims: they cover every chunk once, in ranges,
+    /// with a few dozen atomic adds where one a chunk took 4096.
+    #[test]
+    fn claims_cover_every_chunk_once_in_few_adds() {
+        for (chunks, participants) in [(4096, 2), (4096, 1), (7, 3), (1, 2), (100_000, 8)] {
+            let sum: Loop<Sum> = Loop::new();
+            let mut seen = vec![false; chunks];
+            let mut claims = 0;
+            while let Some(claim) = sum.state.claim(chunks, participants) {
+                claims += 1;
+                for c in claim {
+                    assert!(!seen[c], "chunk {c} claimed twice");
+                    seen[c] = true;
+                }
+            }
+            assert!(seen.iter().all(|&s| s), "{chunks} {participants}");
+            let bound = 4 * participants * (chunks.ilog2() as usize + 2);
+            assert!(claims <= bound, "{claims} claims for {chunks} chunks");
+        }
     }
 
     struct Cursed;
