@@ -64,11 +64,14 @@ where
 }
 
 impl<T> Future<T> {
-    /// Waits for the task's value, running jobs queued on the task's pool
-    /// meanwhile: the waiting thread works instead of sleeping, and a task may
-    /// wait on tasks it spawned without deadlocking the pool.
+    /// Waits for the task's value. On a pool worker, runs jobs queued on
+    /// the task's pool meanwhile: a task may wait on tasks it spawned
+    /// without deadlocking the pool. Any other thread (the caller of a
+    /// search) just waits, so a pool of `T` workers runs its tasks on `T`
+    /// threads, as `--threads T` promises (when it helped too, `par` on
+    /// pipes with `--threads 1` had two threads at work).
     pub fn get(self) -> Result<T, TaskError> {
-        let Some(jobs) = self.jobs else {
+        let Some(jobs) = self.jobs.filter(|_| crate::current_worker().is_some()) else {
             return self.result.recv().unwrap_or(Err(TaskError::Lost));
         };
         loop {

@@ -16,8 +16,10 @@
 //! - [`Future`]: [`spawn`] runs a closure on the pool and hands back a
 //!   future; [`Future::get`] returns the closure's value through its pipe. A
 //!   panic in the closure reaches `get` as [`TaskError::Panicked`], not as a
-//!   deadlock or an abort. Whoever waits on a future runs the pool's queued
-//!   jobs meanwhile, so futures that wait on futures cannot starve the pool.
+//!   deadlock or an abort. A worker that waits on a future runs the pool's
+//!   queued jobs meanwhile, so futures that wait on futures cannot starve
+//!   the pool; a thread outside the pool just waits, so `T` workers are `T`
+//!   threads at work.
 //! - [`map`], [`map_ranges`], [`map_chunks`]: split work into chunks, spawn
 //!   a future per chunk, return the results in input order.
 //! - [`Loop`]: the reused task object for loops that must not allocate (the

@@ -2,8 +2,9 @@
 //!
 //! Jobs are boxed closures on a crossbeam MPMC channel; each worker loops on
 //! it until the pool is dropped, so threads are created once, not per task.
-//! Every [`Future`](crate::Future) holds a handle on the queue, so whoever
-//! waits on one runs queued jobs meanwhile instead of blocking.
+//! Every [`Future`](crate::Future) holds a handle on the queue, so a worker
+//! that waits on one runs queued jobs meanwhile instead of blocking (a
+//! thread outside the pool just waits: the pool's `T` workers do the work).
 //!
 //! A second, bounded channel carries wake-ups for [`Loop`](crate::Loop)s:
 //! a handle on a loop that a worker should join. Its slots are allocated
