@@ -30,6 +30,10 @@
 // A benchmark program: its table is its output.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+#[path = "shared/weight.rs"]
+mod weight;
+use weight::bench_weight;
+
 use generator::{DEFAULT_SEED, EdgeGenerator, Kronecker, SeedStreams};
 use kernels::par;
 use kernels::{
@@ -78,7 +82,7 @@ impl Inputs {
             .expect("a scale in 1..=31")
             .generate();
         let n = edges.num_vertices();
-        let weights: Vec<f32> = (0..edges.len() as u64).map(weight).collect();
+        let weights: Vec<f32> = (0..edges.len() as u64).map(bench_weight).collect();
         let graph = Arc::new(Csr::build_on(Backend::Rayon, n, edges.edges()));
         let mut weighted = WeightedCsr::build_on(Backend::Rayon, n, edges.edges(), &weights);
         weighted.split_light_on(Backend::Rayon, DEFAULT_DELTA);
@@ -139,16 +143,6 @@ impl Inputs {
             other => unreachable!("no kernel {other}"),
         }
     }
-}
-
-/// A weight in `[0, 1)` for tuple `i`: a hash of `i` to 24 bits (as
-/// `benches/pipeline.rs` weighs).
-fn weight(i: u64) -> f32 {
-    let mut x = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    let bits = u32::try_from((x ^ (x >> 31)) >> 40).expect("24 bits");
-    bits as f32 / (1u32 << 24) as f32
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {

@@ -15,6 +15,10 @@
 //! `GRAPH500_BENCH_SCALE=20 cargo bench --bench pipeline` runs it at another
 //! scale (default 16).
 
+#[path = "shared/weight.rs"]
+mod weight;
+use weight::bench_weight;
+
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use generator::{DEFAULT_SEED, EdgeGenerator, Kronecker, ReferenceKronecker, SeedStreams};
 use kernels::{Csr, DEFAULT_DELTA, Kernel, WeightedCsr, choose_search_keys};
@@ -151,15 +155,6 @@ fn pipeline(c: &mut Criterion) {
         })
     });
     group.finish();
-}
-
-/// A weight in `[0, 1)` for tuple `i`: a hash of `i` to 24 bits.
-fn bench_weight(i: u64) -> f32 {
-    let mut x = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    let bits = u32::try_from((x ^ (x >> 31)) >> 40).expect("24 bits");
-    bits as f32 / (1u32 << 24) as f32
 }
 
 /// Shortest paths from `root` in `f32` by Dijkstra over a binary heap:
