@@ -35,6 +35,7 @@ mod weight;
 use weight::bench_weight;
 
 use generator::{DEFAULT_SEED, EdgeGenerator, Kronecker, SeedStreams};
+use harness::stats::Summary;
 use kernels::par;
 use kernels::{
     Backend, Csr, DEFAULT_DELTA, DeltaStepping, DoParams, Kernel, SearchKey, SsspParams,
@@ -145,14 +146,9 @@ impl Inputs {
     }
 }
 
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    let mid = xs.len() / 2;
-    if xs.len() % 2 == 1 {
-        xs[mid]
-    } else {
-        f64::midpoint(xs[mid - 1], xs[mid])
-    }
+/// The median of `xs` (not empty), as the run's statistics take it.
+fn median(xs: &[f64]) -> f64 {
+    Summary::of(xs).expect("at least one round").median
 }
 
 fn main() {
@@ -201,9 +197,9 @@ fn main() {
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for ((k, scale, t), pairs) in &times {
-        let r = median(pairs.iter().map(|p| p.0).collect());
-        let p = median(pairs.iter().map(|p| p.1).collect());
-        let ratios = median(pairs.iter().map(|(r, p)| p / r).collect());
+        let r = median(&pairs.iter().map(|p| p.0).collect::<Vec<_>>());
+        let p = median(&pairs.iter().map(|p| p.1).collect::<Vec<_>>());
+        let ratios = median(&pairs.iter().map(|(r, p)| p / r).collect::<Vec<_>>());
         println!(
             "| {} | {scale} | {t} | {:.3} | {:.3} | {:.3} | {ratios:.3} |",
             KERNELS[*k],

@@ -181,7 +181,7 @@ impl<B: LoopBody> State<B> {
     /// participants share) and its last claims are single chunks, which
     /// keeps the participants' finishing times within a chunk of each
     /// other. (With one chunk a claim, `dobfs` on 2 threads at SCALE 22,
-    /// whose bottom-up steps have 4096 chunks, took 1.11-1.19 times
+    /// whose bottom-up steps have 4096 chunks, took 1.13 and 1.19 times
     /// rayon's time; 0.95-1.03 with guided claims.)
     fn claim(&self, chunks: usize, participants: usize) -> Option<Range<usize>> {
         let left = chunks.saturating_sub(self.next.load(Ordering::Relaxed));
