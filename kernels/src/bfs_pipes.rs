@@ -101,7 +101,7 @@ impl PipesBfs {
     fn step(&mut self) -> Result<(), TaskError> {
         let len = self.shared.frontier.current().len();
         let chunk_len = len
-            .div_ceil(par::global().threads() * CHUNKS_PER_WORKER)
+            .div_ceil(par::current_size() * CHUNKS_PER_WORKER)
             .max(MIN_CHUNK);
         let shared = Arc::clone(&self.shared);
         let found = match self.sharing {

@@ -3,6 +3,7 @@
 
 use crate::pipe::{self, Receiver};
 use crate::pool::Job;
+use crate::with_current;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Why a task gave no value.
@@ -28,13 +29,15 @@ pub struct Future<T> {
     jobs: Option<crossbeam_channel::Receiver<Job>>,
 }
 
-/// Runs `f` on the global pool; see [`Pool::spawn`](crate::Pool::spawn).
+/// Runs `f` on the calling thread's current pool ([`with_current`]: the
+/// one [`with_pool`](crate::with_pool) installed, the pool of the worker
+/// calling, else the global pool); see [`Pool::spawn`](crate::Pool::spawn).
 pub fn spawn<T, F>(f: F) -> Future<T>
 where
     T: Send + 'static,
     F: FnOnce() -> T + Send + 'static,
 {
-    crate::global().spawn(f)
+    with_current(|pool| pool.spawn(f))
 }
 
 /// The job that runs `f` and sends its outcome, and the future that gets it

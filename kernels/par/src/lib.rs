@@ -29,8 +29,9 @@
 //!   [`LoopBody`]'s values. No boxed job, no pipe, nothing allocated.
 //! - [`scoped_for_each`], [`scoped_map`]: loops over items that borrow from
 //!   the caller (kernel 1's passes), on threads started for the call.
-//! - [`with_pool`], [`with_current`]: which pool a thread's loops run on
-//!   (the global one unless a test installs another size);
+//! - [`with_pool`], [`with_current`]: which pool a thread's futures, maps
+//!   and loops run on (one that [`with_pool`] installed, else the pool of
+//!   the worker asking, else the global one);
 //!   [`current_worker`]: a worker's index in its pool.
 //!
 //! Tasks are `'static`: what they share must be moved in, which is why the

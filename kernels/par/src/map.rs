@@ -1,7 +1,7 @@
 //! `map`, `map_ranges` and `map_chunks`: fork-join on futures, results in
 //! input order.
 
-use crate::{Future, TaskError, global, spawn};
+use crate::{Future, TaskError, current_size, spawn};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -9,8 +9,8 @@ use std::sync::Arc;
 /// queue to balance uneven chunks, few enough to keep task overhead small.
 const CHUNKS_PER_WORKER: usize = 4;
 
-/// Maps `f` over `items` on the global pool: the items are split into about
-/// four chunks per worker, one future per chunk. Results come back in input
+/// Maps `f` over `items` on the current pool ([`spawn`]'s): the items are
+/// split into about four chunks per worker, one future per chunk. Results come back in input
 /// order; the first failed task's error is returned. `f` is shared by all
 /// tasks through one `Arc`. An empty input spawns nothing.
 pub fn map<T, R, F>(items: Vec<T>, f: F) -> Result<Vec<R>, TaskError>
@@ -22,7 +22,7 @@ where
     if items.is_empty() {
         return Ok(Vec::new());
     }
-    let chunk_len = items.len().div_ceil(global().threads() * CHUNKS_PER_WORKER);
+    let chunk_len = items.len().div_ceil(current_size() * CHUNKS_PER_WORKER);
     let f = Arc::new(f);
     let mut items = items.into_iter();
     let mut futures = Vec::new();
@@ -126,13 +126,46 @@ mod tests {
 
     #[test]
     fn futures_that_wait_on_futures_do_not_starve_a_one_worker_pool() {
-        let pool = Arc::new(Pool::new(1));
+        let pool = Pool::new(1);
         let inner_pool = Arc::clone(&pool);
         let outer = pool.spawn(move || {
             let inner: Vec<_> = (0..4).map(|i| inner_pool.spawn(move || i * 10)).collect();
             inner.into_iter().map(|f| f.get().unwrap()).sum::<i32>()
         });
         assert_eq!(outer.get(), Ok(60));
+    }
+
+    /// Guards the futures' pool: they ran on the global pool whatever
+    /// `with_pool` installed, so `par` on pipes in a one-worker pool ran
+    /// on the global pool's two workers (the backends bench had it twice
+    /// as fast as rayon on one thread).
+    #[test]
+    fn futures_and_their_futures_run_on_the_installed_pool() {
+        // Five workers: not the global pool's size on the machines here.
+        let sizes = crate::with_pool(5, || {
+            map((0..40).collect(), |_| {
+                let nested = spawn(crate::current_size).get().unwrap();
+                (crate::current_size(), nested, crate::current_worker())
+            })
+        })
+        .unwrap();
+        for (size, nested, worker) in sizes {
+            assert_eq!((size, nested), (5, 5));
+            assert!(worker.is_some_and(|w| w < 5), "{worker:?}");
+        }
+        let one = crate::with_pool(1, || {
+            map_ranges(64, 1, |_| {
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                std::thread::current().id()
+            })
+        })
+        .unwrap();
+        let threads: std::collections::HashSet<_> = one.into_iter().collect();
+        assert_eq!(
+            threads.len(),
+            1,
+            "a one-worker pool ran tasks on {threads:?}"
+        );
     }
 
     #[test]

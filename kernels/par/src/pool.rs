@@ -19,7 +19,7 @@ use crate::future::run_job;
 use crate::loops::Participant;
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 use std::cell::{Cell, RefCell};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
 use std::thread::JoinHandle;
 
 /// A unit of work.
@@ -43,6 +43,9 @@ thread_local! {
     static WORKER: Cell<Option<usize>> = const { Cell::new(None) };
     /// The pool [`with_pool`] installed on this thread.
     static INSTALLED: RefCell<Option<Arc<Pool>>> = const { RefCell::new(None) };
+    /// On a worker, its own pool (weak: the pool's owner decides when it
+    /// stops), so that the futures a task spawns run beside it.
+    static OWN: RefCell<Weak<Pool>> = const { RefCell::new(Weak::new()) };
 }
 
 /// A fixed set of worker threads.
@@ -62,18 +65,25 @@ impl std::fmt::Debug for Pool {
 }
 
 impl Pool {
-    /// A pool of `threads` workers (at least one), started now.
-    pub fn new(threads: usize) -> Pool {
+    /// A pool of `threads` workers (at least one), started now. A task on
+    /// it that spawns futures ([`spawn`](crate::spawn), [`map`](crate::map))
+    /// spawns them on this pool.
+    pub fn new(threads: usize) -> Arc<Pool> {
+        Arc::new_cyclic(|own| Pool::start(threads, own))
+    }
+
+    fn start(threads: usize, own: &Weak<Pool>) -> Pool {
         let threads = threads.max(1);
         let (queue, jobs) = crossbeam_channel::unbounded::<Job>();
         let (wakes, woken) = crossbeam_channel::bounded::<Wake>(WAKES_PER_WORKER * threads);
         let workers = (0..threads)
             .map(|i| {
-                let (jobs, woken) = (jobs.clone(), woken.clone());
+                let (jobs, woken, own) = (jobs.clone(), woken.clone(), own.clone());
                 std::thread::Builder::new()
                     .name(format!("par-worker-{i}"))
                     .spawn(move || {
                         WORKER.set(Some(i));
+                        OWN.set(own);
                         work(&jobs, &woken);
                     })
                     .expect("the OS starts a worker thread")
@@ -167,8 +177,14 @@ impl Drop for Pool {
     fn drop(&mut self) {
         self.queue.take();
         self.wakes.take();
+        let me = std::thread::current().id();
         for worker in self.workers.drain(..) {
-            let _ = worker.join();
+            // A task that spawned as the pool's owner let go drops the pool
+            // on its own worker, which cannot join itself: it ends after
+            // the task, as the others do.
+            if worker.thread().id() != me {
+                let _ = worker.join();
+            }
         }
     }
 }
@@ -192,22 +208,26 @@ pub fn with_pool<T>(threads: usize, f: impl FnOnce() -> T) -> T {
             INSTALLED.with(|p| *p.borrow_mut() = self.0.take());
         }
     }
-    let pool = Arc::new(Pool::new(threads));
+    let pool = Pool::new(threads);
     let _restore = Restore(INSTALLED.with(|p| p.borrow_mut().replace(pool)));
     f()
 }
 
 /// Calls `f` with this thread's current pool: the one [`with_pool`]
-/// installed, else the [`global`] pool (started on first use). Allocates
-/// nothing; O(1).
+/// installed, else, on a pool's worker, that pool, else the [`global`]
+/// pool (started on first use). Futures, maps and loops all run on it.
+/// Allocates nothing; O(1).
 pub fn with_current<R>(f: impl FnOnce(&Pool) -> R) -> R {
-    match INSTALLED.with(|p| p.borrow().clone()) {
+    let current = INSTALLED
+        .with(|p| p.borrow().clone())
+        .or_else(|| OWN.with(|own| own.borrow().upgrade()));
+    match current {
         Some(pool) => f(&pool),
         None => f(global()),
     }
 }
 
-static GLOBAL: OnceLock<Pool> = OnceLock::new();
+static GLOBAL: OnceLock<Arc<Pool>> = OnceLock::new();
 static GLOBAL_THREADS: OnceLock<usize> = OnceLock::new();
 
 /// Sets the size of the global pool, which starts on first use. Fails,
@@ -242,8 +262,8 @@ pub fn global_size() -> usize {
 /// The number of workers of this thread's current pool ([`with_current`]),
 /// without starting the global pool.
 pub fn current_size() -> usize {
-    match INSTALLED.with(|p| p.borrow().as_ref().map(|p| p.threads())) {
-        Some(threads) => threads,
-        None => global_size(),
-    }
+    let current = INSTALLED
+        .with(|p| p.borrow().as_ref().map(|p| p.threads()))
+        .or_else(|| OWN.with(|own| own.borrow().upgrade().map(|p| p.threads())));
+    current.unwrap_or_else(global_size)
 }
