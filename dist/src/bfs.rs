@@ -28,12 +28,15 @@
 //! previous level) in the step that discovers it, once; `visited` holds the
 //! reached and edgeless vertices and the padding past the rank's last one.
 //! [`DistBfs::new`] allocates the per-search arrays; a top-down step
-//! allocates its per-worker send buffers and the pairs it receives.
+//! allocates its per-piece send buffers and the pairs it receives.
+//!
+//! A rank's loops run on its [`Backend`] ([`DistBfs::on`]), each written
+//! once against [`Backend::map_ranges`] / [`Backend::map`]: on rayon, a
+//! task per piece; on pipes, `par`'s threads started per loop.
 
 use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
 use crate::{Id, LocalGraph};
-use kernels::{Direction, DoParams, SearchStats};
-use rayon::prelude::*;
+use kernels::{Backend, Direction, DoParams, SearchStats};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -41,10 +44,25 @@ use std::time::Instant;
 /// The parent of a vertex no search has reached (never a vertex id).
 pub const NO_PARENT: u64 = u64::MAX;
 
-/// Frontier vertices per work item of a top-down step.
+/// The fewest frontier vertices (or received pairs) per work item of a
+/// top-down step; a step makes about [`PIECES_PER_THREAD`] items a thread.
 const TOP_DOWN_GRAIN: usize = 64;
+/// Work items per thread of a top-down step: each has its own send
+/// buffers, so few, but enough to balance skewed degrees.
+const PIECES_PER_THREAD: usize = 8;
 /// Bitmap words (64 vertices each) per work item of a bottom-up step.
 const BOTTOM_UP_GRAIN: usize = 16;
+/// Vertices per work item of a reset, of counting nedge, of summing the
+/// queue's degrees.
+const RESET_GRAIN: usize = 1 << 14;
+const NEDGE_GRAIN: usize = 1 << 12;
+const SCOUT_GRAIN: usize = 1 << 10;
+
+/// Items of `len` per work item so that `threads` threads get about
+/// [`PIECES_PER_THREAD`] each, at least `least`.
+fn pieces_of(len: usize, threads: usize, least: usize) -> usize {
+    len.div_ceil(threads * PIECES_PER_THREAD).max(least)
+}
 
 /// One step (level) of a distributed search, the same on every rank.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,6 +89,8 @@ pub struct DistBfs<'c, I: Id> {
     comm: &'c dyn Comm,
     graph: Arc<LocalGraph<I>>,
     params: DoParams,
+    /// What runs this rank's parallel loops.
+    backend: Backend,
     /// Parents (global ids) by local index.
     parents: Vec<AtomicU64>,
     /// Top-down frontiers (local indices); bottom-up ones (local words).
@@ -103,9 +123,20 @@ impl<'c, I: Id> DistBfs<'c, I> {
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
-    /// `comm`). Not collective. Allocates the per-search arrays once
-    /// ([`DistBfs::bytes_for`]).
+    /// `comm`) whose loops run on rayon. Not collective. Allocates the
+    /// per-search arrays once ([`DistBfs::bytes_for`]).
     pub fn new(comm: &'c dyn Comm, graph: Arc<LocalGraph<I>>, params: DoParams) -> Self {
+        DistBfs::on(Backend::Rayon, comm, graph, params)
+    }
+
+    /// [`DistBfs::new`] with this rank's loops on `backend` (on pipes,
+    /// threads of `par` started per loop, [`Backend::map`]).
+    pub fn on(
+        backend: Backend,
+        comm: &'c dyn Comm,
+        graph: Arc<LocalGraph<I>>,
+        params: DoParams,
+    ) -> Self {
         let part = *graph.partition();
         assert_eq!(part.ranks(), comm.size(), "the graph's ranks are comm's");
         assert_eq!(graph.rank(), comm.rank(), "the graph is this rank's");
@@ -123,6 +154,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
         DistBfs {
             comm,
             params,
+            backend,
             parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
             queue: Vec::with_capacity(rows),
             next_queue: Vec::with_capacity(rows),
@@ -144,10 +176,10 @@ impl<'c, I: Id> DistBfs<'c, I> {
     /// Clears the per-search state: every local vertex unreached, no
     /// steps. O(local N), parallel; not collective.
     pub fn reset(&mut self) {
-        self.parents
-            .par_iter()
-            .with_min_len(1 << 14)
-            .for_each(|p| p.store(NO_PARENT, Relaxed));
+        let parents = &self.parents;
+        self.backend.map_ranges(parents.len(), RESET_GRAIN, |r| {
+            parents[r].iter().for_each(|p| p.store(NO_PARENT, Relaxed));
+        });
         for (v, &u) in self.visited.iter().zip(&self.unreachable) {
             v.store(u, Relaxed);
         }
@@ -258,14 +290,14 @@ impl<'c, I: Id> DistBfs<'c, I> {
     /// over all ranks (the rule of `kernels::Csr::nedge`). Collective; one
     /// all-reduce and O(local N), parallel.
     pub fn nedge(&self) -> u64 {
-        let graph = &*self.graph;
-        let arcs: u64 = self
-            .parents
-            .par_iter()
-            .enumerate()
-            .with_min_len(1 << 12)
-            .filter(|(_, p)| p.load(Relaxed) != NO_PARENT)
-            .map(|(u, _)| graph.degree(u))
+        let (graph, parents) = (&*self.graph, &self.parents);
+        let arcs: u64 = (self.backend)
+            .map_ranges(parents.len(), NEDGE_GRAIN, |r| {
+                r.filter(|&u| parents[u].load(Relaxed) != NO_PARENT)
+                    .map(|u| graph.degree(u))
+                    .sum::<u64>()
+            })
+            .into_iter()
             .sum();
         all_reduce(self.comm, [arcs], Reduce::Sum)[0] / 2
     }
@@ -282,15 +314,14 @@ impl<'c, I: Id> DistBfs<'c, I> {
         let (graph, parents, visited) = (&*self.graph, &self.parents[..], &self.visited[..]);
         let part = *graph.partition();
         let (rank, first) = (graph.rank(), graph.first());
-        // Per worker: flattened (vertex, parent) pairs per rank, and the
-        // vertices claimed here.
-        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>)> = self
-            .queue
-            .par_iter()
-            .with_min_len(TOP_DOWN_GRAIN)
-            .fold(
-                || (vec![Vec::new(); part.ranks()], Vec::new()),
-                |(mut out, mut won), &u| {
+        // Per piece of the queue: flattened (vertex, parent) pairs per
+        // rank, and the vertices claimed here.
+        let queue = &self.queue;
+        let grain = pieces_of(queue.len(), self.backend.threads(), TOP_DOWN_GRAIN);
+        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>)> =
+            self.backend.map_ranges(queue.len(), grain, |r| {
+                let (mut out, mut won) = (vec![Vec::new(); part.ranks()], Vec::new());
+                for &u in &queue[r] {
                     let parent = first + u as u64;
                     for &v in graph.neighbors(u) {
                         let (owner, local) = part.place(v.to_u64());
@@ -300,10 +331,9 @@ impl<'c, I: Id> DistBfs<'c, I> {
                             won.push(local);
                         }
                     }
-                    (out, won)
-                },
-            )
-            .collect();
+                }
+                (out, won)
+            });
         self.send.clear();
         for (r, count) in self.send_counts.iter_mut().enumerate() {
             let before = self.send.len();
@@ -313,25 +343,30 @@ impl<'c, I: Id> DistBfs<'c, I> {
             *count = self.send.len() - before;
         }
         let (received, _) = exchange(self.comm, &self.send, &self.send_counts);
-        let won_for_others: Vec<usize> = received
-            .par_chunks_exact(2)
-            .with_min_len(TOP_DOWN_GRAIN)
-            .filter_map(|pair| {
-                let u = part.local(pair[0].to_u64());
-                claim(parents, visited, u, pair[1].to_u64()).then_some(u)
-            })
-            .collect();
+        let pairs = received.len() / 2;
+        let grain = pieces_of(pairs, self.backend.threads(), TOP_DOWN_GRAIN);
+        let won_for_others: Vec<Vec<usize>> = self.backend.map_ranges(pairs, grain, |r| {
+            (received[2 * r.start..2 * r.end].chunks_exact(2))
+                .filter_map(|pair| {
+                    let u = part.local(pair[0].to_u64());
+                    claim(parents, visited, u, pair[1].to_u64()).then_some(u)
+                })
+                .collect()
+        });
         self.next_queue.clear();
         for (_, won) in &pieces {
             self.next_queue.extend_from_slice(won);
         }
-        self.next_queue.extend_from_slice(&won_for_others);
+        for won in &won_for_others {
+            self.next_queue.extend_from_slice(won);
+        }
         std::mem::swap(&mut self.queue, &mut self.next_queue);
-        let scout = self
-            .queue
-            .par_iter()
-            .with_min_len(1 << 10)
-            .map(|&u| graph.degree(u))
+        let queue = &self.queue;
+        let scout = (self.backend)
+            .map_ranges(queue.len(), SCOUT_GRAIN, |r| {
+                queue[r].iter().map(|&u| graph.degree(u)).sum::<u64>()
+            })
+            .into_iter()
             .sum();
         (self.queue.len() as u64, scout)
     }
@@ -343,29 +378,32 @@ impl<'c, I: Id> DistBfs<'c, I> {
         all_gather(self.comm, &self.front, &self.word_counts, &mut self.global);
         let (graph, parents, visited, global) =
             (&*self.graph, &self.parents, &self.visited, &self.global[..]);
-        let found: u64 = self
-            .next
-            .par_iter_mut()
-            .enumerate()
-            .with_min_len(BOTTOM_UP_GRAIN)
-            .map(|(w, next)| {
-                let seen = visited[w].load(Relaxed);
-                let (mut todo, mut found) = (!seen, 0u64);
-                while todo != 0 {
-                    let bit = todo.trailing_zeros();
-                    todo &= todo - 1;
-                    let u = w * 64 + bit as usize;
-                    if let Some(v) = first_in(global, graph.neighbors(u)) {
-                        parents[u].store(v, Relaxed);
-                        found |= 1 << bit;
+        let pieces: Vec<_> = self.next.chunks_mut(BOTTOM_UP_GRAIN).enumerate().collect();
+        let found: u64 = (self.backend)
+            .map(pieces, |(piece, words)| {
+                let mut count = 0;
+                for (i, next) in words.iter_mut().enumerate() {
+                    let w = piece * BOTTOM_UP_GRAIN + i;
+                    let seen = visited[w].load(Relaxed);
+                    let (mut todo, mut found) = (!seen, 0u64);
+                    while todo != 0 {
+                        let bit = todo.trailing_zeros();
+                        todo &= todo - 1;
+                        let u = w * 64 + bit as usize;
+                        if let Some(v) = first_in(global, graph.neighbors(u)) {
+                            parents[u].store(v, Relaxed);
+                            found |= 1 << bit;
+                        }
                     }
+                    *next = found;
+                    if found != 0 {
+                        visited[w].store(seen | found, Relaxed);
+                    }
+                    count += u64::from(found.count_ones());
                 }
-                *next = found;
-                if found != 0 {
-                    visited[w].store(seen | found, Relaxed);
-                }
-                u64::from(found.count_ones())
+                count
             })
+            .into_iter()
             .sum();
         std::mem::swap(&mut self.front, &mut self.next);
         found
@@ -461,7 +499,7 @@ mod tests {
     fn run_ranks<I: Id>(
         list: &EdgeList,
         p: usize,
-        params: DoParams,
+        (params, backend): (DoParams, Backend),
         roots: &[u64],
     ) -> Vec<Vec<Report>> {
         let part = Partition::new(list.num_vertices() as u64, p);
@@ -473,7 +511,7 @@ mod tests {
                 .map(|e| Tuple::from_ends(e.u.into(), e.v.into()))
                 .collect();
             let graph = Arc::new(LocalGraph::<I>::build(c, part, &share));
-            let mut bfs = DistBfs::new(c, Arc::clone(&graph), params);
+            let mut bfs = DistBfs::on(backend, c, Arc::clone(&graph), params);
             roots
                 .iter()
                 .map(|&root| {
@@ -500,15 +538,25 @@ mod tests {
         params: DoParams,
         roots: &[u64],
     ) -> Vec<Vec<DistStep>> {
+        check_on::<I>(list, p, (params, Backend::Rayon), roots)
+    }
+
+    /// [`check`] with the ranks' loops on `backend`.
+    fn check_on<I: Id>(
+        list: &EdgeList,
+        p: usize,
+        (params, backend): (DoParams, Backend),
+        roots: &[u64],
+    ) -> Vec<Vec<DistStep>> {
         let n = list.num_vertices();
         let csr = Arc::new(Csr::from_edge_list(list));
         let mut single = Kernel::Dobfs(DoParams::DEFAULT).engine(Arc::clone(&csr));
         let mut validator = Validator::new(n);
-        let reports = run_ranks::<I>(list, p, params, roots);
+        let reports = run_ranks::<I>(list, p, (params, backend), roots);
         let mut all_steps = Vec::new();
         for (i, &root) in roots.iter().enumerate() {
             let what = format!(
-                "P {p} root {root} {params:?} {}",
+                "P {p} root {root} {params:?} {backend:?} {}",
                 std::any::type_name::<I>()
             );
             single.reset();
@@ -585,6 +633,30 @@ mod tests {
             for p in 1..=4 {
                 check::<u32>(&list, p, DoParams::DEFAULT, &roots);
                 check::<u64>(&list, p, DoParams::DEFAULT, &roots);
+            }
+        }
+    }
+
+    /// Guards the ranks' loops on the pipes backend (`par`'s threads):
+    /// trees, reach, depth, nedge and steps as on rayon, both directions.
+    #[test]
+    fn searches_on_pipes_validate_and_match_one_process() {
+        let list = kronecker(10, 5);
+        let roots = roots(&list, 3);
+        for p in [1, 2, 3] {
+            for params in [DoParams::DEFAULT, TOP_DOWN_ONLY, BOTTOM_UP_ONLY] {
+                let rayon = check_on::<u32>(&list, p, (params, Backend::Rayon), &roots);
+                let pipes = check_on::<u32>(&list, p, (params, Backend::Pipes), &roots);
+                let shape = |steps: &[Vec<DistStep>]| -> Vec<Vec<(Direction, u64, u64)>> {
+                    (steps.iter())
+                        .map(|s| {
+                            s.iter()
+                                .map(|s| (s.direction, s.frontier, s.discovered))
+                                .collect()
+                        })
+                        .collect()
+                };
+                assert_eq!(shape(&rayon), shape(&pipes), "P {p} {params:?}");
             }
         }
     }

@@ -19,6 +19,7 @@
 
 use par::LoopBody;
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// What runs the workers of a parallel kernel.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -74,7 +75,7 @@ impl Backend {
     /// Runs `body(&mut local, item)` for every item, each thread making
     /// its `local` once with `init` (rayon: once per split). For kernel 1:
     /// items may borrow. Allocates on pipes (a slot per item, the threads).
-    pub(crate) fn for_each_init<T, L>(
+    pub fn for_each_init<T, L>(
         self,
         items: Vec<T>,
         init: impl Fn() -> L + Sync + Send,
@@ -89,8 +90,9 @@ impl Backend {
     }
 
     /// `f(item)` for every item, in parallel; the values in item order.
-    /// For kernel 1: items may borrow.
-    pub(crate) fn map<T, R>(self, items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R>
+    /// For kernel 1 and the ranks' kernels: items may borrow. Allocates
+    /// the values (and on pipes a slot per item and the threads).
+    pub fn map<T, R>(self, items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R>
     where
         T: Send,
         R: Send,
@@ -99,6 +101,26 @@ impl Backend {
             Backend::Rayon => items.into_par_iter().map(f).collect(),
             Backend::Pipes => par::scoped_map(self.threads(), items, f),
         }
+    }
+}
+
+impl Backend {
+    /// `f(range)` for the consecutive ranges of `grain` indices (the last
+    /// may be shorter) that cover `0..len`, in parallel; the values in
+    /// range order. `f` may borrow: [`Backend::map`] over the ranges (on
+    /// pipes, threads started for the call). Panics if `grain` is 0.
+    pub fn map_ranges<R: Send>(
+        self,
+        len: usize,
+        grain: usize,
+        f: impl Fn(Range<usize>) -> R + Sync + Send,
+    ) -> Vec<R> {
+        assert!(grain > 0, "ranges need at least one index");
+        let ranges = (0..len)
+            .step_by(grain)
+            .map(|start| start..(start + grain).min(len))
+            .collect();
+        self.map(ranges, f)
     }
 }
 
