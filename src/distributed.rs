@@ -59,12 +59,6 @@ pub fn run_distributed(
             plan.kernel
         )));
     }
-    if plan.backend != kernels::Backend::Rayon {
-        return Err(Error::Refused(format!(
-            "under mpirun the ranks' threads run on rayon only, not --backend {}",
-            plan.backend.name()
-        )));
-    }
     let observer = Agreed {
         comm,
         own: observer,
@@ -212,16 +206,20 @@ fn run_ids<I: Id>(
     let ((graph, weighted), construction_time) = timed(|| {
         let built = match (&weights, plan.sssp) {
             (Some(weights), Some(params)) => {
-                let weighted = WeightedLocalGraph::<I>::build_weighted(
+                let weighted = WeightedLocalGraph::<I>::build_weighted_on(
+                    plan.backend,
                     comm,
                     part,
                     &tuples,
                     weights,
                     params.delta(),
                 );
-                (weighted.unweighted(), Some(weighted))
+                (weighted.unweighted_on(plan.backend), Some(weighted))
             }
-            _ => (LocalGraph::<I>::build(comm, part, &tuples), None),
+            _ => (
+                LocalGraph::<I>::build_on(plan.backend, comm, part, &tuples),
+                None,
+            ),
         };
         comm.barrier();
         built
@@ -240,12 +238,12 @@ fn run_ids<I: Id>(
         unreachable!("checked by run_distributed")
     };
     let mut searcher = Ranked {
-        engine: DistBfs::new(comm, Arc::new(graph), params),
+        engine: DistBfs::on(plan.backend, comm, Arc::new(graph), params),
         // The warm-up search's bytes too: no push reallocates inside a
         // timed search.
         bytes: Vec::with_capacity(keys.len() + 1),
     };
-    let kernel = format!("{} over {ranks} ranks", plan.kernel);
+    let kernel = format!("{} over {ranks} ranks", plan.kernel.label(plan.backend));
     let checker = || BfsRankChecker {
         validator: DistValidator::new(comm, part, &tuples, first_tuple),
         parents: vec![0; part.count(rank)],
@@ -263,13 +261,13 @@ fn run_ids<I: Id>(
     let sssp = match (weighted, plan.sssp, &weights) {
         (Some(weighted), Some(params), Some(weights)) => {
             let mut searcher = SsspSearcher::with_engine(RankedSssp {
-                engine: DistSssp::new(comm, Arc::new(weighted), params),
+                engine: DistSssp::on(plan.backend, comm, Arc::new(weighted), params),
                 bytes: Vec::with_capacity(keys.len() + 1),
             });
             searcher.set_tracing(plan.trace);
             let kernel = format!(
                 "{} over {ranks} ranks",
-                kernel3::label(params, kernels::Backend::Rayon)
+                kernel3::label(params, plan.backend)
             );
             let rows = part.count(rank);
             let checker = || SsspRankChecker {

@@ -182,6 +182,31 @@ fn sssp_over_every_rank_count_gives_the_single_process_answers() {
     }
 }
 
+/// `--backend pipes` under mpirun: every rank's kernel 1, BFS and kernel 3
+/// loops on `par`'s threads, with the single process's graph, keys and
+/// nedge (BFS and SSSP), every search validated.
+#[test]
+fn the_pipes_backend_over_ranks_gives_the_single_process_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = |name: &str| dir.path().join(name).display().to_string();
+    let common = [
+        "--scale", "10", "--keys", "4", "--seed", "7", "--sssp", "--quiet",
+    ];
+    let one = single_run(&common, Path::new(&json("single.json")));
+    for (ranks, threads) in [(2, "2"), (3, "1")] {
+        let name = json(&format!("p{ranks}.json"));
+        let mut args = vec!["--backend", "pipes", "--threads", threads, "--json", &name];
+        args.extend(common);
+        one_block_over(ranks, &args);
+        let r = report(Path::new(&name));
+        assert_eq!(r.options.backend.as_deref(), Some("pipes"), "P {ranks}");
+        assert_eq!(r.graph.checksum, one.graph.checksum, "P {ranks}: checksum");
+        assert_eq!(searches(&r), searches(&one), "P {ranks}: BFS");
+        assert!(r.searches.iter().all(|s| s.validate_time.is_some()));
+        assert_eq!(sssp_searches(&r), sssp_searches(&one), "P {ranks}: SSSP");
+    }
+}
+
 #[test]
 fn the_reference_generator_gives_its_graph_and_keys_over_ranks() {
     let args = [

@@ -39,10 +39,10 @@
 //! ranks, then tuples: fixed for a given `P`.
 
 use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known, exchange_known_into};
-use crate::route::{Outbox, Sends, route_indexed_into};
+use crate::route::{Outbox, Sends, route_indexed_on};
 use crate::{Id, Partition};
 use generator::Tuple;
-use rayon::prelude::*;
+use kernels::Backend;
 
 /// Tuples a rank sends per round of kernel 1 (each makes up to two arcs).
 pub const ROUND_TUPLES: usize = 1 << 20;
@@ -180,7 +180,17 @@ impl<I: Id> LocalGraph<I> {
     /// or [`WideEdge`](generator::WideEdge)s) and gets the rows it owns.
     /// Collective.
     pub fn build<T: Tuple>(comm: &dyn Comm, part: Partition, tuples: &[T]) -> Self {
-        Self::build_rows(comm, part, tuples, |_| 0.0, f32::INFINITY)
+        Self::build_on(Backend::Rayon, comm, part, tuples)
+    }
+
+    /// [`build`](LocalGraph::build) with this rank's passes on `backend`.
+    pub fn build_on<T: Tuple>(
+        backend: Backend,
+        comm: &dyn Comm,
+        part: Partition,
+        tuples: &[T],
+    ) -> Self {
+        Self::build_rows(backend, comm, part, tuples, |_| 0.0, f32::INFINITY)
     }
 
     /// The neighbours (global ids) of local vertex `row`. O(1).
@@ -205,8 +215,21 @@ impl<I: Id> WeightedLocalGraph<I> {
         weights: &[f32],
         light_below: f32,
     ) -> Self {
+        Self::build_weighted_on(Backend::Rayon, comm, part, tuples, weights, light_below)
+    }
+
+    /// [`build_weighted`](Self::build_weighted) with this rank's passes on
+    /// `backend`.
+    pub fn build_weighted_on<T: Tuple>(
+        backend: Backend,
+        comm: &dyn Comm,
+        part: Partition,
+        tuples: &[T],
+        weights: &[f32],
+        light_below: f32,
+    ) -> Self {
         assert_eq!(weights.len(), tuples.len(), "one weight per tuple");
-        Self::build_rows(comm, part, tuples, |i| weights[i], light_below)
+        Self::build_rows(backend, comm, part, tuples, |i| weights[i], light_below)
     }
 
     /// The same rows without weights, for the BFS (each row in this
@@ -214,12 +237,22 @@ impl<I: Id> WeightedLocalGraph<I> {
     /// the arcs; allocates `8 (N/P + 1) + size_of::<I>() * arcs` bytes.
     /// Not collective: a run of both kernels builds once.
     pub fn unweighted(&self) -> LocalGraph<I> {
+        self.unweighted_on(Backend::Rayon)
+    }
+
+    /// [`unweighted`](Self::unweighted) on `backend`.
+    pub fn unweighted_on(&self, backend: Backend) -> LocalGraph<I> {
+        const GRAIN: usize = 1 << 14;
         let mut targets = vec![I::default(); self.words.len()];
-        targets
-            .par_iter_mut()
-            .zip(&self.words)
-            .with_min_len(1 << 14)
-            .for_each(|(t, w)| *t = w[0]);
+        let pieces: Vec<_> = targets
+            .chunks_mut(GRAIN)
+            .zip(self.words.chunks(GRAIN))
+            .collect();
+        backend.map(pieces, |(targets, words)| {
+            for (t, w) in targets.iter_mut().zip(words) {
+                *t = w[0];
+            }
+        });
         LocalGraph {
             part: self.part,
             rank: self.rank,
@@ -263,6 +296,7 @@ impl<W: RowWord> LocalGraph<W> {
     /// Kernel 1 for any word: `weight(i)` is the weight of `tuples[i]`,
     /// and weighted rows are split at `light_below`.
     fn build_rows<T: Tuple>(
+        backend: Backend,
         comm: &dyn Comm,
         part: Partition,
         tuples: &[T],
@@ -276,17 +310,17 @@ impl<W: RowWord> LocalGraph<W> {
 
         // 1. count: this rank's arcs per block of every rank, sent to the
         // owners; `mine[s][k]`: arcs source s sends to my block k.
-        let counts = tuples
-            .par_chunks(ROUND_TUPLES)
-            .map(|chunk| {
+        let counts = backend
+            .map_ranges(tuples.len(), ROUND_TUPLES, |r| {
                 let mut counts = vec![0u64; blocks.first[ranks]];
-                for (u, v) in chunk.iter().map(|e| e.ends()).filter(|(u, v)| u != v) {
+                for (u, v) in tuples[r].iter().map(|e| e.ends()).filter(|(u, v)| u != v) {
                     counts[blocks.of(part.place(u))] += 1;
                     counts[blocks.of(part.place(v))] += 1;
                 }
                 counts
             })
-            .reduce_with(|mut a, b| {
+            .into_iter()
+            .reduce(|mut a, b| {
                 a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                 a
             })
@@ -327,7 +361,7 @@ impl<W: RowWord> LocalGraph<W> {
             let i = usize::try_from(i).expect("a round index");
             let start = (i * ROUND_TUPLES).min(tuples.len());
             let round = &tuples[start..(start + ROUND_TUPLES).min(tuples.len())];
-            route_indexed_into(round, blocks.first[ranks], &mut out, |j, e| {
+            route_indexed_on(backend, round, blocks.first[ranks], &mut out, |j, e| {
                 let (u, v) = e.ends();
                 if u == v {
                     return Sends::none();
@@ -394,12 +428,17 @@ impl<W: RowWord> LocalGraph<W> {
             bits: blocks.bits,
             light_below,
         };
-        offsets[1..]
-            .par_chunks_mut(1 << blocks.bits)
+        let items: Vec<_> = offsets[1..]
+            .chunks_mut(1 << blocks.bits)
             .zip(regions)
-            .for_each_init(Vec::new, |scratch, (ends, (region, start, light))| {
+            .collect();
+        backend.for_each_init(
+            items,
+            Vec::new,
+            |scratch, (ends, (region, start, light))| {
                 sort.region(region, ends, light, start, scratch);
-            });
+            },
+        );
         LocalGraph {
             part,
             rank,

@@ -47,7 +47,7 @@ pub use graph::{LocalGraph, ROUND_TUPLES, RowWord, WeightedLocalGraph};
 #[cfg(feature = "mpi")]
 pub use mpi::Mpi;
 pub use partition::Partition;
-pub use route::{Outbox, Sends, route, route_indexed_into, route_into};
+pub use route::{Outbox, Sends, route, route_indexed_into, route_indexed_on, route_into};
 pub use sssp::DistSssp;
 pub use sssp_check::DistSsspValidator;
 

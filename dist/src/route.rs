@@ -4,7 +4,7 @@
 //! items into its own slice of each destination's run (pieces in order),
 //! so the outgoing buffer is the same for any thread count.
 
-use rayon::prelude::*;
+use kernels::Backend;
 
 /// Items for every rank, grouped by destination: `items[..counts[0]]` go
 /// to rank 0, the next `counts[1]` to rank 1, and so on.
@@ -96,21 +96,28 @@ pub fn route_indexed_into<I: Sync, T: Copy + Default + Send + Sync>(
     out: &mut Outbox<T>,
     emit: impl Fn(usize, &I) -> Sends<T> + Sync,
 ) {
-    let pieces = rayon::current_num_threads().clamp(1, 64);
+    route_indexed_on(Backend::Rayon, inputs, ranks, out, emit);
+}
+
+/// [`route_indexed_into`] with its two passes on `backend`.
+pub fn route_indexed_on<I: Sync, T: Copy + Default + Send + Sync>(
+    backend: Backend,
+    inputs: &[I],
+    ranks: usize,
+    out: &mut Outbox<T>,
+    emit: impl Fn(usize, &I) -> Sends<T> + Sync,
+) {
+    let pieces = backend.threads().clamp(1, 64);
     let piece_len = inputs.len().div_ceil(pieces).max(1);
-    let per_piece: Vec<Vec<usize>> = inputs
-        .par_chunks(piece_len)
-        .enumerate()
-        .map(|(k, piece)| {
-            let mut counts = vec![0; ranks];
-            for (i, input) in piece.iter().enumerate() {
-                for &(rank, _) in emit(k * piece_len + i, input).items() {
-                    counts[rank] += 1;
-                }
+    let per_piece: Vec<Vec<usize>> = backend.map_ranges(inputs.len(), piece_len, |r| {
+        let mut counts = vec![0; ranks];
+        for (i, input) in inputs[r.clone()].iter().enumerate() {
+            for &(rank, _) in emit(r.start + i, input).items() {
+                counts[rank] += 1;
             }
-            counts
-        })
-        .collect();
+        }
+        counts
+    });
     out.counts.clear();
     out.counts
         .extend((0..ranks).map(|r| per_piece.iter().map(|c| c[r]).sum::<usize>()));
@@ -131,19 +138,16 @@ pub fn route_indexed_into<I: Sync, T: Copy + Default + Send + Sync>(
             rest = tail;
         }
     }
-    inputs
-        .par_chunks(piece_len)
-        .enumerate()
-        .zip(slices)
-        .for_each(|((k, piece), mut out)| {
-            let mut fill = vec![0usize; ranks];
-            for (i, input) in piece.iter().enumerate() {
-                for &(rank, item) in emit(k * piece_len + i, input).items() {
-                    out[rank][fill[rank]] = item;
-                    fill[rank] += 1;
-                }
+    let pieces: Vec<_> = inputs.chunks(piece_len).enumerate().zip(slices).collect();
+    backend.map(pieces, |((k, piece), mut out)| {
+        let mut fill = vec![0usize; ranks];
+        for (i, input) in piece.iter().enumerate() {
+            for &(rank, item) in emit(k * piece_len + i, input).items() {
+                out[rank][fill[rank]] = item;
+                fill[rank] += 1;
             }
-        });
+        }
+    });
 }
 
 #[cfg(test)]

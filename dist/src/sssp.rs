@@ -54,10 +54,13 @@
 //!   its distance only drops, it never returns to a bucket it left: no bin
 //!   holds it twice, and a phase's queue holds it once, so one worker at a
 //!   time writes its `waiting` and `settled` entries.
-//! - a search allocates nothing per bucket once warm: the worker buffers,
-//!   bins, queue and message buffers are kept from phase to phase and
-//!   from search to search (their growth aside; the communicator's count
-//!   vectors aside).
+//! - on rayon, a search allocates nothing per bucket once warm: the
+//!   worker buffers, bins, queue and message buffers are kept from phase
+//!   to phase and from search to search (their growth aside; the
+//!   communicator's count vectors aside). On pipes each of a phase's
+//!   loops also starts `par`'s threads and lists its chunks
+//!   ([`Backend::for_each_chunk_init`]); a worker's share goes to
+//!   whichever thread claims it first.
 //!
 //! Collectives: per phase one exchange (an all-to-all of counts, then of
 //! the offers) and one all-reduce; two all-reduces to end the search
@@ -70,8 +73,7 @@
 
 use crate::comm::{Comm, Reduce, exchange_into};
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
-use kernels::{BucketStep, SsspParams, SsspStats};
-use rayon::prelude::*;
+use kernels::{Backend, BucketStep, SsspParams, SsspStats};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -84,6 +86,9 @@ const NOT_WAITING: u32 = u32::MAX;
 const GRAIN: usize = 64;
 /// Received offers per parallel task.
 const OFFER_GRAIN: usize = 1 << 10;
+/// Vertices per parallel task of the passes over all of them.
+const RESET_GRAIN: usize = 1 << 14;
+const COUNT_GRAIN: usize = 1 << 12;
 
 /// Which arcs a phase relaxes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -104,6 +109,8 @@ struct Worker<I> {
 /// [`WeightedLocalGraph`] and the ranks of `comm`.
 pub struct DistSssp<'c, I: Id> {
     comm: &'c dyn Comm,
+    /// What runs this rank's parallel loops.
+    backend: Backend,
     graph: Arc<WeightedLocalGraph<I>>,
     delta: f32,
     /// Whether the rows are split at `delta` (light arcs a prefix).
@@ -149,8 +156,19 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// ([`WeightedLocalGraph::light_below`]), else picked from each row.
     /// Not collective. Allocates the per-search arrays once
     /// ([`DistSssp::bytes_for`]). Panics if the rank owns 2^32 vertices or
-    /// more.
+    /// more. Its loops run on rayon.
     pub fn new(comm: &'c dyn Comm, graph: Arc<WeightedLocalGraph<I>>, params: SsspParams) -> Self {
+        DistSssp::on(Backend::Rayon, comm, graph, params)
+    }
+
+    /// [`DistSssp::new`] with this rank's loops on `backend` (on pipes,
+    /// threads of `par` started per loop, [`Backend::map`]).
+    pub fn on(
+        backend: Backend,
+        comm: &'c dyn Comm,
+        graph: Arc<WeightedLocalGraph<I>>,
+        params: SsspParams,
+    ) -> Self {
         let part = *graph.partition();
         assert_eq!(part.ranks(), comm.size(), "the graph's ranks are comm's");
         assert_eq!(graph.rank(), comm.rank(), "the graph is this rank's");
@@ -162,6 +180,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
         let delta = params.delta();
         DistSssp {
             comm,
+            backend,
             delta,
             split: graph.light_below() == delta,
             tracing: false,
@@ -194,16 +213,15 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// bin. O(local N), parallel; not collective.
     pub fn reset(&mut self) {
         let rows = self.dist.len();
-        (0..rows)
-            .into_par_iter()
-            .with_min_len(1 << 14)
-            .for_each(|u| {
+        self.backend.map_ranges(rows, RESET_GRAIN, |r| {
+            for u in r {
                 self.dist[u].store(UNREACHED, Relaxed);
                 self.parents[u].store(NO_PARENT, Relaxed);
                 self.waiting[u].store(NOT_WAITING, Relaxed);
                 self.lowered[u].store(false, Relaxed);
                 self.settled[u].store(false, Relaxed);
-            });
+            }
+        });
         for w in &self.workers {
             let mut w = lock(w);
             w.bins.iter_mut().for_each(Vec::clear);
@@ -224,7 +242,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
         let part = *self.graph.partition();
         let n = part.num_vertices();
         assert!(root < n, "root {root} is not a vertex ({n} vertices)");
-        let threads = rayon::current_num_threads();
+        let threads = self.backend.threads();
         if self.workers.len() != threads {
             let ranks = self.comm.size();
             self.workers = (0..threads)
@@ -296,12 +314,15 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// Ends a search: the global reached count and largest distance, the
     /// bytes sent, and the trace's sums and maxima, in two all-reduces.
     fn finish(&mut self, sent: u64, buckets: u32, phases: u32) -> SsspStats {
-        let (reached, max_bits) = (self.dist.par_iter())
-            .with_min_len(1 << 12)
-            .map(|d| d.load(Relaxed))
-            .filter(|&d| d != UNREACHED)
-            .fold(|| (0u64, 0u32), |(c, m), d| (c + 1, m.max(d)))
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
+        let dist = &self.dist;
+        let (reached, max_bits) = (self.backend)
+            .map_ranges(dist.len(), COUNT_GRAIN, |r| {
+                (dist[r].iter().map(|d| d.load(Relaxed)))
+                    .filter(|&d| d != UNREACHED)
+                    .fold((0u64, 0u32), |(c, m), d| (c + 1, m.max(d)))
+            })
+            .into_iter()
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
         (self.sums[0], self.sums[1]) = (reached, self.comm.bytes_sent() - sent);
         self.maxes[0] = max_bits.into();
         self.comm.all_reduce(&mut self.sums, Reduce::Sum);
@@ -336,17 +357,21 @@ impl<'c, I: Id> DistSssp<'c, I> {
     pub fn write_results(&self, parents: &mut [u64], dist: &mut [f32]) {
         assert_eq!(parents.len(), self.parents.len(), "a parent per vertex");
         assert_eq!(dist.len(), self.dist.len(), "a distance per vertex");
-        (parents.par_iter_mut().zip(dist))
-            .zip(self.parents.par_iter().zip(&self.dist))
-            .with_min_len(1 << 12)
-            .for_each(|((p, d), (parent, bits))| {
-                let bits = bits.load(Relaxed);
+        let pieces: Vec<_> = (parents.chunks_mut(COUNT_GRAIN))
+            .zip(dist.chunks_mut(COUNT_GRAIN))
+            .enumerate()
+            .collect();
+        self.backend.map(pieces, |(piece, (parents, dist))| {
+            let first = piece * COUNT_GRAIN;
+            for (i, (p, d)) in parents.iter_mut().zip(dist).enumerate() {
+                let bits = self.dist[first + i].load(Relaxed);
                 (*p, *d) = if bits == UNREACHED {
                     (NO_PARENT, -1.0)
                 } else {
-                    (parent.load(Relaxed), f32::from_bits(bits))
+                    (self.parents[first + i].load(Relaxed), f32::from_bits(bits))
                 };
-            });
+            }
+        });
     }
 
     /// The last search's nedge: input tuples (self-loops excluded,
@@ -355,11 +380,14 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// `kernels::DeltaStepping::nedge`). Collective; one all-reduce and
     /// O(local N), parallel.
     pub fn nedge(&self) -> u64 {
-        let graph = &*self.graph;
-        let arcs: u64 = (self.dist.par_iter().enumerate())
-            .with_min_len(1 << 12)
-            .filter(|(_, d)| d.load(Relaxed) != UNREACHED)
-            .map(|(u, _)| graph.degree(u))
+        let (graph, dist) = (&*self.graph, &self.dist);
+        let arcs: u64 = (self.backend)
+            .map_ranges(dist.len(), COUNT_GRAIN, |r| {
+                r.filter(|&u| dist[u].load(Relaxed) != UNREACHED)
+                    .map(|u| graph.degree(u))
+                    .sum::<u64>()
+            })
+            .into_iter()
             .sum();
         crate::all_reduce(self.comm, [arcs], Reduce::Sum)[0] / 2
     }
@@ -398,37 +426,41 @@ impl<'c, I: Id> DistSssp<'c, I> {
         };
         let (waiting, settled, workers) = (&self.waiting, &self.settled, &self.workers);
         let split = self.split;
-        self.queue.par_chunks(GRAIN).for_each(|chunk| {
-            let mut worker = worker(workers);
-            for &u in chunk {
-                let u = u as usize;
-                if phase == Phase::Light {
-                    if waiting[u].load(Relaxed) != bucket {
-                        continue; // stale: it left the bucket
-                    }
-                    waiting[u].store(NOT_WAITING, Relaxed);
-                    if !settled[u].load(Relaxed) {
-                        settled[u].store(true, Relaxed);
-                        worker.settled.push(index(u));
-                    }
-                } else {
-                    settled[u].store(false, Relaxed);
-                }
-                let light = phase == Phase::Light;
-                let out = &mut worker.out;
-                if split {
-                    let (l, h) = scan.graph.light_and_heavy(u);
-                    if light {
-                        scan.offer(out, u, l);
+        self.backend.for_each_chunk_init(
+            &self.queue,
+            GRAIN,
+            || claim(workers),
+            |worker, chunk| {
+                for &u in chunk {
+                    let u = u as usize;
+                    if phase == Phase::Light {
+                        if waiting[u].load(Relaxed) != bucket {
+                            continue; // stale: it left the bucket
+                        }
+                        waiting[u].store(NOT_WAITING, Relaxed);
+                        if !settled[u].load(Relaxed) {
+                            settled[u].store(true, Relaxed);
+                            worker.settled.push(index(u));
+                        }
                     } else {
-                        scan.offer(out, u, h);
+                        settled[u].store(false, Relaxed);
                     }
-                } else {
-                    let arcs = scan.graph.arcs(u);
-                    scan.offer(out, u, arcs.filter(|&(_, w)| (w < scan.delta) == light));
+                    let light = phase == Phase::Light;
+                    let out = &mut worker.out;
+                    if split {
+                        let (l, h) = scan.graph.light_and_heavy(u);
+                        if light {
+                            scan.offer(out, u, l);
+                        } else {
+                            scan.offer(out, u, h);
+                        }
+                    } else {
+                        let arcs = scan.graph.arcs(u);
+                        scan.offer(out, u, arcs.filter(|&(_, w)| (w < scan.delta) == light));
+                    }
                 }
-            }
-        });
+            },
+        );
         self.send.clear();
         for (r, count) in self.send_counts.iter_mut().enumerate() {
             let before = self.send.len();
@@ -446,29 +478,41 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// Applies the offers received (module comment, step 3).
     fn apply(&self) {
         let (dist, lowered) = (&self.dist, &self.lowered);
-        self.received.par_chunks(OFFER_GRAIN).for_each(|chunk| {
-            for offer in chunk {
-                let (v, d) = (local(offer[0]), bits(offer[1]));
-                if d < dist[v].load(Relaxed) && d < dist[v].fetch_min(d, Relaxed) {
-                    lowered[v].store(true, Relaxed);
-                }
-            }
-        });
-        self.received.par_chunks(OFFER_GRAIN).for_each(|chunk| {
-            let mut worker = worker(&self.workers);
-            for offer in chunk {
-                let (v, d) = (local(offer[0]), bits(offer[1]));
-                let mark = &lowered[v];
-                if mark.load(Relaxed) && dist[v].load(Relaxed) == d && mark.swap(false, Relaxed) {
-                    self.parents[v].store(offer[2].to_u64(), Relaxed);
-                    let b = bucket_of(f32::from_bits(d), self.delta);
-                    if self.waiting[v].load(Relaxed) != b {
-                        self.waiting[v].store(b, Relaxed);
-                        push(&mut worker.bins, b, index(v));
+        let received = &self.received;
+        (self.backend).for_each_chunk_init(
+            received,
+            OFFER_GRAIN,
+            || (),
+            |(), chunk| {
+                for offer in chunk {
+                    let (v, d) = (local(offer[0]), bits(offer[1]));
+                    if d < dist[v].load(Relaxed) && d < dist[v].fetch_min(d, Relaxed) {
+                        lowered[v].store(true, Relaxed);
                     }
                 }
-            }
-        });
+            },
+        );
+        let workers = &self.workers;
+        self.backend.for_each_chunk_init(
+            received,
+            OFFER_GRAIN,
+            || claim(workers),
+            |worker, chunk| {
+                for offer in chunk {
+                    let (v, d) = (local(offer[0]), bits(offer[1]));
+                    let mark = &lowered[v];
+                    if mark.load(Relaxed) && dist[v].load(Relaxed) == d && mark.swap(false, Relaxed)
+                    {
+                        self.parents[v].store(offer[2].to_u64(), Relaxed);
+                        let b = bucket_of(f32::from_bits(d), self.delta);
+                        if self.waiting[v].load(Relaxed) != b {
+                            self.waiting[v].store(b, Relaxed);
+                            push(&mut worker.bins, b, index(v));
+                        }
+                    }
+                }
+            },
+        );
     }
 
     /// The lowest bucket from `from` on that a vertex of any rank waits
@@ -523,9 +567,23 @@ impl<I: Id> Scan<'_, I> {
     }
 }
 
-/// The running worker's share (one per pool thread).
-fn worker<I>(workers: &[Mutex<Worker<I>>]) -> MutexGuard<'_, Worker<I>> {
-    lock(&workers[rayon::current_thread_index().unwrap_or(0) % workers.len()])
+/// A share for the calling thread for the rest of one loop's work on it:
+/// the first share no other thread holds. There is a share per thread of
+/// the backend and a thread holds at most one at a time (rayon makes a
+/// split's local, and drops it, before the thread takes other work; a
+/// thread of `par`'s makes one for the whole loop), so one is free; the
+/// loop retries only while a thread that just finished lets go of its.
+fn claim<I>(workers: &[Mutex<Worker<I>>]) -> MutexGuard<'_, Worker<I>> {
+    loop {
+        for w in workers {
+            match w.try_lock() {
+                Ok(guard) => return guard,
+                Err(std::sync::TryLockError::Poisoned(p)) => return p.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => {}
+            }
+        }
+        std::thread::yield_now();
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -651,6 +709,7 @@ mod tests {
         threads: usize,
         delta: f32,
         split: bool,
+        backend: Backend,
     }
 
     fn setup(p: usize, threads: usize, delta: f32, split: bool) -> Setup {
@@ -659,6 +718,7 @@ mod tests {
             threads,
             delta,
             split,
+            backend: Backend::Rayon,
         }
     }
 
@@ -671,6 +731,7 @@ mod tests {
             threads,
             delta,
             split,
+            backend,
         } = setup;
         let part = Partition::new(g.n as u64, p);
         ThreadRanks::run(p, |c| {
@@ -678,46 +739,50 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap();
+            // On pipes, `par`'s loops take their thread count from the
+            // pool installed here.
             pool.install(|| {
-                let m = g.edges.len();
-                let share = m * c.rank() / p..m * (c.rank() + 1) / p;
-                // u64 ids come from 64-bit tuples, as in a run beyond SCALE 31.
-                let tuples: Vec<I::Tuple> = g.edges[share.clone()]
-                    .iter()
-                    .map(|e| Tuple::from_ends(e.u.into(), e.v.into()))
-                    .collect();
-                let graph = Arc::new(WeightedLocalGraph::<I>::build_weighted(
-                    c,
-                    part,
-                    &tuples,
-                    &g.weights[share],
-                    if split { delta } else { 2.0 * delta },
-                ));
-                let params = SsspParams::new(delta).unwrap();
-                let mut sssp = DistSssp::new(c, Arc::clone(&graph), params);
-                sssp.set_tracing(true);
-                roots
-                    .iter()
-                    .map(|&root| {
-                        sssp.reset();
-                        let stats = sssp.search(root);
-                        let rows = graph.num_rows();
-                        let (mut parents, mut dist) = (vec![0; rows], vec![0.0; rows]);
-                        sssp.write_results(&mut parents, &mut dist);
-                        let atomics: Vec<u64> =
-                            sssp.parents().iter().map(|p| p.load(Relaxed)).collect();
-                        assert_eq!(atomics, parents);
-                        Report {
-                            first: graph.first(),
-                            parents,
-                            dist,
-                            stats,
-                            nedge: sssp.nedge(),
-                            steps: sssp.steps().to_vec(),
-                            bytes: sssp.bytes(),
-                        }
-                    })
-                    .collect()
+                kernels::par::with_pool(threads, || {
+                    let m = g.edges.len();
+                    let share = m * c.rank() / p..m * (c.rank() + 1) / p;
+                    // u64 ids come from 64-bit tuples, as in a run beyond SCALE 31.
+                    let tuples: Vec<I::Tuple> = g.edges[share.clone()]
+                        .iter()
+                        .map(|e| Tuple::from_ends(e.u.into(), e.v.into()))
+                        .collect();
+                    let graph = Arc::new(WeightedLocalGraph::<I>::build_weighted(
+                        c,
+                        part,
+                        &tuples,
+                        &g.weights[share],
+                        if split { delta } else { 2.0 * delta },
+                    ));
+                    let params = SsspParams::new(delta).unwrap();
+                    let mut sssp = DistSssp::on(backend, c, Arc::clone(&graph), params);
+                    sssp.set_tracing(true);
+                    roots
+                        .iter()
+                        .map(|&root| {
+                            sssp.reset();
+                            let stats = sssp.search(root);
+                            let rows = graph.num_rows();
+                            let (mut parents, mut dist) = (vec![0; rows], vec![0.0; rows]);
+                            sssp.write_results(&mut parents, &mut dist);
+                            let atomics: Vec<u64> =
+                                sssp.parents().iter().map(|p| p.load(Relaxed)).collect();
+                            assert_eq!(atomics, parents);
+                            Report {
+                                first: graph.first(),
+                                parents,
+                                dist,
+                                stats,
+                                nedge: sssp.nedge(),
+                                steps: sssp.steps().to_vec(),
+                                bytes: sssp.bytes(),
+                            }
+                        })
+                        .collect()
+                })
             })
         })
     }
@@ -873,6 +938,32 @@ mod tests {
                 check_all::<u32>(g, &setups, &roots);
             }
         }
+    }
+
+    /// Guards the ranks' loops on the pipes backend (`par`'s threads,
+    /// each claiming a worker's share): on 1 to 3 ranks of 1 and 2 threads,
+    /// split rows or not, the same answers and schedule as on rayon.
+    #[test]
+    fn searches_on_pipes_give_rayons_answers() {
+        let g = generated(&Kronecker::new(9, 16, 7).unwrap());
+        let roots = roots(&g, 3);
+        let setups: Vec<Setup> = (1..=3)
+            .flat_map(|p| {
+                [(1, true), (2, true), (2, false)]
+                    .into_iter()
+                    .flat_map(move |(threads, split)| {
+                        let rayon = setup(p, threads, 0.05, split);
+                        [
+                            rayon,
+                            Setup {
+                                backend: Backend::Pipes,
+                                ..rayon
+                            },
+                        ]
+                    })
+            })
+            .collect();
+        check_all::<u32>(&g, &setups, &roots);
     }
 
     /// Guards wide ids and rows not split at delta: the same answers with

@@ -122,6 +122,24 @@ impl Backend {
             .collect();
         self.map(ranges, f)
     }
+
+    /// `body(&mut local, chunk)` for the consecutive chunks of `grain`
+    /// items of `items`, each thread making its `local` with `init` (rayon:
+    /// once per split). On rayon `par_chunks`, which allocates nothing; on
+    /// pipes [`Backend::for_each_init`] over the chunks (allocates their
+    /// list and starts the threads). Panics if `grain` is 0.
+    pub fn for_each_chunk_init<T: Sync, L>(
+        self,
+        items: &[T],
+        grain: usize,
+        init: impl Fn() -> L + Sync + Send,
+        body: impl Fn(&mut L, &[T]) + Sync + Send,
+    ) {
+        match self {
+            Backend::Rayon => items.par_chunks(grain).for_each_init(init, body),
+            Backend::Pipes => self.for_each_init(items.chunks(grain).collect(), init, body),
+        }
+    }
 }
 
 /// An engine's loops on its backend: the backend, and on pipes the
