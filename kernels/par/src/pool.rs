@@ -179,9 +179,10 @@ impl Drop for Pool {
         self.wakes.take();
         let me = std::thread::current().id();
         for worker in self.workers.drain(..) {
-            // A task that spawned as the pool's owner let go drops the pool
-            // on its own worker, which cannot join itself: it ends after
-            // the task, as the others do.
+            // If the owner lets go while a task still holds the pool
+            // (through `with_current`), the last handle drops on that
+            // task's worker, which cannot join itself: it ends after the
+            // task, as the others do.
             if worker.thread().id() != me {
                 let _ = worker.join();
             }
