@@ -24,6 +24,9 @@ pub(crate) const UNREACHED: u32 = u32::MAX;
 
 /// A vertex's level and parent, as the edge pass reads them.
 pub(crate) trait Cell: Copy + Send + Sync {
+    /// The deepest level a cell of this type holds.
+    const MAX_LEVEL: u32;
+
     /// True when [`Cell::might_be_child_of`] can say yes wrongly in a graph
     /// of `num_vertices` vertices, so a match must be confirmed against the
     /// parent array.
@@ -63,14 +66,15 @@ pub(crate) trait Cell: Copy + Send + Sync {
 pub(crate) struct Packed32(u32);
 
 impl Packed32 {
-    /// The deepest level a `Packed32` holds (255 means unreached, and 254 is
-    /// left empty so that unreached is 2 away from every level).
-    pub(crate) const MAX_LEVEL: u32 = 253;
     /// The bits of the parent a cell keeps.
     pub(crate) const PRINT: u32 = (1 << 24) - 1;
 }
 
 impl Cell for Packed32 {
+    /// 255 means unreached, and 254 is left empty so that unreached is 2
+    /// away from every level.
+    const MAX_LEVEL: u32 = 253;
+
     fn needs_confirmation(num_vertices: usize) -> bool {
         num_vertices > 1 << 24
     }
@@ -119,6 +123,9 @@ impl Cell for Packed32 {
 pub(crate) struct Exact64(u64);
 
 impl Cell for Exact64 {
+    /// Any level a walk assigns: they stay below `N - 1 <= 2^32 - 3`.
+    const MAX_LEVEL: u32 = UNREACHED - 2;
+
     fn needs_confirmation(_: usize) -> bool {
         false
     }

@@ -178,13 +178,13 @@ impl Validator {
     ) -> Result<TreeSummary, Invalid> {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
-        tree::check_ranges(n, root, parents)?;
         self.ensure_capacity(n);
-        let levels = &self.levels[..n];
+        let levels = &mut self.levels[..n];
         let seen = &self.tree_edge_seen[..n];
-        let (reached, depth) = tree::assign_levels(root, parents, levels)?;
+        tree::check_ranges(n, root, parents, levels)?;
+        tree::walk_levels(parents, levels)?;
+        let (reached, depth) = tree::fill_cells(levels, parents, &mut self.packed[..n]);
         let nedge = if depth <= Packed32::MAX_LEVEL {
-            tree::fill_cells(levels, parents, &mut self.packed[..n]);
             edges::check_edges(tuples, parents, &self.packed, seen)?
         } else {
             if self.exact.len() < n {

@@ -137,7 +137,9 @@ impl SsspValidator {
         if let Some(error) = root_entry_error(root, parents[root_index], dist[root_index]) {
             return Err(error);
         }
-        let (reached, depth) = tree::assign_levels(root, parents, &self.levels)?;
+        tree::check_ranges(n, root, parents, &self.levels)?;
+        tree::walk_levels(parents, &self.levels)?;
+        let (reached, depth) = tree::count_levels(&mut self.levels);
         let tuples = tuples::Tuples {
             edges,
             weights,

@@ -18,7 +18,6 @@
 use crate::Invalid;
 use crate::cells::Cell;
 pub(crate) use crate::cells::UNREACHED;
-use par::first_index;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -27,9 +26,17 @@ const PENDING: u32 = u32::MAX - 1;
 /// Vertices per parallel work item.
 const VERTEX_GRAIN: usize = 1 << 12;
 
-/// Check 1: the length, the root, every parent in range, the root its own
-/// parent.
-pub(crate) fn check_ranges(n: usize, root: u64, parents: &[i64]) -> Result<(), Invalid> {
+/// Check 1, fused with the first step of check 2 so that the parents are
+/// read once: the length, the root, every parent in range, the root its
+/// own parent; and every level set to [`UNREACHED`] (parent `-1`) or
+/// [`PENDING`], the root's to 0, for [`walk_levels`]. Errors name the
+/// lowest bad vertex, whatever the thread count.
+pub(crate) fn check_ranges(
+    n: usize,
+    root: u64,
+    parents: &[i64],
+    levels: &[AtomicU32],
+) -> Result<(), Invalid> {
     if parents.len() != n {
         return Err(Invalid::WrongLength {
             found: parents.len(),
@@ -42,8 +49,27 @@ pub(crate) fn check_ranges(n: usize, root: u64, parents: &[i64]) -> Result<(), I
             num_vertices: n,
         });
     };
-    let in_range = |p: i64| p == -1 || usize::try_from(p).is_ok_and(|p| p < n);
-    if let Some(v) = first_index(parents.len(), |v| !in_range(parents[v])) {
+    // `-1 <= p < n` as one unsigned comparison, so the loop has no branch.
+    #[allow(clippy::cast_sign_loss)]
+    let in_range = |p: i64| p.wrapping_add(1) as u64 <= n as u64;
+    let first_bad_chunk = levels[..n]
+        .par_chunks(VERTEX_GRAIN)
+        .zip(parents.par_chunks(VERTEX_GRAIN))
+        .enumerate()
+        .filter_map(|(chunk, (levels, parents))| {
+            let mut bad = false;
+            for (level, &p) in levels.iter().zip(parents) {
+                bad |= !in_range(p);
+                level.store(if p == -1 { UNREACHED } else { PENDING }, Relaxed);
+            }
+            bad.then_some(chunk)
+        })
+        .min();
+    if let Some(chunk) = first_bad_chunk {
+        let first = chunk * VERTEX_GRAIN;
+        let v = (first..n)
+            .find(|&v| !in_range(parents[v]))
+            .expect("the chunk holds a bad parent");
         return Err(Invalid::ParentOutOfRange {
             vertex: v as u64,
             parent: parents[v],
@@ -55,26 +81,15 @@ pub(crate) fn check_ranges(n: usize, root: u64, parents: &[i64]) -> Result<(), I
             parent: parents[root_index],
         });
     }
+    levels[root_index].store(0, Relaxed);
     Ok(())
 }
 
-/// Check 2: fills `levels` with tree depths; returns (reached, depth).
-/// `parents` must have passed [`check_ranges`].
-pub(crate) fn assign_levels(
-    root: u64,
-    parents: &[i64],
-    levels: &[AtomicU32],
-) -> Result<(u64, u32), Invalid> {
-    levels
-        .par_iter()
-        .zip(parents)
-        .with_min_len(VERTEX_GRAIN)
-        .for_each(|(level, &p)| {
-            level.store(if p == -1 { UNREACHED } else { PENDING }, Relaxed);
-        });
-    levels[index(root)].store(0, Relaxed);
-
-    let first_error = levels
+/// Check 2: gives every pending vertex its tree depth in `levels`, which
+/// [`check_ranges`] marked. `parents` must have passed it.
+pub(crate) fn walk_levels(parents: &[i64], levels: &[AtomicU32]) -> Result<(), Invalid> {
+    let n = parents.len();
+    let first_error = levels[..n]
         .par_chunks(VERTEX_GRAIN)
         .enumerate()
         .map_init(Vec::new, |stack, (block, chunk)| {
@@ -85,18 +100,27 @@ pub(crate) fn assign_levels(
         })
         .find_first(Option::is_some)
         .flatten();
-    if let Some(error) = first_error {
-        return Err(error);
-    }
+    first_error.map_or(Ok(()), Err)
+}
 
-    let (reached, depth) = levels
-        .par_iter()
-        .with_min_len(VERTEX_GRAIN)
-        .map(|l| l.load(Relaxed))
-        .filter(|&l| l != UNREACHED)
-        .fold(|| (0u64, 0u32), |(count, max), l| (count + 1, max.max(l)))
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
-    Ok((reached, depth))
+/// Reached vertices and the deepest level among `levels`, once the walks
+/// are over.
+pub(crate) fn count_levels(levels: &mut [AtomicU32]) -> (u64, u32) {
+    levels
+        .par_chunks_mut(VERTEX_GRAIN)
+        .map(|chunk| count(chunk.iter_mut().map(|l| *l.get_mut())))
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)))
+}
+
+/// Reached vertices and the deepest level among `levels`, one chunk's.
+fn count(levels: impl Iterator<Item = u32>) -> (u64, u32) {
+    let (mut reached, mut depth) = (0u32, 0u32);
+    for level in levels {
+        let is_reached = level != UNREACHED;
+        reached += u32::from(is_reached);
+        depth = depth.max(if is_reached { level } else { 0 });
+    }
+    (reached.into(), depth)
 }
 
 /// Gives pending `v` (and the pending vertices above it) their levels, or reports
@@ -145,19 +169,33 @@ fn index(v: u64) -> usize {
     usize::try_from(v).expect("a checked vertex id")
 }
 
-/// Writes each vertex's [`Cell`] from its level and parent. O(N), parallel.
-pub(crate) fn fill_cells<C: Cell>(levels: &[AtomicU32], parents: &[i64], cells: &mut [C]) {
+/// Writes each vertex's [`Cell`] from its level and parent, and returns
+/// what [`count_levels`] would (reached vertices, deepest level), counted
+/// chunk by chunk while the chunk is in cache. A level deeper than
+/// `C::MAX_LEVEL` gets an unreached cell: the caller sees the depth and
+/// starts again with a wider cell. Takes `levels` mutably, once the walks
+/// are over, so that its loops read plain `u32`s. O(N), parallel.
+pub(crate) fn fill_cells<C: Cell>(
+    levels: &mut [AtomicU32],
+    parents: &[i64],
+    cells: &mut [C],
+) -> (u64, u32) {
     cells
-        .par_iter_mut()
-        .zip(levels)
-        .zip(parents)
-        .with_min_len(VERTEX_GRAIN)
-        .for_each(|((cell, level), &parent)| {
-            *cell = match level.load(Relaxed) {
-                UNREACHED => C::unreached(),
-                // A reached vertex's parent is a checked vertex id below 2^32.
-                #[allow(clippy::cast_possible_truncation)]
-                level => C::reached(level, parent as u32),
-            };
-        });
+        .par_chunks_mut(VERTEX_GRAIN)
+        .zip(levels.par_chunks_mut(VERTEX_GRAIN))
+        .zip(parents.par_chunks(VERTEX_GRAIN))
+        .map(|((cells, levels), parents)| {
+            for ((cell, level), &parent) in cells.iter_mut().zip(levels.iter_mut()).zip(parents) {
+                let level = *level.get_mut();
+                *cell = if level <= C::MAX_LEVEL {
+                    // A reached vertex's parent is a checked id below 2^32.
+                    #[allow(clippy::cast_possible_truncation)]
+                    C::reached(level, parent as u32)
+                } else {
+                    C::unreached()
+                };
+            }
+            count(levels.iter_mut().map(|l| *l.get_mut()))
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)))
 }

@@ -2,30 +2,37 @@
 //! (AVX-512), for 4-byte packed cells.
 //!
 //! The same verdict as the scalar loop of `edges.rs`, computed for sixteen
-//! tuples at once: one load of sixteen words, two gathers of their cells
-//! from the two cache-resident blocks, then lane-wise: the level test of
-//! check 4 (accumulated into one mask), nedge (a population count), and
-//! the tree-edge candidates (two masks, rarely non-zero in more than a few
-//! lanes), whose lanes are then confirmed one by one against the parent
-//! array. It only says *whether* check 4 failed: the caller re-runs a
-//! failing item through the scalar loop, which names the first bad tuple,
-//! so both paths report the same error.
+//! tuples at once: one load of sixteen words, their 32 cells read one by
+//! one from the two cache-resident blocks into two vectors, then
+//! lane-wise: the level test of check 4 (accumulated into one mask), nedge
+//! (a population count), and the tree-edge candidates (two masks), whose
+//! (child, parent) pairs are compressed into a small batch
+//! ([`Candidates`]) and settled 512 at a time against the parent array.
+//! It only says *whether* check 4 failed: the caller re-runs a failing
+//! item through the scalar loop, which names the first bad tuple, so both
+//! paths report the same error.
 //!
-//! Why `unsafe`: the gathers and the vector load read memory through raw
-//! pointers, and the function must be compiled for AVX-512 and called only
-//! where the processor has it ([`available`] checks at run time). Measured
-//! at SCALE 20 on 2 threads (AMD EPYC, README "Validation takes"), the
-//! scalar loop takes about twice as long (62 against 30-34 ms of CPU per
-//! validation).
+//! Measured at SCALE 20 on 2 threads (AMD EPYC Zen 4, wall time of the
+//! edge pass in `graph500 --scale 20 --keys 64`, temporary timers, README
+//! "Validation takes"): two 16-lane gathers per step took about 17 ms a
+//! validation, the 32 plain loads about 13.5 ms (a gather of lanes that
+//! miss L1 costs more than its loads one by one on this processor), and
+//! the batched candidates 12-12.7 ms against 13.2-13.7 ms for a branch
+//! per candidate lane (alternating runs).
+//!
+//! Why `unsafe`: the vector loads and stores go through raw pointers, and
+//! the function must be compiled for AVX-512 and called only where the
+//! processor has it ([`available`] checks at run time).
 #![allow(unsafe_code)] // each block below states why it is sound
 
 use crate::cells::{Cell, Packed32};
 use crate::edges::settle;
-use crate::order::{BLOCK, Item, TupleBlocks};
+use crate::order::{BLOCK, Item};
 use std::arch::x86_64::{
-    __m512i, _mm512_add_epi32, _mm512_and_si512, _mm512_cmpeq_epi32_mask, _mm512_cmpgt_epu32_mask,
-    _mm512_cmpneq_epi32_mask, _mm512_i32gather_epi32, _mm512_loadu_si512, _mm512_or_si512,
-    _mm512_set1_epi32, _mm512_srli_epi32, _mm512_sub_epi32,
+    __m512i, __mmask16, _mm512_add_epi32, _mm512_and_si512, _mm512_cmpeq_epi32_mask,
+    _mm512_cmpgt_epu32_mask, _mm512_cmpneq_epi32_mask, _mm512_loadu_si512,
+    _mm512_maskz_compress_epi32, _mm512_or_si512, _mm512_set1_epi32, _mm512_srli_epi32,
+    _mm512_storeu_si512, _mm512_sub_epi32,
 };
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -34,7 +41,7 @@ pub(crate) const LANES: usize = crate::edges::WIDE_LANES;
 
 /// True when this processor runs [`check_words`].
 pub(crate) fn available() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
+    std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("popcnt")
 }
 
 /// nedge of `item`'s `words` (a multiple of [`LANES`] of them) and whether
@@ -60,7 +67,7 @@ pub(crate) fn check_words(
 /// # Safety
 /// The processor has AVX-512F; `words.len()` is a multiple of [`LANES`];
 /// `cells` holds at least `max(low_base, high_base) + BLOCK` cells.
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,popcnt")]
 unsafe fn check_words_avx512(
     item: &Item,
     words: &[u32],
@@ -69,8 +76,11 @@ unsafe fn check_words_avx512(
     seen: &[AtomicBool],
 ) -> (u64, bool) {
     let confirm = Packed32::needs_confirmation(parents.len());
-    let low = cells[item.low_base..].as_ptr().cast::<i32>();
-    let high = cells[item.high_base..].as_ptr().cast::<i32>();
+    // Fixed-size views, so that an index below 2^16 needs no bounds check.
+    let block = |base: usize| -> &[Packed32; BLOCK] {
+        cells[base..base + BLOCK].try_into().expect("a whole block")
+    };
+    let (low, high) = (block(item.low_base), block(item.high_base));
     #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)] // 24-bit prints
     let print_of = |base: usize| _mm512_set1_epi32((base as u32 & Packed32::PRINT) as i32);
     let (low_print, high_print) = (print_of(item.low_base), print_of(item.high_base));
@@ -81,20 +91,39 @@ unsafe fn check_words_avx512(
     let two = _mm512_set1_epi32(2);
     let mut bad = 0u16;
     let mut nedge = 0u64;
+    let (mut lows, mut highs) = (
+        [Packed32::unreached(); LANES],
+        [Packed32::unreached(); LANES],
+    );
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)] // ids below 2^32
+    let (low_base, high_base) = (
+        _mm512_set1_epi32(item.low_base as i32),
+        _mm512_set1_epi32(item.high_base as i32),
+    );
+    let mut candidates = Candidates::new();
     for group in words.chunks_exact(LANES) {
-        // SAFETY: `group` holds LANES u32s, 64 bytes; the load is unaligned.
-        let w = unsafe { _mm512_loadu_si512(group.as_ptr().cast::<__m512i>()) };
-        let index_low = _mm512_and_si512(w, low_half);
-        let index_high = _mm512_srli_epi32::<16>(w);
-        // SAFETY: an index is below BLOCK, and each block's BLOCK cells lie
-        // inside `cells` (checked by the caller); `Packed32` is a
-        // `repr(transparent)` u32.
-        let (cell_low, cell_high) = unsafe {
+        // The cells, read one by one: 32 plain loads beat two 16-lane
+        // gathers (AMD EPYC, README "Validation takes").
+        for ((&word, low_cell), high_cell) in group.iter().zip(&mut lows).zip(&mut highs) {
+            *low_cell = low[(word & 0xffff) as usize];
+            *high_cell = high[(word >> 16) as usize];
+        }
+        // SAFETY: `group`, `lows` and `highs` each hold LANES u32s (a
+        // `Packed32` is a `repr(transparent)` u32), 64 bytes; the loads
+        // are unaligned.
+        let (w, cell_low, cell_high) = unsafe {
             (
-                _mm512_i32gather_epi32::<4>(index_low, low),
-                _mm512_i32gather_epi32::<4>(index_high, high),
+                _mm512_loadu_si512(group.as_ptr().cast::<__m512i>()),
+                _mm512_loadu_si512(lows.as_ptr().cast::<__m512i>()),
+                _mm512_loadu_si512(highs.as_ptr().cast::<__m512i>()),
             )
         };
+        let index_low = _mm512_and_si512(w, low_half);
+        let index_high = _mm512_srli_epi32::<16>(w);
+        let (base_low, base_high) = (
+            _mm512_add_epi32(index_low, low_base),
+            _mm512_add_epi32(index_high, high_base),
+        );
         let level_low = _mm512_srli_epi32::<24>(cell_low);
         let level_high = _mm512_srli_epi32::<24>(cell_high);
         // |a - b| > 1 as one unsigned test: a - b + 1 > 2.
@@ -112,22 +141,74 @@ unsafe fn check_words_avx512(
                 _mm512_and_si512(cell_low, print),
                 _mm512_or_si512(index_high, high_print),
             );
-        for (mask, child_is_high) in [(high_child, true), (low_child, false)] {
-            let mut m = mask;
-            while m != 0 {
-                let lane = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let (a, b) = TupleBlocks::ends(item, group[lane]);
-                let (child, parent) = if child_is_high { (b, a) } else { (a, b) };
-                if confirm {
-                    settle(child, parent, parents, seen);
-                } else {
-                    seen[child as usize].store(true, Relaxed);
-                }
-            }
+        // The candidates' (child, parent) pairs, kept for a batch: one
+        // branch per candidate here would be mispredicted more often than not.
+        candidates.push(high_child, base_high, base_low);
+        candidates.push(low_child, base_low, base_high);
+        if candidates.len > Candidates::BATCH {
+            candidates.settle(confirm, parents, seen);
         }
     }
+    candidates.settle(confirm, parents, seen);
     (nedge, bad != 0)
+}
+
+/// Tree-edge candidates of the vector loop, settled in batches.
+struct Candidates {
+    children: [u32; Self::CAPACITY],
+    parents: [u32; Self::CAPACITY],
+    len: usize,
+}
+
+impl Candidates {
+    /// Candidates kept before they are settled.
+    const BATCH: usize = 512;
+    /// Room for one more step's two pushes of up to LANES each.
+    const CAPACITY: usize = Self::BATCH + 2 * LANES;
+
+    fn new() -> Self {
+        Candidates {
+            children: [0; Self::CAPACITY],
+            parents: [0; Self::CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// Appends the lanes of `mask`: children from `child`, parents from
+    /// `parent` (absolute vertex ids). Needs `len <= BATCH + LANES`.
+    #[inline]
+    #[target_feature(enable = "avx512f,popcnt")]
+    fn push(&mut self, mask: __mmask16, child: __m512i, parent: __m512i) {
+        assert!(self.len + LANES <= Self::CAPACITY);
+        // SAFETY: LANES u32s from `len` on lie inside both arrays (asserted
+        // above); the stores are unaligned.
+        unsafe {
+            let at = |a: &mut [u32; Self::CAPACITY]| a.as_mut_ptr().add(self.len).cast::<__m512i>();
+            _mm512_storeu_si512(
+                at(&mut self.children),
+                _mm512_maskz_compress_epi32(mask, child),
+            );
+            _mm512_storeu_si512(
+                at(&mut self.parents),
+                _mm512_maskz_compress_epi32(mask, parent),
+            );
+        }
+        self.len += mask.count_ones() as usize;
+    }
+
+    /// Marks each kept child whose parent is confirmed (all of them when
+    /// prints are whole parents) and empties the batch.
+    fn settle(&mut self, confirm: bool, parents: &[i64], seen: &[AtomicBool]) {
+        let pairs = self.children[..self.len]
+            .iter()
+            .zip(&self.parents[..self.len]);
+        if confirm {
+            pairs.for_each(|(&child, &parent)| settle(child, parent, parents, seen));
+        } else {
+            pairs.for_each(|(&child, _)| seen[child as usize].store(true, Relaxed));
+        }
+        self.len = 0;
+    }
 }
 
 #[cfg(test)]
