@@ -179,11 +179,10 @@ impl Validator {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
         self.ensure_capacity(n);
-        let levels = &mut self.levels[..n];
+        let levels = &self.levels[..n];
         let seen = &self.tree_edge_seen[..n];
         tree::check_ranges(n, root, parents, levels)?;
-        tree::walk_levels(parents, levels)?;
-        let (reached, depth) = tree::fill_cells(levels, parents, &mut self.packed[..n]);
+        let (reached, depth) = tree::walk_and_fill(parents, levels, &mut self.packed[..n])?;
         let nedge = if depth <= Packed32::MAX_LEVEL {
             edges::check_edges(tuples, parents, &self.packed, seen)?
         } else {

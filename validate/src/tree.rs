@@ -19,6 +19,7 @@ use crate::Invalid;
 use crate::cells::Cell;
 pub(crate) use crate::cells::UNREACHED;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// The level of a reached vertex not yet walked.
@@ -88,19 +89,56 @@ pub(crate) fn check_ranges(
 /// Check 2: gives every pending vertex its tree depth in `levels`, which
 /// [`check_ranges`] marked. `parents` must have passed it.
 pub(crate) fn walk_levels(parents: &[i64], levels: &[AtomicU32]) -> Result<(), Invalid> {
-    let n = parents.len();
-    let first_error = levels[..n]
+    let first_error = levels[..parents.len()]
         .par_chunks(VERTEX_GRAIN)
         .enumerate()
         .map_init(Vec::new, |stack, (block, chunk)| {
             let first = block * VERTEX_GRAIN;
-            (first..first + chunk.len())
-                .filter(|&v| levels[v].load(Relaxed) == PENDING)
-                .find_map(|v| walk(v, parents, levels, stack).err())
+            walk_chunk(first..first + chunk.len(), parents, levels, stack)
         })
         .find_first(Option::is_some)
         .flatten();
     first_error.map_or(Ok(()), Err)
+}
+
+/// [`walk_levels`], and then, chunk by chunk while the chunk is in cache,
+/// [`fill_cells`]: returns the reached vertices and the deepest level.
+/// Once a chunk's own walks are over, all its vertices have their final
+/// levels (a level another worker writes is the same true depth), so its
+/// cells can be written at once. Errors are those of [`walk_levels`].
+pub(crate) fn walk_and_fill<C: Cell>(
+    parents: &[i64],
+    levels: &[AtomicU32],
+    cells: &mut [C],
+) -> Result<(u64, u32), Invalid> {
+    let n = parents.len();
+    cells[..n]
+        .par_chunks_mut(VERTEX_GRAIN)
+        .enumerate()
+        .map_init(Vec::new, |stack, (block, cells)| {
+            let chunk = block * VERTEX_GRAIN..block * VERTEX_GRAIN + cells.len();
+            match walk_chunk(chunk.clone(), parents, levels, stack) {
+                Some(error) => Err(error),
+                None => {
+                    let own = levels[chunk.clone()].iter().map(|l| l.load(Relaxed));
+                    Ok(fill_chunk(own, &parents[chunk], cells))
+                }
+            }
+        })
+        // Adjacent results combine in order, so the lowest chunk's error wins.
+        .reduce(|| Ok((0, 0)), |a, b| Ok(add_counts(a?, b?)))
+}
+
+/// The first error of the walks from the pending vertices of `chunk`.
+fn walk_chunk(
+    chunk: Range<usize>,
+    parents: &[i64],
+    levels: &[AtomicU32],
+    stack: &mut Vec<u32>,
+) -> Option<Invalid> {
+    chunk
+        .filter(|&v| levels[v].load(Relaxed) == PENDING)
+        .find_map(|v| walk(v, parents, levels, stack).err())
 }
 
 /// Reached vertices and the deepest level among `levels`, once the walks
@@ -109,7 +147,7 @@ pub(crate) fn count_levels(levels: &mut [AtomicU32]) -> (u64, u32) {
     levels
         .par_chunks_mut(VERTEX_GRAIN)
         .map(|chunk| count(chunk.iter_mut().map(|l| *l.get_mut())))
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)))
+        .reduce(|| (0, 0), add_counts)
 }
 
 /// Reached vertices and the deepest level among `levels`, one chunk's.
@@ -170,32 +208,43 @@ fn index(v: u64) -> usize {
 }
 
 /// Writes each vertex's [`Cell`] from its level and parent, and returns
-/// what [`count_levels`] would (reached vertices, deepest level), counted
-/// chunk by chunk while the chunk is in cache. A level deeper than
-/// `C::MAX_LEVEL` gets an unreached cell: the caller sees the depth and
-/// starts again with a wider cell. Takes `levels` mutably, once the walks
-/// are over, so that its loops read plain `u32`s. O(N), parallel.
+/// what [`count_levels`] would (reached vertices, deepest level). A level
+/// deeper than `C::MAX_LEVEL` gets an unreached cell: the caller sees the
+/// depth and starts again with a wider cell. O(N), parallel.
 pub(crate) fn fill_cells<C: Cell>(
-    levels: &mut [AtomicU32],
+    levels: &[AtomicU32],
     parents: &[i64],
     cells: &mut [C],
 ) -> (u64, u32) {
     cells
         .par_chunks_mut(VERTEX_GRAIN)
-        .zip(levels.par_chunks_mut(VERTEX_GRAIN))
+        .zip(levels.par_chunks(VERTEX_GRAIN))
         .zip(parents.par_chunks(VERTEX_GRAIN))
         .map(|((cells, levels), parents)| {
-            for ((cell, level), &parent) in cells.iter_mut().zip(levels.iter_mut()).zip(parents) {
-                let level = *level.get_mut();
-                *cell = if level <= C::MAX_LEVEL {
-                    // A reached vertex's parent is a checked id below 2^32.
-                    #[allow(clippy::cast_possible_truncation)]
-                    C::reached(level, parent as u32)
-                } else {
-                    C::unreached()
-                };
-            }
-            count(levels.iter_mut().map(|l| *l.get_mut()))
+            fill_chunk(levels.iter().map(|l| l.load(Relaxed)), parents, cells)
         })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)))
+        .reduce(|| (0, 0), add_counts)
+}
+
+/// [`fill_cells`] on one chunk.
+fn fill_chunk<C: Cell>(
+    levels: impl Iterator<Item = u32> + Clone,
+    parents: &[i64],
+    cells: &mut [C],
+) -> (u64, u32) {
+    for ((cell, level), &parent) in cells.iter_mut().zip(levels.clone()).zip(parents) {
+        *cell = if level <= C::MAX_LEVEL {
+            // A reached vertex's parent is a checked id below 2^32.
+            #[allow(clippy::cast_possible_truncation)]
+            C::reached(level, parent as u32)
+        } else {
+            C::unreached()
+        };
+    }
+    count(levels)
+}
+
+/// Two (reached, depth) counts as one.
+fn add_counts(a: (u64, u32), b: (u64, u32)) -> (u64, u32) {
+    (a.0 + b.0, a.1.max(b.1))
 }
