@@ -100,7 +100,7 @@ unsafe fn check_words_avx512(
         _mm512_set1_epi32(item.low_base as i32),
         _mm512_set1_epi32(item.high_base as i32),
     );
-    let mut candidates = Candidates::new();
+    let (mut candidates, mut kept) = (Candidates::new(), 0);
     for group in words.chunks_exact(LANES) {
         // The cells, read one by one: 32 plain loads beat two 16-lane
         // gathers (AMD EPYC, README "Validation takes").
@@ -143,21 +143,24 @@ unsafe fn check_words_avx512(
             );
         // The candidates' (child, parent) pairs, kept for a batch: one
         // branch per candidate here would be mispredicted more often than not.
-        candidates.push(high_child, base_high, base_low);
-        candidates.push(low_child, base_low, base_high);
-        if candidates.len > Candidates::BATCH {
-            candidates.settle(confirm, parents, seen);
+        kept = candidates.push(kept, high_child, base_high, base_low);
+        kept = candidates.push(kept, low_child, base_low, base_high);
+        if kept > Candidates::BATCH {
+            candidates.settle(kept, confirm, parents, seen);
+            kept = 0;
         }
     }
-    candidates.settle(confirm, parents, seen);
+    candidates.settle(kept, confirm, parents, seen);
     (nedge, bad != 0)
 }
 
-/// Tree-edge candidates of the vector loop, settled in batches.
+/// Tree-edge candidates of the vector loop, settled in batches. Their
+/// count is the caller's local, passed in and out, so that it stays in a
+/// register: kept in the struct, it was stored and reloaded around every
+/// push, a chain through memory from one push to the next.
 struct Candidates {
     children: [u32; Self::CAPACITY],
     parents: [u32; Self::CAPACITY],
-    len: usize,
 }
 
 impl Candidates {
@@ -170,20 +173,20 @@ impl Candidates {
         Candidates {
             children: [0; Self::CAPACITY],
             parents: [0; Self::CAPACITY],
-            len: 0,
         }
     }
 
-    /// Appends the lanes of `mask`: children from `child`, parents from
-    /// `parent` (absolute vertex ids). Needs `len <= BATCH + LANES`.
+    /// Appends the lanes of `mask` after the first `len` candidates:
+    /// children from `child`, parents from `parent` (absolute vertex ids).
+    /// Returns the new count. Needs `len <= BATCH + LANES`.
     #[inline]
     #[target_feature(enable = "avx512f,popcnt")]
-    fn push(&mut self, mask: __mmask16, child: __m512i, parent: __m512i) {
-        assert!(self.len + LANES <= Self::CAPACITY);
+    fn push(&mut self, len: usize, mask: __mmask16, child: __m512i, parent: __m512i) -> usize {
+        assert!(len + LANES <= Self::CAPACITY);
         // SAFETY: LANES u32s from `len` on lie inside both arrays (asserted
         // above); the stores are unaligned.
         unsafe {
-            let at = |a: &mut [u32; Self::CAPACITY]| a.as_mut_ptr().add(self.len).cast::<__m512i>();
+            let at = |a: &mut [u32; Self::CAPACITY]| a.as_mut_ptr().add(len).cast::<__m512i>();
             _mm512_storeu_si512(
                 at(&mut self.children),
                 _mm512_maskz_compress_epi32(mask, child),
@@ -193,21 +196,19 @@ impl Candidates {
                 _mm512_maskz_compress_epi32(mask, parent),
             );
         }
-        self.len += mask.count_ones() as usize;
+        len + mask.count_ones() as usize
     }
 
-    /// Marks each kept child whose parent is confirmed (all of them when
-    /// prints are whole parents) and empties the batch.
-    fn settle(&mut self, confirm: bool, parents: &[i64], seen: &[AtomicBool]) {
-        let pairs = self.children[..self.len]
-            .iter()
-            .zip(&self.parents[..self.len]);
+    /// Marks each of the first `len` children whose parent is confirmed
+    /// (all of them when prints are whole parents); the batch is then
+    /// empty.
+    fn settle(&self, len: usize, confirm: bool, parents: &[i64], seen: &[AtomicBool]) {
+        let pairs = self.children[..len].iter().zip(&self.parents[..len]);
         if confirm {
             pairs.for_each(|(&child, &parent)| settle(child, parent, parents, seen));
         } else {
             pairs.for_each(|(&child, _)| seen[child as usize].store(true, Relaxed));
         }
-        self.len = 0;
     }
 }
 
