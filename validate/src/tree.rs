@@ -5,6 +5,12 @@
 //! the level. Workers take vertices in blocks; from each pending vertex a
 //! worker follows parents, stacking the pending ones, until it meets a known
 //! level (the root's 0 at the latest), then assigns levels down the stack.
+//! A block's pending vertices are listed first, without a branch per
+//! vertex, and most of them need no walk: their parent's level is known by
+//! then, one read. (Testing each vertex in turn mispredicted about every
+//! other one and kept the reads from overlapping: the walks took 6.4-10.4
+//! ms a validation at SCALE 20 against 4.4-6.7 ms this way, six
+//! alternating pairs of runs, AMD EPYC, temporary timers.)
 //!
 //! A level, once written, is the vertex's true tree depth, and every worker
 //! that writes it writes the same value, so racing workers only repeat work.
@@ -92,9 +98,9 @@ pub(crate) fn walk_levels(parents: &[i64], levels: &[AtomicU32]) -> Result<(), I
     let first_error = levels[..parents.len()]
         .par_chunks(VERTEX_GRAIN)
         .enumerate()
-        .map_init(Vec::new, |stack, (block, chunk)| {
+        .map_init(Scratch::default, |scratch, (block, chunk)| {
             let first = block * VERTEX_GRAIN;
-            walk_chunk(first..first + chunk.len(), parents, levels, stack)
+            walk_chunk(first..first + chunk.len(), parents, levels, scratch)
         })
         .find_first(Option::is_some)
         .flatten();
@@ -115,9 +121,9 @@ pub(crate) fn walk_and_fill<C: Cell>(
     cells[..n]
         .par_chunks_mut(VERTEX_GRAIN)
         .enumerate()
-        .map_init(Vec::new, |stack, (block, cells)| {
+        .map_init(Scratch::default, |scratch, (block, cells)| {
             let chunk = block * VERTEX_GRAIN..block * VERTEX_GRAIN + cells.len();
-            match walk_chunk(chunk.clone(), parents, levels, stack) {
+            match walk_chunk(chunk.clone(), parents, levels, scratch) {
                 Some(error) => Err(error),
                 None => {
                     let own = levels[chunk.clone()].iter().map(|l| l.load(Relaxed));
@@ -134,11 +140,39 @@ fn walk_chunk(
     chunk: Range<usize>,
     parents: &[i64],
     levels: &[AtomicU32],
-    stack: &mut Vec<u32>,
+    scratch: &mut Scratch,
 ) -> Option<Invalid> {
-    chunk
-        .filter(|&v| levels[v].load(Relaxed) == PENDING)
-        .find_map(|v| walk(v, parents, levels, stack).err())
+    // The chunk's pending vertices, listed without a branch per vertex: a
+    // test of each vertex would be mispredicted about every other one.
+    scratch.pending.resize(chunk.len(), 0);
+    let mut found = 0;
+    for v in chunk {
+        scratch.pending[found] = u32::try_from(v).expect("ids fit u32");
+        found += usize::from(levels[v].load(Relaxed) == PENDING);
+    }
+    for &v in &scratch.pending[..found] {
+        let v = v as usize;
+        // Most parents have their level by now: one read, no walk.
+        let parent = index(parents[v] as u64);
+        let above = levels[parent].load(Relaxed);
+        if above < PENDING {
+            levels[v].store(above + 1, Relaxed);
+        } else if levels[v].load(Relaxed) == PENDING
+            && let Err(error) = walk(v, parents, levels, &mut scratch.stack)
+        {
+            return Some(error);
+        }
+    }
+    None
+}
+
+/// A worker's buffers for [`walk_chunk`].
+#[derive(Default)]
+struct Scratch {
+    /// The pending vertices of a chunk.
+    pending: Vec<u32>,
+    /// The chain of a walk.
+    stack: Vec<u32>,
 }
 
 /// Reached vertices and the deepest level among `levels`, once the walks
