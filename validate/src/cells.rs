@@ -60,7 +60,7 @@ pub(crate) trait Cell: Copy + Send + Sync {
 }
 
 /// Level (8 bits) and the parent's low 24 bits. `repr(transparent)`: the
-/// wide loop gathers cells as `u32`s.
+/// wide loop loads its sixteen cells' bits as one vector of `u32`s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(transparent)]
 pub(crate) struct Packed32(u32);
