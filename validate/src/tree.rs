@@ -241,26 +241,24 @@ fn index(v: u64) -> usize {
     usize::try_from(v).expect("a checked vertex id")
 }
 
-/// Writes each vertex's [`Cell`] from its level and parent, and returns
-/// what [`count_levels`] would (reached vertices, deepest level). A level
-/// deeper than `C::MAX_LEVEL` gets an unreached cell: the caller sees the
-/// depth and starts again with a wider cell. O(N), parallel.
-pub(crate) fn fill_cells<C: Cell>(
-    levels: &[AtomicU32],
-    parents: &[i64],
-    cells: &mut [C],
-) -> (u64, u32) {
+/// Writes each vertex's [`Cell`] from its level and parent (the wider
+/// cells' pass, once [`walk_and_fill`] has found a tree too deep for
+/// `Packed32`). A level deeper than `C::MAX_LEVEL` gets an unreached cell.
+/// O(N), parallel.
+pub(crate) fn fill_cells<C: Cell>(levels: &[AtomicU32], parents: &[i64], cells: &mut [C]) {
     cells
         .par_chunks_mut(VERTEX_GRAIN)
         .zip(levels.par_chunks(VERTEX_GRAIN))
         .zip(parents.par_chunks(VERTEX_GRAIN))
-        .map(|((cells, levels), parents)| {
-            fill_chunk(levels.iter().map(|l| l.load(Relaxed)), parents, cells)
-        })
-        .reduce(|| (0, 0), add_counts)
+        .for_each(|((cells, levels), parents)| {
+            fill_chunk(levels.iter().map(|l| l.load(Relaxed)), parents, cells);
+        });
 }
 
-/// [`fill_cells`] on one chunk.
+/// [`fill_cells`] on one chunk; returns what [`count_levels`] would
+/// (reached vertices, deepest level), so that [`walk_and_fill`] needs no
+/// pass of its own to count. A caller seeing a depth above `C::MAX_LEVEL`
+/// starts again with a wider cell.
 fn fill_chunk<C: Cell>(
     levels: impl Iterator<Item = u32> + Clone,
     parents: &[i64],
