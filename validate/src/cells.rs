@@ -11,6 +11,14 @@
 //!   the print is the whole parent, so a match is a tree edge; above, a
 //!   match is confirmed against the full parent array (once per tree edge,
 //!   plus one false alarm in `2^24` other cross-level tuples).
+//! - [`Packed16`]: level in the high byte, the low 8 bits of the parent.
+//!   Two bytes per vertex, for graphs above `2^24` vertices, where
+//!   [`Packed32`]'s matches need confirming anyway: there the block pairs
+//!   are sparse (a few thousand tuples each at SCALE 25 and 26), so the
+//!   pass reads about one new cache line of cells per tuple, and a line
+//!   of two-byte cells serves twice the vertices. A match is confirmed
+//!   (once per tree edge, plus one false alarm in 256 other cross-level
+//!   tuples).
 //! - [`Exact64`]: level in the high 32 bits, the whole parent in the low 32.
 //!   Eight bytes per vertex, any depth, no confirmation needed.
 
@@ -59,15 +67,32 @@ pub(crate) trait Cell: Copy + Send + Sync {
     }
 }
 
+/// A cell the wide loop (`wide.rs`) reads: its bits widened to a `u32`,
+/// the level in the bits from [`Narrow::LEVEL_SHIFT`] up (`0xff` for
+/// unreached), the print of the parent in [`Narrow::PRINT`].
+pub(crate) trait Narrow: Cell {
+    /// Where the level starts.
+    const LEVEL_SHIFT: u32;
+    /// The bits of the parent a cell keeps.
+    const PRINT: u32;
+    /// The cell's bits.
+    fn bits(self) -> u32;
+}
+
 /// Level (8 bits) and the parent's low 24 bits. `repr(transparent)`: the
 /// wide loop loads its sixteen cells' bits as one vector of `u32`s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(transparent)]
 pub(crate) struct Packed32(u32);
 
-impl Packed32 {
-    /// The bits of the parent a cell keeps.
-    pub(crate) const PRINT: u32 = (1 << 24) - 1;
+impl Narrow for Packed32 {
+    const LEVEL_SHIFT: u32 = 24;
+    const PRINT: u32 = (1 << 24) - 1;
+
+    #[inline]
+    fn bits(self) -> u32 {
+        self.0
+    }
 }
 
 impl Cell for Packed32 {
@@ -103,6 +128,68 @@ impl Cell for Packed32 {
     #[inline]
     fn might_be_child_of(self, parent: u32) -> bool {
         (self.0 & Self::PRINT) == (parent & Self::PRINT)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn check_words_wide(
+        item: &Item,
+        words: &[u32],
+        cells: &[Self],
+        parents: &[i64],
+        seen: &[AtomicBool],
+    ) -> Option<(u64, bool)> {
+        crate::wide::available()
+            .then(|| crate::wide::check_words(item, words, cells, parents, seen))
+    }
+}
+
+/// Level (8 bits) and the parent's low 8 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Packed16(u16);
+
+impl Narrow for Packed16 {
+    const LEVEL_SHIFT: u32 = 8;
+    const PRINT: u32 = 0xff;
+
+    #[inline]
+    fn bits(self) -> u32 {
+        self.0.into()
+    }
+}
+
+impl Cell for Packed16 {
+    /// As for [`Packed32`]: 255 means unreached, 254 stays empty.
+    const MAX_LEVEL: u32 = 253;
+
+    fn needs_confirmation(_: usize) -> bool {
+        true
+    }
+
+    #[inline]
+    #[allow(clippy::cast_possible_truncation)] // a level below 2^8, the print
+    fn reached(level: u32, parent: u32) -> Self {
+        debug_assert!(level <= Self::MAX_LEVEL);
+        Packed16(((level << 8) | (parent & Self::PRINT)) as u16)
+    }
+
+    #[inline]
+    fn unreached() -> Self {
+        Packed16(0xff00)
+    }
+
+    #[inline]
+    fn level(self) -> u32 {
+        u32::from(self.0 >> 8)
+    }
+
+    #[inline]
+    fn is_unreached_level(level: u32) -> bool {
+        level == 0xff
+    }
+
+    #[inline]
+    fn might_be_child_of(self, parent: u32) -> bool {
+        u32::from(self.0) & Self::PRINT == parent & Self::PRINT
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -181,6 +268,21 @@ mod tests {
         assert!(Packed32::is_unreached_level(unreached));
         assert!(unreached.abs_diff(Packed32::MAX_LEVEL) >= 2);
         assert_eq!(Packed32::reached(0, 0).level(), 0);
+    }
+
+    #[test]
+    fn narrow_cells_keep_levels_and_prints() {
+        let c = Packed16::reached(253, 0x1234_5678);
+        assert_eq!(c.level(), 253);
+        assert!(c.might_be_child_of(0x78));
+        assert!(c.might_be_child_of(0x5678), "only 8 bits are kept");
+        assert!(!c.might_be_child_of(0x1234_5679));
+        assert!(Packed16::needs_confirmation(2));
+        let unreached = Packed16::unreached().level();
+        assert!(Packed16::is_unreached_level(unreached));
+        assert!(unreached.abs_diff(Packed16::MAX_LEVEL) >= 2);
+        assert_eq!(Packed16::reached(0, 0).level(), 0);
+        assert_eq!(Packed16::reached(7, 0x1ff).bits(), 0x7ff);
     }
 
     #[test]

@@ -27,9 +27,10 @@
 //!
 //! Cost: a few parallel passes over the vertices and one over the edge
 //! tuples, which reads two small cells per tuple (level and parent print,
-//! 4 bytes per vertex while the tree is at most 253 levels deep; see
-//! `cells.rs`). Working memory: `9 N` bytes, allocated once per
-//! [`Validator`] (`8 N` more only if a tree over 254 levels deep comes).
+//! 4 bytes per vertex, 2 above `2^24` vertices, while the tree is at most
+//! 253 levels deep; see `cells.rs`). Working memory: `9 N` bytes (`7 N`
+//! above `2^24` vertices), allocated once per [`Validator`] (`8 N` more
+//! only if a tree over 254 levels deep comes).
 //! Failures are deterministic: the same input names the same check and the
 //! same vertex or edge whatever the thread count.
 //!
@@ -87,7 +88,7 @@ pub use error::{ExactF32, FileError, Invalid};
 pub use order::TupleBlocks;
 pub use sssp::{SsspSummary, SsspValidator};
 
-use cells::{Cell, Exact64, Packed32};
+use cells::{Cell, Exact64, Packed16, Packed32};
 use generator::EdgeList;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 
@@ -140,20 +141,26 @@ pub struct TreeSummary {
 pub struct Validator {
     levels: Vec<AtomicU32>,
     packed: Vec<Packed32>,
+    narrow: Vec<Packed16>,
     exact: Vec<Exact64>,
     tree_edge_seen: Vec<AtomicBool>,
 }
 
 impl Validator {
     /// The most working memory a validator for `num_vertices` vertices
-    /// takes: 9 bytes per vertex, plus 8 more once a tree deeper than 253
-    /// levels comes (see `cells.rs`), the cell arrays padded to a whole
-    /// block of 64 Ki vertices. The parent array it reads is the
-    /// caller's.
+    /// takes: 9 bytes per vertex (7 above `2^24` vertices, whose cells
+    /// take 2 bytes), plus 8 more once a tree deeper than 253 levels comes
+    /// (see `cells.rs`), the cell arrays padded to a whole block of 64 Ki
+    /// vertices. The parent array it reads is the caller's.
     pub fn bytes_for(num_vertices: u64) -> u64 {
-        let always = size_of::<AtomicU32>() + size_of::<Packed32>() + size_of::<AtomicBool>();
+        let cell = if usize::try_from(num_vertices).is_ok_and(narrow_cells) {
+            size_of::<Packed16>()
+        } else {
+            size_of::<Packed32>()
+        };
+        let always = size_of::<AtomicU32>() + cell + size_of::<AtomicBool>();
         let deep = size_of::<Exact64>();
-        let padding = (size_of::<Packed32>() + deep) * order::BLOCK;
+        let padding = (cell + deep) * order::BLOCK;
         (always + deep) as u64 * num_vertices + padding as u64
     }
 
@@ -179,18 +186,22 @@ impl Validator {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
         self.ensure_capacity(n);
-        let levels = &self.levels[..n];
-        let seen = &self.tree_edge_seen[..n];
-        tree::check_ranges(n, root, parents, levels)?;
-        let (reached, depth) = tree::walk_and_fill(parents, levels, &mut self.packed[..n])?;
-        let nedge = if depth <= Packed32::MAX_LEVEL {
-            edges::check_edges(tuples, parents, &self.packed, seen)?
-        } else {
-            if self.exact.len() < n {
-                self.exact = vec![Exact64::unreached(); padded(n)];
+        let (reached, depth, nedge) = if narrow_cells(n) {
+            if self.narrow.len() < n {
+                self.narrow = vec![Packed16::unreached(); padded(n)];
             }
-            tree::fill_cells(levels, parents, &mut self.exact[..n]);
-            edges::check_edges(tuples, parents, &self.exact, seen)?
+            let mut cells = std::mem::take(&mut self.narrow);
+            let checked = self.check_with(&mut cells, tuples, root, parents);
+            self.narrow = cells;
+            checked?
+        } else {
+            if self.packed.len() < n {
+                self.packed = vec![Packed32::unreached(); padded(n)];
+            }
+            let mut cells = std::mem::take(&mut self.packed);
+            let checked = self.check_with(&mut cells, tuples, root, parents);
+            self.packed = cells;
+            checked?
         };
         if let Some(claimed) = claimed_nedge.filter(|&c| c != nedge) {
             return Err(Invalid::NedgeMismatch {
@@ -205,17 +216,128 @@ impl Validator {
         })
     }
 
+    /// Checks 1 to 5 with `cells` (at least `padded(N)` of them), falling
+    /// back to [`Exact64`] cells for a tree deeper than `C::MAX_LEVEL`:
+    /// reached vertices, depth and nedge.
+    fn check_with<C: Cell>(
+        &mut self,
+        cells: &mut [C],
+        tuples: Tuples<'_>,
+        root: u64,
+        parents: &[i64],
+    ) -> Result<(u64, u32, u64), Invalid> {
+        let n = tuples.num_vertices();
+        let levels = &self.levels[..n];
+        let seen = &self.tree_edge_seen[..n];
+        tree::check_ranges(n, root, parents, levels)?;
+        let (reached, depth) = tree::walk_and_fill(parents, levels, &mut cells[..n])?;
+        let nedge = if depth <= C::MAX_LEVEL {
+            edges::check_edges(tuples, parents, cells, seen)?
+        } else {
+            if self.exact.len() < n {
+                self.exact = vec![Exact64::unreached(); padded(n)];
+            }
+            tree::fill_cells(levels, parents, &mut self.exact[..n]);
+            edges::check_edges(tuples, parents, &self.exact, seen)?
+        };
+        Ok((reached, depth, nedge))
+    }
+
     fn ensure_capacity(&mut self, n: usize) {
         if self.levels.len() < n {
             self.levels = (0..n).map(|_| AtomicU32::new(0)).collect();
-            self.packed = vec![Packed32::unreached(); padded(n)];
             self.tree_edge_seen = (0..n).map(|_| AtomicBool::new(false)).collect();
         }
     }
+}
+
+/// True when a graph of `n` vertices is checked with two-byte cells
+/// ([`Packed16`]) rather than four-byte ones: above `2^24` vertices, where
+/// a four-byte cell's print no longer names the parent either, so every
+/// match is confirmed anyway, and where the block pairs are sparse enough
+/// that the pass reads about a new cache line of cells per tuple (see
+/// `cells.rs`).
+fn narrow_cells(n: usize) -> bool {
+    n > 1 << 24
 }
 
 /// `n` rounded up to whole blocks of [`TupleBlocks`]: the cell arrays'
 /// length, so that a block's cells are one fixed-size slice.
 fn padded(n: usize) -> usize {
     n.next_multiple_of(order::BLOCK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use generator::Edge;
+    use std::collections::VecDeque;
+
+    /// Random tuples over `n` vertices and a BFS tree of them from 0.
+    fn graph_and_tree(n: u32) -> (EdgeList, Vec<i64>) {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u32 % n
+        };
+        // A sparse random graph: some vertices unreached, some deep ones.
+        let tuples: Vec<Edge> = (0..n).map(|_| Edge::new(next(), next())).collect();
+        let mut adjacent = vec![Vec::new(); n as usize];
+        for e in &tuples {
+            adjacent[e.u as usize].push(e.v);
+            adjacent[e.v as usize].push(e.u);
+        }
+        let mut parents = vec![-1i64; n as usize];
+        parents[0] = 0;
+        let mut queue = VecDeque::from([0u32]);
+        while let Some(u) = queue.pop_front() {
+            for &v in &adjacent[u as usize] {
+                if parents[v as usize] == -1 {
+                    parents[v as usize] = u.into();
+                    queue.push_back(v);
+                }
+            }
+        }
+        (EdgeList::new(n.into(), tuples).unwrap(), parents)
+    }
+
+    /// Guards the two-byte cells of large graphs: on a graph of several
+    /// blocks, in list and in block order, they give the verdict the
+    /// four-byte cells give, for a valid tree and for broken ones of every
+    /// kind (a parent that is no neighbour, a level gap, a reached vertex
+    /// marked unreached, a cycle).
+    #[test]
+    fn narrow_cells_judge_as_packed_cells_do() {
+        let n = 3 * order::BLOCK as u32 + 777;
+        let (list, tree) = graph_and_tree(n);
+        let blocks = TupleBlocks::from_tuples(list.num_vertices(), list.edges().to_vec());
+        let reached: Vec<usize> = (1..n as usize).filter(|&v| tree[v] >= 0).collect();
+        assert!(reached.len() > 1000 && reached.len() < n as usize - 1000);
+        let (a, b) = (reached[100], reached[200]);
+        let mut broken = Vec::new();
+        for change in [(a, i64::try_from(b).unwrap()), (a, 0), (a, -1)] {
+            let mut p = tree.clone();
+            p[change.0] = change.1;
+            broken.push(p);
+        }
+        let mut cycle = tree.clone();
+        cycle[a] = i64::try_from(b).unwrap();
+        cycle[b] = i64::try_from(a).unwrap();
+        broken.push(cycle);
+        let mut validator = Validator::new(n as usize);
+        let mut narrow = vec![Packed16::unreached(); padded(n as usize)];
+        let mut packed = vec![Packed32::unreached(); padded(n as usize)];
+        let mut failures = 0;
+        for parents in std::iter::once(&tree).chain(&broken) {
+            for tuples in [Tuples::List(&list), Tuples::Blocks(&blocks)] {
+                let with_narrow = validator.check_with(&mut narrow, tuples, 0, parents);
+                let with_packed = validator.check_with(&mut packed, tuples, 0, parents);
+                assert_eq!(with_narrow, with_packed);
+                failures += usize::from(with_narrow.is_err());
+            }
+        }
+        assert_eq!(failures, 2 * broken.len(), "each broken tree fails");
+    }
 }

@@ -1,5 +1,6 @@
 //! The edge pass over block-ordered words, sixteen tuples per step
-//! (AVX-512), for 4-byte packed cells.
+//! (AVX-512), for the narrow cells (`Packed32`, `Packed16`: level in the
+//! high byte, a print of the parent below).
 //!
 //! The same verdict as the scalar loop of `edges.rs`, computed for sixteen
 //! tuples at once: one load of sixteen words, their 32 cells read one by
@@ -25,7 +26,7 @@
 //! processor has it ([`available`] checks at run time).
 #![allow(unsafe_code)] // each block below states why it is sound
 
-use crate::cells::{Cell, Packed32};
+use crate::cells::Narrow;
 use crate::edges::settle;
 use crate::order::{BLOCK, Item};
 use std::arch::x86_64::{
@@ -47,10 +48,10 @@ pub(crate) fn available() -> bool {
 /// nedge of `item`'s `words` (a multiple of [`LANES`] of them) and whether
 /// any failed check 4; marks confirmed tree edges in `seen`. Panics if
 /// [`available`] is false.
-pub(crate) fn check_words(
+pub(crate) fn check_words<C: Narrow>(
     item: &Item,
     words: &[u32],
-    cells: &[Packed32],
+    cells: &[C],
     parents: &[i64],
     seen: &[AtomicBool],
 ) -> (u64, bool) {
@@ -58,43 +59,61 @@ pub(crate) fn check_words(
     assert_eq!(words.len() % LANES, 0);
     assert!(item.low_base.max(item.high_base) + BLOCK <= cells.len());
     // SAFETY: the processor has AVX-512F (asserted above), and the bounds
-    // that the function's reads rely on were asserted too.
-    unsafe { check_words_avx512(item, words, cells, parents, seen) }
+    // that the function's reads rely on were asserted too. The shift is an
+    // immediate operand, so it must be a constant here.
+    unsafe {
+        match C::LEVEL_SHIFT {
+            24 => check_words_avx512::<C, 24>(item, words, cells, parents, seen),
+            8 => check_words_avx512::<C, 8>(item, words, cells, parents, seen),
+            shift => unreachable!("no wide loop for levels from bit {shift}"),
+        }
+    }
 }
 
-/// [`check_words`] once its preconditions hold.
+/// [`check_words`] once its preconditions hold; `SHIFT` is
+/// `C::LEVEL_SHIFT`.
 ///
 /// # Safety
 /// The processor has AVX-512F; `words.len()` is a multiple of [`LANES`];
 /// `cells` holds at least `max(low_base, high_base) + BLOCK` cells.
 #[target_feature(enable = "avx512f,popcnt")]
-unsafe fn check_words_avx512(
+unsafe fn check_words_avx512<C: Narrow, const SHIFT: u32>(
     item: &Item,
     words: &[u32],
-    cells: &[Packed32],
+    cells: &[C],
     parents: &[i64],
     seen: &[AtomicBool],
 ) -> (u64, bool) {
-    let confirm = Packed32::needs_confirmation(parents.len());
+    let confirm = C::needs_confirmation(parents.len());
     // Fixed-size views, so that an index below 2^16 needs no bounds check.
-    let block = |base: usize| -> &[Packed32; BLOCK] {
+    let block = |base: usize| -> &[C; BLOCK] {
         cells[base..base + BLOCK].try_into().expect("a whole block")
     };
     let (low, high) = (block(item.low_base), block(item.high_base));
-    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)] // 24-bit prints
-    let print_of = |base: usize| _mm512_set1_epi32((base as u32 & Packed32::PRINT) as i32);
+    // A vertex's print is its id's low bits: its block's base's, above the
+    // 16 bits of its index in the block, if the print has any there.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)] // prints below 2^24
+    let print_of = |base: usize| _mm512_set1_epi32((base as u32 & C::PRINT) as i32);
     let (low_print, high_print) = (print_of(item.low_base), print_of(item.high_base));
     let low_half = _mm512_set1_epi32(0xffff);
-    let print = _mm512_set1_epi32(Packed32::PRINT.cast_signed());
+    let print = _mm512_set1_epi32(C::PRINT.cast_signed());
     let unreached = _mm512_set1_epi32(0xff);
     let one = _mm512_set1_epi32(1);
     let two = _mm512_set1_epi32(2);
     let mut bad = 0u16;
     let mut nedge = 0u64;
-    let (mut lows, mut highs) = (
-        [Packed32::unreached(); LANES],
-        [Packed32::unreached(); LANES],
-    );
+    // The prints of ends with these indices in a block whose print bits
+    // above the index are `base_print`; a print narrower than the index
+    // (`Packed16`) also drops the index's high bits.
+    let print_of_ends = |index: __m512i, base_print: __m512i| {
+        let ends = _mm512_or_si512(index, base_print);
+        if C::PRINT < 0xffff {
+            _mm512_and_si512(ends, print)
+        } else {
+            ends
+        }
+    };
+    let (mut lows, mut highs) = ([0u32; LANES], [0u32; LANES]);
     #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)] // ids below 2^32
     let (low_base, high_base) = (
         _mm512_set1_epi32(item.low_base as i32),
@@ -105,12 +124,11 @@ unsafe fn check_words_avx512(
         // The cells, read one by one: 32 plain loads beat two 16-lane
         // gathers (AMD EPYC, README "Validation takes").
         for ((&word, low_cell), high_cell) in group.iter().zip(&mut lows).zip(&mut highs) {
-            *low_cell = low[(word & 0xffff) as usize];
-            *high_cell = high[(word >> 16) as usize];
+            *low_cell = low[(word & 0xffff) as usize].bits();
+            *high_cell = high[(word >> 16) as usize].bits();
         }
-        // SAFETY: `group`, `lows` and `highs` each hold LANES u32s (a
-        // `Packed32` is a `repr(transparent)` u32), 64 bytes; the loads
-        // are unaligned.
+        // SAFETY: `group`, `lows` and `highs` each hold LANES u32s, 64
+        // bytes; the loads are unaligned.
         let (w, cell_low, cell_high) = unsafe {
             (
                 _mm512_loadu_si512(group.as_ptr().cast::<__m512i>()),
@@ -124,8 +142,8 @@ unsafe fn check_words_avx512(
             _mm512_add_epi32(index_low, low_base),
             _mm512_add_epi32(index_high, high_base),
         );
-        let level_low = _mm512_srli_epi32::<24>(cell_low);
-        let level_high = _mm512_srli_epi32::<24>(cell_high);
+        let level_low = _mm512_srli_epi32::<SHIFT>(cell_low);
+        let level_high = _mm512_srli_epi32::<SHIFT>(cell_high);
         // |a - b| > 1 as one unsigned test: a - b + 1 > 2.
         let gap = _mm512_add_epi32(_mm512_sub_epi32(level_low, level_high), one);
         bad |= _mm512_cmpgt_epu32_mask(gap, two);
@@ -134,12 +152,12 @@ unsafe fn check_words_avx512(
         let high_child = _mm512_cmpeq_epi32_mask(level_high, _mm512_add_epi32(level_low, one))
             & _mm512_cmpeq_epi32_mask(
                 _mm512_and_si512(cell_high, print),
-                _mm512_or_si512(index_low, low_print),
+                print_of_ends(index_low, low_print),
             );
         let low_child = _mm512_cmpeq_epi32_mask(level_low, _mm512_add_epi32(level_high, one))
             & _mm512_cmpeq_epi32_mask(
                 _mm512_and_si512(cell_low, print),
-                _mm512_or_si512(index_high, high_print),
+                print_of_ends(index_high, high_print),
             );
         // The candidates' (child, parent) pairs, kept for a batch: one
         // branch per candidate here would be mispredicted more often than not.
@@ -215,6 +233,7 @@ impl Candidates {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cells::{Packed16, Packed32};
     use crate::order::TupleBlocks;
     use generator::Edge;
 
@@ -240,6 +259,11 @@ mod tests {
         if !available() {
             return; // this processor runs the scalar loop only
         }
+        wide_agrees_with_scalar::<Packed32>();
+        wide_agrees_with_scalar::<Packed16>();
+    }
+
+    fn wide_agrees_with_scalar<C: Narrow>() {
         let n = 3 * BLOCK + 1234;
         let mut next = sequence(7);
         for gap in [false, true] {
@@ -260,9 +284,9 @@ mod tests {
                 parent[e.v as usize] = e.u;
             }
             let blocks = TupleBlocks::from_tuples(n, tuples);
-            let mut cells = vec![Packed32::unreached(); n.next_multiple_of(BLOCK)];
+            let mut cells = vec![C::unreached(); n.next_multiple_of(BLOCK)];
             for v in 0..n {
-                cells[v] = Packed32::reached(levels[v], parent[v]);
+                cells[v] = C::reached(levels[v], parent[v]);
             }
             let parents: Vec<i64> = parent.iter().map(|&p| i64::from(p)).collect();
             let fresh = || (0..n).map(|_| AtomicBool::new(false)).collect::<Vec<_>>();
