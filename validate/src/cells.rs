@@ -12,13 +12,13 @@
 //!   match is confirmed against the full parent array (once per tree edge,
 //!   plus one false alarm in `2^24` other cross-level tuples).
 //! - [`Packed16`]: level in the high byte, the low 8 bits of the parent.
-//!   Two bytes per vertex, for graphs above `2^24` vertices, where
-//!   [`Packed32`]'s matches need confirming anyway: there the block pairs
-//!   are sparse (a few thousand tuples each at SCALE 25 and 26), so the
-//!   pass reads about one new cache line of cells per tuple, and a line
-//!   of two-byte cells serves twice the vertices. A match is confirmed
-//!   (once per tree edge, plus one false alarm in 256 other cross-level
-//!   tuples).
+//!   Two bytes per vertex, for graphs above `2^22` vertices: there the
+//!   block pairs are sparse (a few thousand tuples each at SCALE 25 and
+//!   26), so the pass reads about one new cache line of cells per tuple,
+//!   and a line of two-byte cells serves twice the vertices. A match is
+//!   confirmed (once per tree edge, plus one false alarm in 256 other
+//!   cross-level tuples); the lines saved pay for that from `2^23`
+//!   vertices on (`narrow_cells` in `lib.rs` has the figures).
 //! - [`Exact64`]: level in the high 32 bits, the whole parent in the low 32.
 //!   Eight bytes per vertex, any depth, no confirmation needed.
 

@@ -27,9 +27,9 @@
 //!
 //! Cost: a few parallel passes over the vertices and one over the edge
 //! tuples, which reads two small cells per tuple (level and parent print,
-//! 4 bytes per vertex, 2 above `2^24` vertices, while the tree is at most
+//! 4 bytes per vertex, 2 above `2^22` vertices, while the tree is at most
 //! 253 levels deep; see `cells.rs`). Working memory: `9 N` bytes (`7 N`
-//! above `2^24` vertices), allocated once per [`Validator`] (`8 N` more
+//! above `2^22` vertices), allocated once per [`Validator`] (`8 N` more
 //! only if a tree over 254 levels deep comes).
 //! Failures are deterministic: the same input names the same check and the
 //! same vertex or edge whatever the thread count.
@@ -148,7 +148,7 @@ pub struct Validator {
 
 impl Validator {
     /// The most working memory a validator for `num_vertices` vertices
-    /// takes: 9 bytes per vertex (7 above `2^24` vertices, whose cells
+    /// takes: 9 bytes per vertex (7 above `2^22` vertices, whose cells
     /// take 2 bytes), plus 8 more once a tree deeper than 253 levels comes
     /// (see `cells.rs`), the cell arrays padded to a whole block of 64 Ki
     /// vertices. The parent array it reads is the caller's.
@@ -252,13 +252,16 @@ impl Validator {
 }
 
 /// True when a graph of `n` vertices is checked with two-byte cells
-/// ([`Packed16`]) rather than four-byte ones: above `2^24` vertices, where
-/// a four-byte cell's print no longer names the parent either, so every
-/// match is confirmed anyway, and where the block pairs are sparse enough
-/// that the pass reads about a new cache line of cells per tuple (see
-/// `cells.rs`).
+/// ([`Packed16`]) rather than four-byte ones: above `2^22` vertices, where
+/// the block pairs are sparse enough that the edge pass reads about a new
+/// cache line of cells per tuple (see `cells.rs`). The two-byte cells'
+/// matches must be confirmed in the parent array, which four-byte cells
+/// spare below `2^24` vertices; the lines saved outweigh it from `2^23` on
+/// (mean validation with `graph500 --scale S --keys 32`, two alternating
+/// runs each, AMD EPYC: SCALE 24 0.40-0.42 s against 0.52-0.56, SCALE 23
+/// 0.23 against 0.26-0.29, SCALE 22 0.103-0.115 against 0.108-0.109).
 fn narrow_cells(n: usize) -> bool {
-    n > 1 << 24
+    n > 1 << 22
 }
 
 /// `n` rounded up to whole blocks of [`TupleBlocks`]: the cell arrays'
