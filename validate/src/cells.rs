@@ -21,6 +21,8 @@
 //!   vertices on (`narrow_cells` in `lib.rs` has the figures).
 //! - [`Exact64`]: level in the high 32 bits, the whole parent in the low 32.
 //!   Eight bytes per vertex, any depth, no confirmation needed.
+//!
+//! The first two are one type, [`Packed`], over the word that holds them.
 
 use crate::order::Item;
 use std::sync::atomic::AtomicBool;
@@ -79,45 +81,88 @@ pub(crate) trait Narrow: Cell {
     fn bits(self) -> u32;
 }
 
-/// Level (8 bits) and the parent's low 24 bits. `repr(transparent)`: the
-/// wide loop loads its sixteen cells' bits as one vector of `u32`s.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(transparent)]
-pub(crate) struct Packed32(u32);
+/// The word a [`Packed`] cell is kept in.
+pub(crate) trait Word: Copy + Send + Sync + Eq + std::fmt::Debug {
+    /// Bits in the word: the top 8 hold the level, the rest the print.
+    const BITS: u32;
+    /// The low `BITS` of `bits`.
+    fn from_bits(bits: u32) -> Self;
+    /// The word, widened.
+    fn to_bits(self) -> u32;
+}
 
-impl Narrow for Packed32 {
-    const LEVEL_SHIFT: u32 = 24;
-    const PRINT: u32 = (1 << 24) - 1;
-
+impl Word for u32 {
+    const BITS: u32 = 32;
     #[inline]
-    fn bits(self) -> u32 {
-        self.0
+    fn from_bits(bits: u32) -> Self {
+        bits
+    }
+    #[inline]
+    fn to_bits(self) -> u32 {
+        self
     }
 }
 
-impl Cell for Packed32 {
+impl Word for u16 {
+    const BITS: u32 = 16;
+    #[inline]
+    #[allow(clippy::cast_possible_truncation)] // the low bits, on purpose
+    fn from_bits(bits: u32) -> Self {
+        bits as u16
+    }
+    #[inline]
+    fn to_bits(self) -> u32 {
+        self.into()
+    }
+}
+
+/// Level (the top 8 bits of `W`) and the parent's low bits (the rest).
+/// `repr(transparent)`: a slice of cells is a slice of words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
+pub(crate) struct Packed<W>(W);
+
+/// Level and the parent's low 24 bits.
+pub(crate) type Packed32 = Packed<u32>;
+/// Level and the parent's low 8 bits.
+pub(crate) type Packed16 = Packed<u16>;
+
+impl<W: Word> Narrow for Packed<W> {
+    const LEVEL_SHIFT: u32 = W::BITS - 8;
+    const PRINT: u32 = (1 << Self::LEVEL_SHIFT) - 1;
+
+    #[inline]
+    fn bits(self) -> u32 {
+        self.0.to_bits()
+    }
+}
+
+impl<W: Word> Cell for Packed<W> {
     /// 255 means unreached, and 254 is left empty so that unreached is 2
     /// away from every level.
     const MAX_LEVEL: u32 = 253;
 
+    /// Up to `PRINT + 1` vertices the print is the whole parent.
     fn needs_confirmation(num_vertices: usize) -> bool {
-        num_vertices > 1 << 24
+        num_vertices > Self::PRINT as usize + 1
     }
 
     #[inline]
     fn reached(level: u32, parent: u32) -> Self {
         debug_assert!(level <= Self::MAX_LEVEL);
-        Packed32((level << 24) | (parent & Self::PRINT))
+        Packed(W::from_bits(
+            (level << Self::LEVEL_SHIFT) | (parent & Self::PRINT),
+        ))
     }
 
     #[inline]
     fn unreached() -> Self {
-        Packed32(0xff00_0000)
+        Packed(W::from_bits(0xff << Self::LEVEL_SHIFT))
     }
 
     #[inline]
     fn level(self) -> u32 {
-        self.0 >> 24
+        self.bits() >> Self::LEVEL_SHIFT
     }
 
     #[inline]
@@ -127,69 +172,7 @@ impl Cell for Packed32 {
 
     #[inline]
     fn might_be_child_of(self, parent: u32) -> bool {
-        (self.0 & Self::PRINT) == (parent & Self::PRINT)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn check_words_wide(
-        item: &Item,
-        words: &[u32],
-        cells: &[Self],
-        parents: &[i64],
-        seen: &[AtomicBool],
-    ) -> Option<(u64, bool)> {
-        crate::wide::available()
-            .then(|| crate::wide::check_words(item, words, cells, parents, seen))
-    }
-}
-
-/// Level (8 bits) and the parent's low 8 bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Packed16(u16);
-
-impl Narrow for Packed16 {
-    const LEVEL_SHIFT: u32 = 8;
-    const PRINT: u32 = 0xff;
-
-    #[inline]
-    fn bits(self) -> u32 {
-        self.0.into()
-    }
-}
-
-impl Cell for Packed16 {
-    /// As for [`Packed32`]: 255 means unreached, 254 stays empty.
-    const MAX_LEVEL: u32 = 253;
-
-    fn needs_confirmation(_: usize) -> bool {
-        true
-    }
-
-    #[inline]
-    #[allow(clippy::cast_possible_truncation)] // a level below 2^8, the print
-    fn reached(level: u32, parent: u32) -> Self {
-        debug_assert!(level <= Self::MAX_LEVEL);
-        Packed16(((level << 8) | (parent & Self::PRINT)) as u16)
-    }
-
-    #[inline]
-    fn unreached() -> Self {
-        Packed16(0xff00)
-    }
-
-    #[inline]
-    fn level(self) -> u32 {
-        u32::from(self.0 >> 8)
-    }
-
-    #[inline]
-    fn is_unreached_level(level: u32) -> bool {
-        level == 0xff
-    }
-
-    #[inline]
-    fn might_be_child_of(self, parent: u32) -> bool {
-        u32::from(self.0) & Self::PRINT == parent & Self::PRINT
+        (self.bits() & Self::PRINT) == (parent & Self::PRINT)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -277,7 +260,8 @@ mod tests {
         assert!(c.might_be_child_of(0x78));
         assert!(c.might_be_child_of(0x5678), "only 8 bits are kept");
         assert!(!c.might_be_child_of(0x1234_5679));
-        assert!(Packed16::needs_confirmation(2));
+        assert!(Packed16::needs_confirmation(257));
+        assert!(!Packed16::needs_confirmation(256));
         let unreached = Packed16::unreached().level();
         assert!(Packed16::is_unreached_level(unreached));
         assert!(unreached.abs_diff(Packed16::MAX_LEVEL) >= 2);

@@ -187,21 +187,9 @@ impl Validator {
         let n = tuples.num_vertices();
         self.ensure_capacity(n);
         let (reached, depth, nedge) = if narrow_cells(n) {
-            if self.narrow.len() < n {
-                self.narrow = vec![Packed16::unreached(); padded(n)];
-            }
-            let mut cells = std::mem::take(&mut self.narrow);
-            let checked = self.check_with(&mut cells, tuples, root, parents);
-            self.narrow = cells;
-            checked?
+            self.check_in(|v| &mut v.narrow, tuples, root, parents)?
         } else {
-            if self.packed.len() < n {
-                self.packed = vec![Packed32::unreached(); padded(n)];
-            }
-            let mut cells = std::mem::take(&mut self.packed);
-            let checked = self.check_with(&mut cells, tuples, root, parents);
-            self.packed = cells;
-            checked?
+            self.check_in(|v| &mut v.packed, tuples, root, parents)?
         };
         if let Some(claimed) = claimed_nedge.filter(|&c| c != nedge) {
             return Err(Invalid::NedgeMismatch {
@@ -214,6 +202,25 @@ impl Validator {
             reached,
             depth,
         })
+    }
+
+    /// [`Validator::check_with`] the cells that `cells` picks out of the
+    /// validator, grown to `padded(N)` first if they are fewer.
+    fn check_in<C: Cell>(
+        &mut self,
+        cells: impl Fn(&mut Self) -> &mut Vec<C>,
+        tuples: Tuples<'_>,
+        root: u64,
+        parents: &[i64],
+    ) -> Result<(u64, u32, u64), Invalid> {
+        let n = padded(tuples.num_vertices());
+        let mut taken = std::mem::take(cells(self));
+        if taken.len() < n {
+            taken = vec![C::unreached(); n];
+        }
+        let checked = self.check_with(&mut taken, tuples, root, parents);
+        *cells(self) = taken;
+        checked
     }
 
     /// Checks 1 to 5 with `cells` (at least `padded(N)` of them), falling
