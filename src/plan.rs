@@ -282,10 +282,19 @@ impl Plan {
     }
 
     /// The estimated peak memory of the run on `m` tuples and `n` vertices:
-    /// the sum of what each library says its part needs ([`budget`]).
+    /// the sum of what each library says its part needs ([`budget`]). A
+    /// validated run of both kernels over enough keys also copies the
+    /// tuples for the BFS validator's block order (8 bytes a tuple while
+    /// they are copied, 4 after).
     pub fn memory_estimate(&self, m: u64, n: u64) -> u64 {
+        let blocked_copy = self.validate && self.keys >= crate::run::BLOCK_ORDER_MIN_KEYS;
         let sssp = if self.sssp.is_some() {
-            budget::sssp_bytes(m, n, self.validate)
+            let copy = if blocked_copy {
+                generator::EdgeList::bytes_for(m)
+            } else {
+                0
+            };
+            budget::sssp_bytes(m, n, self.validate) + copy
         } else {
             0
         };

@@ -302,10 +302,12 @@ fn misreport(stats: &SearchStats, tree: &TreeSummary) -> Option<Failure> {
 
 /// The fewest validated searches for which a run puts the tuples in block
 /// order first: at SCALE 20 on 2 threads (AMD EPYC) re-encoding them took
-/// about 0.4 s and saved about 20 ms per validation (`validate` 43.2 ms,
-/// `validate_blocked` 22.8 ms in `GRAPH500_BENCH_SCALE=20 cargo bench
-/// --bench pipeline -- validate`), so it pays after about 20 validations.
-pub const BLOCK_ORDER_MIN_KEYS: usize = 32;
+/// 0.23-0.24 s and saved about 50 ms per validation (69 ms a validation
+/// in list order in a `graph500 --scale 20 --keys 32 --sssp` run, 17-19
+/// ms in block order in `graph500 --scale 20 --keys 32`), so it pays
+/// after about 5 validations; 16 leaves a margin for smaller graphs and
+/// fewer threads.
+pub const BLOCK_ORDER_MIN_KEYS: usize = 16;
 
 /// The order the validator read the tuples in.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -442,10 +444,11 @@ pub fn run_with(
     observe::check(observer)?;
     let (num_vertices, num_edges, checksum) = (edges.num_vertices(), edges.len(), edges.checksum());
     // The SSSP validator reads the tuples in list order, beside their
-    // weights: a run of both kernels keeps that order for the BFS too.
-    let blocking = plan.validate && keys.len() >= BLOCK_ORDER_MIN_KEYS && weighted.is_none();
+    // weights: a run of both kernels keeps the list, and the BFS validator
+    // gets a block-ordered copy when it fits.
+    let blocking = plan.validate && keys.len() >= BLOCK_ORDER_MIN_KEYS;
     let (input, tuple_order) = if blocking {
-        block_order(edges)
+        block_order(edges, weighted.is_some())
     } else {
         (Input::List(edges), TupleOrder::Input)
     };
@@ -461,6 +464,7 @@ pub fn run_with(
         Err(invalid) => return Ok(Outcome::Invalid(invalid)),
     };
     drop(searcher);
+    let input = input.list_only();
     let sssp_searches = match (weighted, plan.sssp, &input) {
         (Some(weighted), Some(params), Input::List(list)) => {
             let weights = list.weights().expect("a weighted graph has weights");
@@ -490,42 +494,64 @@ pub fn run_with(
     }))
 }
 
-/// Re-encodes the tuples in block order for the validator: in place when
-/// the run owns them, as a copy when they are a read-only mapped file and
-/// the copy (8 bytes a tuple until re-encoded) fits in the available
-/// memory; otherwise the list stays as it is.
-fn block_order(edges: EdgeList) -> (Input, TupleOrder) {
+/// Re-encodes the tuples in block order for the BFS validator: in place
+/// when the run owns them and need not `keep` the list (the SSSP
+/// validator reads it), as a copy when they are a read-only mapped file or
+/// kept and the copy (8 bytes a tuple until re-encoded) fits in the
+/// available memory; otherwise the list stays as it is.
+fn block_order(edges: EdgeList, keep: bool) -> (Input, TupleOrder) {
     let n = edges.num_vertices();
     let start = Instant::now();
-    let (tuples, copied) = match edges.into_tuples() {
-        Ok(tuples) => (tuples, false),
-        Err(mapped) => {
-            let copy = EdgeList::bytes_for(mapped.len() as u64);
-            if crate::system::available_memory_bytes().is_none_or(|a| a < copy) {
-                return (Input::List(mapped), TupleOrder::Input);
-            }
-            (mapped.edges().to_vec(), true)
-        }
+    let copy_of = |list: &EdgeList| {
+        let copy = EdgeList::bytes_for(list.len() as u64);
+        let fits = crate::system::available_memory_bytes().is_some_and(|a| a >= copy);
+        fits.then(|| list.edges().to_vec())
     };
-    let blocks = on_pool_worker(|| TupleBlocks::from_tuples(n, tuples));
-    let seconds = start.elapsed().as_secs_f64();
-    (
-        Input::Blocks(blocks),
-        TupleOrder::Blocked { seconds, copied },
-    )
+    let blocked = |tuples| on_pool_worker(|| TupleBlocks::from_tuples(n, tuples));
+    let order = |copied| TupleOrder::Blocked {
+        seconds: start.elapsed().as_secs_f64(),
+        copied,
+    };
+    if keep {
+        return match copy_of(&edges) {
+            Some(tuples) => {
+                let blocks = blocked(tuples);
+                (Input::Both(edges, blocks), order(true))
+            }
+            None => (Input::List(edges), TupleOrder::Input),
+        };
+    }
+    match edges.into_tuples() {
+        Ok(tuples) => (Input::Blocks(blocked(tuples)), order(false)),
+        Err(mapped) => match copy_of(&mapped) {
+            Some(tuples) => (Input::Blocks(blocked(tuples)), order(true)),
+            None => (Input::List(mapped), TupleOrder::Input),
+        },
+    }
 }
 
-/// The tuples a run validates against, as loaded or in block order.
+/// The tuples a run validates against: as loaded, in block order, or both
+/// (a run of both kernels: block order for the BFS, the list for SSSP).
 enum Input {
     List(EdgeList),
     Blocks(TupleBlocks),
+    Both(EdgeList, TupleBlocks),
 }
 
 impl Input {
+    /// The tuples the BFS validator reads: in block order if there is one.
     fn tuples(&self) -> Tuples<'_> {
         match self {
             Input::List(list) => list.into(),
-            Input::Blocks(blocks) => blocks.into(),
+            Input::Blocks(blocks) | Input::Both(_, blocks) => blocks.into(),
+        }
+    }
+
+    /// The input without its block-ordered copy, whose memory is freed.
+    fn list_only(self) -> Input {
+        match self {
+            Input::Both(list, _) => Input::List(list),
+            other => other,
         }
     }
 }
@@ -701,6 +727,48 @@ mod tests {
         );
 
         let outcome = run_with(&many(true), &Silent, |g| {
+            Box::new(Detaching(Kernel::Par.engine(g)))
+        })
+        .unwrap();
+        assert!(
+            matches!(outcome, Outcome::Invalid(_)),
+            "caught in block order"
+        );
+    }
+
+    /// Guards the BFS validation of a run of both kernels: the SSSP
+    /// validator keeps the list, the BFS validator reads a block-ordered
+    /// copy, with the results of a run that validates nothing, and a bad
+    /// tree is still caught there.
+    #[test]
+    fn a_run_of_both_kernels_validates_its_bfs_on_a_block_ordered_copy() {
+        let both = |validate| Plan {
+            keys: BLOCK_ORDER_MIN_KEYS,
+            sssp: Some(kernels::SsspParams::DEFAULT),
+            ..plan(validate)
+        };
+        let Outcome::Valid(checked) = run(&both(true), &Silent).unwrap() else {
+            panic!("correct kernels validate");
+        };
+        let Outcome::Valid(unchecked) = run(&both(false), &Silent).unwrap() else {
+            panic!("nothing to fail without validation");
+        };
+        assert!(matches!(
+            checked.tuple_order,
+            TupleOrder::Blocked { copied: true, .. }
+        ));
+        assert_eq!(unchecked.tuple_order, TupleOrder::Input);
+        let summary = |records: &[SearchRecord]| -> Vec<(u64, u64, u32)> {
+            records.iter().map(|s| (s.root, s.nedge, s.depth)).collect()
+        };
+        assert_eq!(summary(&checked.searches), summary(&unchecked.searches));
+        let sssp = |m: &Measured| summary(m.sssp_searches.as_deref().expect("SSSP searches"));
+        assert_eq!(sssp(&checked), sssp(&unchecked));
+        let validated = |r: &[SearchRecord]| r.iter().all(|s| s.validate_time.is_some());
+        assert!(validated(&checked.searches));
+        assert!(validated(checked.sssp_searches.as_deref().unwrap()));
+
+        let outcome = run_with(&both(true), &Silent, |g| {
             Box::new(Detaching(Kernel::Par.engine(g)))
         })
         .unwrap();
