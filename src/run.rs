@@ -14,8 +14,9 @@
 //! region. So is putting the tuples in block order for the validator
 //! ([`TupleBlocks`]), done once after kernel 1 when a run
 //! validates at least [`BLOCK_ORDER_MIN_KEYS`] searches (a read-only mapped
-//! file is copied first when the copy fits in the available memory); the
-//! checksum is taken before. The
+//! file, or the list of a run that also runs SSSP, whose validator reads
+//! the list, is copied first when the copy fits in the available memory);
+//! the checksum is taken before. The
 //! observer is told of each step between timed regions and may
 //! stop the run there.
 
