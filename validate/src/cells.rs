@@ -7,10 +7,10 @@
 //!
 //! - [`Packed32`]: level in the high byte (255 = unreached) and the low 24
 //!   bits of the parent. Four bytes per vertex; usable while the tree is at
-//!   most 253 levels deep (every Kronecker tree is). Below `2^24` vertices
-//!   the print is the whole parent, so a match is a tree edge; above, a
-//!   match is confirmed against the full parent array (once per tree edge,
-//!   plus one false alarm in `2^24` other cross-level tuples).
+//!   most 253 levels deep (every Kronecker tree is). Used up to `2^22`
+//!   vertices, where the print is the whole parent, so a match is a tree
+//!   edge (above `2^24` vertices the type would confirm each match against
+//!   the parent array).
 //! - [`Packed16`]: level in the high byte, the low 8 bits of the parent.
 //!   Two bytes per vertex, for graphs above `2^22` vertices: there the
 //!   block pairs are sparse (a few thousand tuples each at SCALE 25 and

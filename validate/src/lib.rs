@@ -205,7 +205,7 @@ impl Validator {
     }
 
     /// [`Validator::check_with`] the cells that `cells` picks out of the
-    /// validator, grown to `padded(N)` first if they are fewer.
+    /// validator ([`Validator::ensure_capacity`] sized them).
     fn check_in<C: Cell>(
         &mut self,
         cells: impl Fn(&mut Self) -> &mut Vec<C>,
@@ -213,11 +213,7 @@ impl Validator {
         root: u64,
         parents: &[i64],
     ) -> Result<(u64, u32, u64), Invalid> {
-        let n = padded(tuples.num_vertices());
         let mut taken = std::mem::take(cells(self));
-        if taken.len() < n {
-            taken = vec![C::unreached(); n];
-        }
         let checked = self.check_with(&mut taken, tuples, root, parents);
         *cells(self) = taken;
         checked
@@ -250,10 +246,23 @@ impl Validator {
         Ok((reached, depth, nedge))
     }
 
+    /// Sizes the arrays for `n` vertices, the cells of the kind
+    /// [`narrow_cells`] picks: when the validator is made, so that no
+    /// validation's time includes them (unless a larger graph comes).
     fn ensure_capacity(&mut self, n: usize) {
         if self.levels.len() < n {
             self.levels = (0..n).map(|_| AtomicU32::new(0)).collect();
             self.tree_edge_seen = (0..n).map(|_| AtomicBool::new(false)).collect();
+        }
+        fn grow<C: Cell>(cells: &mut Vec<C>, n: usize) {
+            if cells.len() < padded(n) {
+                *cells = vec![C::unreached(); padded(n)];
+            }
+        }
+        if narrow_cells(n) {
+            grow(&mut self.narrow, n);
+        } else {
+            grow(&mut self.packed, n);
         }
     }
 }

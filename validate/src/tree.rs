@@ -242,8 +242,8 @@ fn index(v: u64) -> usize {
 }
 
 /// Writes each vertex's [`Cell`] from its level and parent (the wider
-/// cells' pass, once [`walk_and_fill`] has found a tree too deep for
-/// `Packed32`). A level deeper than `C::MAX_LEVEL` gets an unreached cell.
+/// cells' pass, once [`walk_and_fill`] has found a tree too deep for the
+/// narrow cells). A level deeper than `C::MAX_LEVEL` gets an unreached cell.
 /// O(N), parallel.
 pub(crate) fn fill_cells<C: Cell>(levels: &[AtomicU32], parents: &[i64], cells: &mut [C]) {
     cells
