@@ -304,7 +304,7 @@ fn misreport(stats: &SearchStats, tree: &TreeSummary) -> Option<Failure> {
 /// The fewest validated searches for which a run puts the tuples in block
 /// order first: at SCALE 20 on 2 threads (AMD EPYC) re-encoding them took
 /// 0.23-0.24 s and saved about 50 ms per validation (69 ms a validation
-/// in list order in a `graph500 --scale 20 --keys 32 --sssp` run, 17-19
+/// in list order in a `graph500 --scale 20 --keys 32 --sssp` run, 16-17
 /// ms in block order in `graph500 --scale 20 --keys 32`), so it pays
 /// after about 5 validations; 16 leaves a margin for smaller graphs and
 /// fewer threads.

@@ -25,10 +25,12 @@
 //! words into the first half of the tuples' own allocation, which then
 //! shrinks: no memory to speak of beyond the tuples', and 4 bytes per
 //! tuple afterwards instead of 8. At SCALE 20 on 2 threads the whole block
-//! order took 0.23-0.24 s with this sort (160-180 ms of it) and 0.33-0.35
-//! s with rayon's comparison sort (AMD EPYC, `graph500 --scale 20 --keys
-//! 32`, `tuple_order_seconds`, three alternating runs); rdst's standard
-//! tuning sorted no faster and peaked 26 MiB higher.
+//! order took 0.23-0.24 s with this sort (about 165 ms of it, temporary
+//! timers) and 0.33-0.35 s with rayon's comparison sort (AMD EPYC,
+//! `graph500 --scale 20 --keys 32`, `tuple_order_seconds`, three
+//! alternating runs). rdst's standard tuning sorted in about 160 ms (0.19
+//! s for the whole block order, two runs) but peaked 26 MiB higher at
+//! SCALE 20, memory that grows with the graph: not kept.
 
 use generator::{Edge, Vertex};
 use rayon::prelude::*;
