@@ -55,9 +55,9 @@
 //! the pages are backed, 0.13 s against 0.18 s at SCALE 20, but 1.45 s
 //! against 0.83 s at SCALE 22 on this VM, whose fresh huge pages are slow
 //! to fault in). Above `2^22` vertices the blocks shrink (64 vertices at
-//! SCALE 26) and kernel 1 slows down per arc: 4.5 ns at SCALE 22, 8.2 at
-//! 23, 11.2 at 24, 17-22 at 25 and 26 (AMD EPYC, `graph500 --scale S --keys
-//! 1 --no-validate`). Keeping blocks of `2^11` with the offset's high bits
+//! SCALE 26) and kernel 1 slows down per arc: 4.1-4.5 ns at SCALE 22,
+//! 5.1-8.2 at 23, 11.2-13.2 at 24, 17-22 at 25 and 26 (AMD EPYC, one to
+//! three runs each of `graph500 --scale S --keys 1 --no-validate`). Keeping blocks of `2^11` with the offset's high bits
 //! in a side byte per arc did not cure it (SCALE 24 5.4-5.8 s against
 //! 6.3-7.1 s, SCALE 25 23.1 s against 18.5 s, one to two runs each): perf
 //! puts most of the scatter's time on the first streaming store of each
