@@ -301,3 +301,31 @@ fn trees_deeper_than_254_levels_are_checked_exactly() {
         }
     );
 }
+
+/// Check 2 on a long chain: a path labelled against its direction (root
+/// `n - 1`, each vertex's parent the next id) gets exact levels, and a
+/// cycle cut into it is named by the walk from the lowest vertex whose
+/// chain is broken.
+#[test]
+fn a_cycle_below_a_long_chain_is_named_from_its_lowest_vertex() {
+    let n = 20_000u32;
+    let edges: Vec<Edge> = (0..n - 1).map(|v| Edge::new(v, v + 1)).collect();
+    let graph = EdgeList::new(n.into(), edges).unwrap();
+    let root = n - 1;
+    let parents: Vec<i64> = (0..i64::from(n)).map(|v| (v + 1).min(i64::from(root))).collect();
+    let mut validator = Validator::new(0);
+    let tree = validator.validate(&graph, root.into(), &parents, None).unwrap();
+    assert_eq!((tree.depth, tree.reached, tree.nedge), (n - 1, u64::from(n), u64::from(n - 1)));
+    // 5000 -> 5001 -> ... -> 5100 -> 5000: a cycle below the root's chain.
+    let mut broken = parents.clone();
+    broken[5100] = 5000;
+    assert_eq!(
+        validator.validate(&graph, root.into(), &broken, None),
+        // The walk from 0, the lowest vertex of a broken chain, stacks 0 to
+        // 5100 and goes round the cycle of 101 until it has stacked more
+        // than n vertices, the last 5000 + (n - 5101) mod 101.
+        Err(Invalid::Cycle {
+            vertex: 5000 + (u64::from(n) - 5101) % 101
+        })
+    );
+}
