@@ -438,7 +438,12 @@ impl<T: Tuple> Checker<[AtomicU64]> for BfsRankChecker<'_, T> {
         }
     }
 
-    fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
+    fn check(
+        &mut self,
+        _: &[AtomicU64],
+        root: SearchKey,
+        nedge: u64,
+    ) -> Result<TreeSummary, Invalid> {
         self.validator.check(root.id(), &self.parents, Some(nedge))
     }
 }
@@ -488,7 +493,12 @@ impl<I: Id> Checker<RankedSssp<'_, I>> for SsspRankChecker<'_, I> {
             .write_results(&mut self.parents, &mut self.dist);
     }
 
-    fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
+    fn check(
+        &mut self,
+        _: &RankedSssp<'_, I>,
+        root: SearchKey,
+        nedge: u64,
+    ) -> Result<TreeSummary, Invalid> {
         (self.validator)
             .check(root.id(), &self.parents, &self.dist, Some(nedge))
             .map(kernel3::summary)
@@ -507,9 +517,9 @@ impl<O: ?Sized, C: Checker<O>> Checker<O> for Metered<'_, C> {
         self.checker.prepare(output);
     }
 
-    fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
+    fn check(&mut self, output: &O, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
         let before = self.comm.bytes_sent();
-        let verdict = self.checker.check(root, nedge);
+        let verdict = self.checker.check(output, root, nedge);
         self.bytes.push(self.comm.bytes_sent() - before);
         verdict
     }

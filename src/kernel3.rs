@@ -174,7 +174,12 @@ impl Checker<DeltaStepping> for SsspChecker<'_> {
     }
 
     /// The SSSP verdict, as a [`TreeSummary`] of depth 0.
-    fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
+    fn check(
+        &mut self,
+        _: &DeltaStepping,
+        root: SearchKey,
+        nedge: u64,
+    ) -> Result<TreeSummary, Invalid> {
         self.validator
             .validate(
                 self.edges,

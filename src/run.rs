@@ -9,8 +9,9 @@
 //! clears the per-search state, as the reference code's `clean_pred` does);
 //! a validation's time is [`Checker::check`] alone. Like the reference, one
 //! untimed, unvalidated warm-up search from the first key comes first.
-//! Preparing a result for the checker ([`Checker::prepare`], e.g. converting
-//! parents to the `i64` form) and counting nedge are outside every timed
+//! Preparing a result for the checker ([`Checker::prepare`], e.g. the SSSP
+//! checker's `i64` copy of the parents; the BFS checker reads the kernel's
+//! parents where they lie) and counting nedge are outside every timed
 //! region. So is putting the tuples in block order for the validator
 //! ([`TupleBlocks`]), done once after kernel 1 when a run
 //! validates at least [`BLOCK_ORDER_MIN_KEYS`] searches (a read-only mapped
@@ -59,9 +60,10 @@ pub trait Searcher {
 pub trait Checker<O: ?Sized>: Send {
     /// Takes what it needs of `output` (untimed).
     fn prepare(&mut self, output: &O);
-    /// Checks the prepared result of a search from `root` that claims
-    /// `nedge` (timed).
-    fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid>;
+    /// Checks the result of a search from `root` that claims `nedge`
+    /// (timed): what [`Checker::prepare`] took of `output`, or `output`
+    /// itself where the validator reads it as it lies.
+    fn check(&mut self, output: &O, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid>;
 }
 
 /// A BFS engine and the graph it searches.
@@ -101,37 +103,38 @@ impl Searcher for BfsSearcher {
     }
 }
 
-/// The validator of BFS parent arrays over an edge list.
+/// The validator of BFS parent arrays over an edge list; it reads the
+/// kernel's parent array where it lies (no `i64` copy).
 pub struct BfsChecker<'a> {
     tuples: Tuples<'a>,
     validator: Validator,
-    parents: Vec<i64>,
 }
 
 impl<'a> BfsChecker<'a> {
     /// A checker for searches of the graph of `tuples` (an [`EdgeList`] or
-    /// its [`TupleBlocks`]); allocates the validator and an `i64` parent
-    /// array ([`budget::run_bytes`]).
+    /// its [`TupleBlocks`]); allocates the validator
+    /// ([`budget::run_bytes`]).
     pub fn new(tuples: impl Into<Tuples<'a>>) -> Self {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
         BfsChecker {
             tuples,
             validator: Validator::new(n),
-            parents: vec![0; n],
         }
     }
 }
 
 impl Checker<Parents> for BfsChecker<'_> {
-    fn prepare(&mut self, parents: &Parents) {
-        parents.write_i64(&mut self.parents);
-    }
+    fn prepare(&mut self, _: &Parents) {}
 
-    fn check(&mut self, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
-        let root = root.id();
+    fn check(
+        &mut self,
+        parents: &Parents,
+        root: SearchKey,
+        nedge: u64,
+    ) -> Result<TreeSummary, Invalid> {
         self.validator
-            .validate(self.tuples, root, &self.parents, Some(nedge))
+            .validate_any(self.tuples, root.id(), parents.slots(), Some(nedge))
     }
 }
 
@@ -210,7 +213,8 @@ pub fn search_all<S: Searcher>(
             None => None,
             Some(checker) => {
                 checker.prepare(searcher.output());
-                let (verdict, seconds) = timed(|| checker.check(key, nedge));
+                let output = searcher.output();
+                let (verdict, seconds) = timed(|| checker.check(output, key, nedge));
                 let failure = match verdict {
                     Err(invalid) => Some(Failure::Invalid(invalid)),
                     Ok(tree) => misreport(&stats, &tree),

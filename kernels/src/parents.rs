@@ -49,6 +49,12 @@ impl Parents {
             .for_each(|slot| slot.store(NO_PARENT, Relaxed));
     }
 
+    /// The slots as they lie: entry `v` is the parent of `v`, or
+    /// [`NO_PARENT`]. For readers of the whole array (a validator).
+    pub fn slots(&self) -> &[AtomicU32] {
+        &self.slots
+    }
+
     /// The parent of `v`, if reached.
     #[inline]
     pub fn get(&self, v: Vertex) -> Option<Vertex> {

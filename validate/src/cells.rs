@@ -24,6 +24,7 @@
 //!
 //! The first two are one type, [`Packed`], over the word that holds them.
 
+use crate::ParentArray;
 use crate::order::Item;
 use std::sync::atomic::AtomicBool;
 
@@ -58,11 +59,11 @@ pub(crate) trait Cell: Copy + Send + Sync {
     /// `item` in the wide loop (`wide.rs`): nedge and whether check 4
     /// failed, having marked the confirmed tree edges in `seen`; `None`
     /// where this cell type or processor has no wide loop.
-    fn check_words_wide(
+    fn check_words_wide<P: ParentArray + ?Sized>(
         _item: &Item,
         _words: &[u32],
         _cells: &[Self],
-        _parents: &[i64],
+        _parents: &P,
         _seen: &[AtomicBool],
     ) -> Option<(u64, bool)> {
         None
@@ -176,11 +177,11 @@ impl<W: Word> Cell for Packed<W> {
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn check_words_wide(
+    fn check_words_wide<P: ParentArray + ?Sized>(
         item: &Item,
         words: &[u32],
         cells: &[Self],
-        parents: &[i64],
+        parents: &P,
         seen: &[AtomicBool],
     ) -> Option<(u64, bool)> {
         crate::wide::available()

@@ -21,7 +21,7 @@
 
 use crate::cells::Cell;
 use crate::order::{BLOCK, Item, TupleBlocks};
-use crate::{Invalid, Tuples};
+use crate::{Invalid, ParentArray, Tuples};
 use generator::{Edge, Vertex};
 use par::first_index;
 use par::hint::prefetch;
@@ -39,9 +39,9 @@ pub(crate) const WIDE_LANES: usize = 16;
 
 /// Checks 3 and 4 over `tuples`; returns nedge. `cells` holds at least
 /// `N` cells, rounded up to a whole [`BLOCK`] for block-ordered tuples.
-pub(crate) fn check_edges<C: Cell>(
+pub(crate) fn check_edges<C: Cell, P: ParentArray + ?Sized>(
     tuples: Tuples<'_>,
-    parents: &[i64],
+    parents: &P,
     cells: &[C],
     seen: &[AtomicBool],
 ) -> Result<u64, Invalid> {
@@ -64,7 +64,7 @@ pub(crate) fn check_edges<C: Cell>(
     };
 
     // Only the root has level 0.
-    let n = parents.len();
+    let n = parents.entries();
     let missing = first_index(n, |v| {
         let level = cells[v].level();
         !C::is_unreached_level(level) && level != 0 && !seen[v].load(Relaxed)
@@ -72,7 +72,7 @@ pub(crate) fn check_edges<C: Cell>(
     if let Some(v) = missing {
         return Err(Invalid::NotAnEdge {
             vertex: v as u64,
-            parent: parents[v] as u64,
+            parent: parents.parent(v) as u64,
         });
     }
     match level_error {
@@ -84,14 +84,14 @@ pub(crate) fn check_edges<C: Cell>(
 /// One chunk of an edge list's tuples starting at position `first`: its
 /// nedge and its first check-4 error. The cells are read at random, so
 /// each is prefetched [`AHEAD`] tuples early.
-fn check_chunk<C: Cell>(
+fn check_chunk<C: Cell, P: ParentArray + ?Sized>(
     first: usize,
     chunk: &[Edge],
-    parents: &[i64],
+    parents: &P,
     cells: &[C],
     seen: &[AtomicBool],
 ) -> (u64, Option<Invalid>) {
-    let mut judge = Judge::new(parents, seen);
+    let mut judge = Judge::<C, P>::new(parents, seen);
     for (i, &e) in chunk.iter().enumerate() {
         if let Some(ahead) = chunk.get(i + AHEAD) {
             prefetch(&cells[ahead.u as usize]);
@@ -113,10 +113,10 @@ fn check_chunk<C: Cell>(
 /// sixteen go through the wide loop where the cell type and the processor
 /// allow it (`wide.rs`), the rest, and any item in which check 4 failed,
 /// through the scalar loop, which names the first bad tuple.
-fn check_item<C: Cell>(
+fn check_item<C: Cell, P: ParentArray + ?Sized>(
     item: &Item,
     words: &[u32],
-    parents: &[i64],
+    parents: &P,
     cells: &[C],
     seen: &[AtomicBool],
 ) -> (u64, Option<Invalid>) {
@@ -134,11 +134,11 @@ fn check_item<C: Cell>(
 /// The scalar loop over `words`, the item's words from its `offset`-th.
 /// The low 16 bits of each end index the block's cells without a bounds
 /// check.
-pub(crate) fn check_words<C: Cell>(
+pub(crate) fn check_words<C: Cell, P: ParentArray + ?Sized>(
     item: &Item,
     offset: usize,
     words: &[u32],
-    parents: &[i64],
+    parents: &P,
     cells: &[C],
     seen: &[AtomicBool],
 ) -> (u64, Option<Invalid>) {
@@ -148,7 +148,7 @@ pub(crate) fn check_words<C: Cell>(
             .expect("cells are padded to whole blocks")
     };
     let (low, high) = (block(item.low_base), block(item.high_base));
-    let mut judge = Judge::new(parents, seen);
+    let mut judge = Judge::<C, P>::new(parents, seen);
     for (i, &w) in words.iter().enumerate() {
         let (u, v) = TupleBlocks::ends(item, w);
         let (cell_u, cell_v) = (low[(w & 0xffff) as usize], high[(w >> 16) as usize]);
@@ -159,8 +159,8 @@ pub(crate) fn check_words<C: Cell>(
 
 /// The verdict on a run of tuples: nedge so far, the first check-4 error,
 /// and the tree edges waiting for confirmation.
-struct Judge<'a, C> {
-    parents: &'a [i64],
+struct Judge<'a, C, P: ?Sized> {
+    parents: &'a P,
     seen: &'a [AtomicBool],
     nedge: u64,
     error: Option<Invalid>,
@@ -170,15 +170,15 @@ struct Judge<'a, C> {
     cell: PhantomData<C>,
 }
 
-impl<'a, C: Cell> Judge<'a, C> {
-    fn new(parents: &'a [i64], seen: &'a [AtomicBool]) -> Self {
+impl<'a, C: Cell, P: ParentArray + ?Sized> Judge<'a, C, P> {
+    fn new(parents: &'a P, seen: &'a [AtomicBool]) -> Self {
         Judge {
             parents,
             seen,
             nedge: 0,
             error: None,
             pending: Pending::default(),
-            confirm: C::needs_confirmation(parents.len()),
+            confirm: C::needs_confirmation(parents.entries()),
             cell: PhantomData,
         }
     }
@@ -237,11 +237,11 @@ impl Pending {
     /// Queues `child`'s possible tree edge to `parent`; with `confirm`
     /// false, marks it at once (the cell already named the parent).
     #[inline]
-    pub(crate) fn push(
+    pub(crate) fn push<P: ParentArray + ?Sized>(
         &mut self,
         child: u32,
         parent: u32,
-        parents: &[i64],
+        parents: &P,
         seen: &[AtomicBool],
         confirm: bool,
     ) {
@@ -249,7 +249,7 @@ impl Pending {
             seen[child as usize].store(true, Relaxed);
             return;
         }
-        prefetch(&parents[child as usize]);
+        parents.prefetch(child as usize);
         if self.len == PENDING {
             let (c, p) = self.entries[self.next];
             settle(c, p, parents, seen);
@@ -261,7 +261,12 @@ impl Pending {
     }
 
     /// Settles every queued entry.
-    pub(crate) fn drain(&mut self, parents: &[i64], seen: &[AtomicBool], confirm: bool) {
+    pub(crate) fn drain<P: ParentArray + ?Sized>(
+        &mut self,
+        parents: &P,
+        seen: &[AtomicBool],
+        confirm: bool,
+    ) {
         if confirm {
             for &(c, p) in &self.entries[..self.len] {
                 settle(c, p, parents, seen);
@@ -273,8 +278,13 @@ impl Pending {
 
 /// Marks `child`'s tree edge present if `parent` really is its parent.
 #[inline]
-pub(crate) fn settle(child: u32, parent: u32, parents: &[i64], seen: &[AtomicBool]) {
-    if parents[child as usize] == i64::from(parent) {
+pub(crate) fn settle<P: ParentArray + ?Sized>(
+    child: u32,
+    parent: u32,
+    parents: &P,
+    seen: &[AtomicBool],
+) {
+    if parents.parent(child as usize) == i64::from(parent) {
         seen[child as usize].store(true, Relaxed);
     }
 }

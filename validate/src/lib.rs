@@ -3,7 +3,8 @@
 //! ([`SsspValidator`]), and the nedge of that search.
 //!
 //! The validator works from the input edge list and the parent array alone
-//! (the Graph500 `int64` form, `-1` for unreached). It shares no code with
+//! (the Graph500 `int64` form, `-1` for unreached, or a kernel's 32-bit
+//! array read where it lies: [`ParentArray`]). It shares no code with
 //! the kernels it judges, so it can check any program's output.
 //!
 //! The checks of the Graph500 specification, in the order they run:
@@ -90,7 +91,60 @@ pub use sssp::{SsspSummary, SsspValidator};
 
 use cells::{Cell, Exact64, Packed16, Packed32};
 use generator::EdgeList;
-use std::sync::atomic::{AtomicBool, AtomicU32};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
+
+/// A parent array as the validator reads it: entry `v` is the parent of
+/// vertex `v`, `-1` if `v` is unreached. Two forms: the Graph500 `int64`
+/// one (`[i64]`, any value, every entry checked), and the 32-bit one a
+/// kernel writes in place (`[AtomicU32]`, `u32::MAX` for unreached), read
+/// where it lies: a run then makes no `int64` copy of each search's
+/// result (8 bytes a vertex, and a pass over them per search), and the
+/// validator's reads of parents cover half the bytes.
+pub trait ParentArray: Sync {
+    /// The number of entries.
+    fn entries(&self) -> usize;
+    /// Entry `v` in the `int64` form. `v` must be below
+    /// [`ParentArray::entries`].
+    fn parent(&self, v: usize) -> i64;
+    /// Hints that entry `v` is read soon (no effect on the result).
+    fn prefetch(&self, v: usize);
+}
+
+impl ParentArray for [i64] {
+    fn entries(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn parent(&self, v: usize) -> i64 {
+        self[v]
+    }
+
+    #[inline]
+    fn prefetch(&self, v: usize) {
+        par::hint::prefetch(&self[v]);
+    }
+}
+
+/// `u32::MAX` is `-1`; every other value is the parent itself.
+impl ParentArray for [AtomicU32] {
+    fn entries(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn parent(&self, v: usize) -> i64 {
+        match self[v].load(Relaxed) {
+            u32::MAX => -1,
+            p => i64::from(p),
+        }
+    }
+
+    #[inline]
+    fn prefetch(&self, v: usize) {
+        par::hint::prefetch(&self[v]);
+    }
+}
 
 /// The input tuples a validation reads: an edge list as it is, or its
 /// tuples in block order ([`TupleBlocks`], faster for many searches).
@@ -183,6 +237,18 @@ impl Validator {
         parents: &[i64],
         claimed_nedge: Option<u64>,
     ) -> Result<TreeSummary, Invalid> {
+        self.validate_any(tuples, root, parents, claimed_nedge)
+    }
+
+    /// [`Validator::validate`] on a parent array of either form
+    /// ([`ParentArray`]).
+    pub fn validate_any<'a, P: ParentArray + ?Sized>(
+        &mut self,
+        tuples: impl Into<Tuples<'a>>,
+        root: u64,
+        parents: &P,
+        claimed_nedge: Option<u64>,
+    ) -> Result<TreeSummary, Invalid> {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
         self.ensure_capacity(n);
@@ -206,12 +272,12 @@ impl Validator {
 
     /// [`Validator::check_with`] the cells that `cells` picks out of the
     /// validator ([`Validator::ensure_capacity`] sized them).
-    fn check_in<C: Cell>(
+    fn check_in<C: Cell, P: ParentArray + ?Sized>(
         &mut self,
         cells: impl Fn(&mut Self) -> &mut Vec<C>,
         tuples: Tuples<'_>,
         root: u64,
-        parents: &[i64],
+        parents: &P,
     ) -> Result<(u64, u32, u64), Invalid> {
         let mut taken = std::mem::take(cells(self));
         let checked = self.check_with(&mut taken, tuples, root, parents);
@@ -222,12 +288,12 @@ impl Validator {
     /// Checks 1 to 5 with `cells` (at least `padded(N)` of them), falling
     /// back to [`Exact64`] cells for a tree deeper than `C::MAX_LEVEL`:
     /// reached vertices, depth and nedge.
-    fn check_with<C: Cell>(
+    fn check_with<C: Cell, P: ParentArray + ?Sized>(
         &mut self,
         cells: &mut [C],
         tuples: Tuples<'_>,
         root: u64,
-        parents: &[i64],
+        parents: &P,
     ) -> Result<(u64, u32, u64), Invalid> {
         let n = tuples.num_vertices();
         let levels = &self.levels[..n];
@@ -351,9 +417,16 @@ mod tests {
         let mut failures = 0;
         for parents in std::iter::once(&tree).chain(&broken) {
             for tuples in [Tuples::List(&list), Tuples::Blocks(&blocks)] {
-                let with_narrow = validator.check_with(&mut narrow, tuples, 0, parents);
-                let with_packed = validator.check_with(&mut packed, tuples, 0, parents);
+                let with_narrow = validator.check_with(&mut narrow, tuples, 0, parents.as_slice());
+                let with_packed = validator.check_with(&mut packed, tuples, 0, parents.as_slice());
                 assert_eq!(with_narrow, with_packed);
+                // The kernels' 32-bit form, read in place, judges alike.
+                let slots: Vec<AtomicU32> = parents
+                    .iter()
+                    .map(|&p| AtomicU32::new(u32::try_from(p).unwrap_or(u32::MAX)))
+                    .collect();
+                let in_place = validator.check_with(&mut narrow, tuples, 0, slots.as_slice());
+                assert_eq!(in_place, with_narrow);
                 failures += usize::from(with_narrow.is_err());
             }
         }

@@ -21,9 +21,9 @@
 //! is the same whatever the other workers do; the error of the lowest such
 //! vertex is reported.
 
-use crate::Invalid;
 use crate::cells::Cell;
 pub(crate) use crate::cells::UNREACHED;
+use crate::{Invalid, ParentArray};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -38,15 +38,15 @@ const VERTEX_GRAIN: usize = 1 << 12;
 /// own parent; and every level set to [`UNREACHED`] (parent `-1`) or
 /// [`PENDING`], the root's to 0, for [`walk_levels`]. Errors name the
 /// lowest bad vertex, whatever the thread count.
-pub(crate) fn check_ranges(
+pub(crate) fn check_ranges<P: ParentArray + ?Sized>(
     n: usize,
     root: u64,
-    parents: &[i64],
+    parents: &P,
     levels: &[AtomicU32],
 ) -> Result<(), Invalid> {
-    if parents.len() != n {
+    if parents.entries() != n {
         return Err(Invalid::WrongLength {
-            found: parents.len(),
+            found: parents.entries(),
             expected: n,
         });
     }
@@ -61,11 +61,12 @@ pub(crate) fn check_ranges(
     let in_range = |p: i64| p.wrapping_add(1) as u64 <= n as u64;
     let first_bad_chunk = levels[..n]
         .par_chunks(VERTEX_GRAIN)
-        .zip(parents.par_chunks(VERTEX_GRAIN))
         .enumerate()
-        .filter_map(|(chunk, (levels, parents))| {
+        .filter_map(|(chunk, levels)| {
+            let first = chunk * VERTEX_GRAIN;
             let mut bad = false;
-            for (level, &p) in levels.iter().zip(parents) {
+            for (v, level) in (first..).zip(levels) {
+                let p = parents.parent(v);
                 bad |= !in_range(p);
                 level.store(if p == -1 { UNREACHED } else { PENDING }, Relaxed);
             }
@@ -75,17 +76,17 @@ pub(crate) fn check_ranges(
     if let Some(chunk) = first_bad_chunk {
         let first = chunk * VERTEX_GRAIN;
         let v = (first..n)
-            .find(|&v| !in_range(parents[v]))
+            .find(|&v| !in_range(parents.parent(v)))
             .expect("the chunk holds a bad parent");
         return Err(Invalid::ParentOutOfRange {
             vertex: v as u64,
-            parent: parents[v],
+            parent: parents.parent(v),
         });
     }
-    if parents[root_index] != root as i64 {
+    if parents.parent(root_index) != root as i64 {
         return Err(Invalid::RootNotOwnParent {
             root,
-            parent: parents[root_index],
+            parent: parents.parent(root_index),
         });
     }
     levels[root_index].store(0, Relaxed);
@@ -94,8 +95,11 @@ pub(crate) fn check_ranges(
 
 /// Check 2: gives every pending vertex its tree depth in `levels`, which
 /// [`check_ranges`] marked. `parents` must have passed it.
-pub(crate) fn walk_levels(parents: &[i64], levels: &[AtomicU32]) -> Result<(), Invalid> {
-    let first_error = levels[..parents.len()]
+pub(crate) fn walk_levels<P: ParentArray + ?Sized>(
+    parents: &P,
+    levels: &[AtomicU32],
+) -> Result<(), Invalid> {
+    let first_error = levels[..parents.entries()]
         .par_chunks(VERTEX_GRAIN)
         .enumerate()
         .map_init(Scratch::default, |scratch, (block, chunk)| {
@@ -112,12 +116,12 @@ pub(crate) fn walk_levels(parents: &[i64], levels: &[AtomicU32]) -> Result<(), I
 /// Once a chunk's own walks are over, all its vertices have their final
 /// levels (a level another worker writes is the same true depth), so its
 /// cells can be written at once. Errors are those of [`walk_levels`].
-pub(crate) fn walk_and_fill<C: Cell>(
-    parents: &[i64],
+pub(crate) fn walk_and_fill<C: Cell, P: ParentArray + ?Sized>(
+    parents: &P,
     levels: &[AtomicU32],
     cells: &mut [C],
 ) -> Result<(u64, u32), Invalid> {
-    let n = parents.len();
+    let n = parents.entries();
     cells[..n]
         .par_chunks_mut(VERTEX_GRAIN)
         .enumerate()
@@ -127,7 +131,7 @@ pub(crate) fn walk_and_fill<C: Cell>(
                 Some(error) => Err(error),
                 None => {
                     let own = levels[chunk.clone()].iter().map(|l| l.load(Relaxed));
-                    Ok(fill_chunk(own, &parents[chunk], cells))
+                    Ok(fill_chunk(own, chunk.start, parents, cells))
                 }
             }
         })
@@ -136,9 +140,9 @@ pub(crate) fn walk_and_fill<C: Cell>(
 }
 
 /// The first error of the walks from the pending vertices of `chunk`.
-fn walk_chunk(
+fn walk_chunk<P: ParentArray + ?Sized>(
     chunk: Range<usize>,
-    parents: &[i64],
+    parents: &P,
     levels: &[AtomicU32],
     scratch: &mut Scratch,
 ) -> Option<Invalid> {
@@ -153,7 +157,7 @@ fn walk_chunk(
     for &v in &scratch.pending[..found] {
         let v = v as usize;
         // Most parents have their level by now: one read, no walk.
-        let parent = index(parents[v] as u64);
+        let parent = index(parents.parent(v) as u64);
         let above = levels[parent].load(Relaxed);
         if above < PENDING {
             levels[v].store(above + 1, Relaxed);
@@ -197,9 +201,9 @@ fn count(levels: impl Iterator<Item = u32>) -> (u64, u32) {
 
 /// Gives pending `v` (and the pending vertices above it) their levels, or reports
 /// why `v`'s chain does not end at the root.
-fn walk(
+fn walk<P: ParentArray + ?Sized>(
     v: usize,
-    parents: &[i64],
+    parents: &P,
     levels: &[AtomicU32],
     stack: &mut Vec<u32>,
 ) -> Result<(), Invalid> {
@@ -218,7 +222,7 @@ fn walk(
                 parent: x as u64,
             });
         }
-        let parent = index(parents[x] as u64);
+        let parent = index(parents.parent(x) as u64);
         if parent == x {
             return Err(Invalid::SecondRoot { vertex: x as u64 });
         }
@@ -245,26 +249,33 @@ fn index(v: u64) -> usize {
 /// cells' pass, once [`walk_and_fill`] has found a tree too deep for the
 /// narrow cells). A level deeper than `C::MAX_LEVEL` gets an unreached cell.
 /// O(N), parallel.
-pub(crate) fn fill_cells<C: Cell>(levels: &[AtomicU32], parents: &[i64], cells: &mut [C]) {
+pub(crate) fn fill_cells<C: Cell, P: ParentArray + ?Sized>(
+    levels: &[AtomicU32],
+    parents: &P,
+    cells: &mut [C],
+) {
     cells
         .par_chunks_mut(VERTEX_GRAIN)
         .zip(levels.par_chunks(VERTEX_GRAIN))
-        .zip(parents.par_chunks(VERTEX_GRAIN))
-        .for_each(|((cells, levels), parents)| {
-            fill_chunk(levels.iter().map(|l| l.load(Relaxed)), parents, cells);
+        .enumerate()
+        .for_each(|(chunk, (cells, levels))| {
+            let own = levels.iter().map(|l| l.load(Relaxed));
+            fill_chunk(own, chunk * VERTEX_GRAIN, parents, cells);
         });
 }
 
-/// [`fill_cells`] on one chunk; returns what [`count_levels`] would
+/// [`fill_cells`] on the chunk of vertices from `first`; returns what [`count_levels`] would
 /// (reached vertices, deepest level), so that [`walk_and_fill`] needs no
 /// pass of its own to count. A caller seeing a depth above `C::MAX_LEVEL`
 /// starts again with a wider cell.
-fn fill_chunk<C: Cell>(
+fn fill_chunk<C: Cell, P: ParentArray + ?Sized>(
     levels: impl Iterator<Item = u32> + Clone,
-    parents: &[i64],
+    first: usize,
+    parents: &P,
     cells: &mut [C],
 ) -> (u64, u32) {
-    for ((cell, level), &parent) in cells.iter_mut().zip(levels.clone()).zip(parents) {
+    for ((v, cell), level) in (first..).zip(cells.iter_mut()).zip(levels.clone()) {
+        let parent = parents.parent(v);
         *cell = if level <= C::MAX_LEVEL {
             // A reached vertex's parent is a checked id below 2^32.
             #[allow(clippy::cast_possible_truncation)]

@@ -26,6 +26,7 @@
 //! processor has it ([`available`] checks at run time).
 #![allow(unsafe_code)] // each block below states why it is sound
 
+use crate::ParentArray;
 use crate::cells::Narrow;
 use crate::edges::settle;
 use crate::order::{BLOCK, Item};
@@ -48,11 +49,11 @@ pub(crate) fn available() -> bool {
 /// nedge of `item`'s `words` (a multiple of [`LANES`] of them) and whether
 /// any failed check 4; marks confirmed tree edges in `seen`. Panics if
 /// [`available`] is false.
-pub(crate) fn check_words<C: Narrow>(
+pub(crate) fn check_words<C: Narrow, P: ParentArray + ?Sized>(
     item: &Item,
     words: &[u32],
     cells: &[C],
-    parents: &[i64],
+    parents: &P,
     seen: &[AtomicBool],
 ) -> (u64, bool) {
     assert!(available(), "AVX-512 is required here");
@@ -63,8 +64,8 @@ pub(crate) fn check_words<C: Narrow>(
     // immediate operand, so it must be a constant here.
     unsafe {
         match C::LEVEL_SHIFT {
-            24 => check_words_avx512::<C, 24>(item, words, cells, parents, seen),
-            8 => check_words_avx512::<C, 8>(item, words, cells, parents, seen),
+            24 => check_words_avx512::<C, P, 24>(item, words, cells, parents, seen),
+            8 => check_words_avx512::<C, P, 8>(item, words, cells, parents, seen),
             shift => unreachable!("no wide loop for levels from bit {shift}"),
         }
     }
@@ -77,14 +78,14 @@ pub(crate) fn check_words<C: Narrow>(
 /// The processor has AVX-512F; `words.len()` is a multiple of [`LANES`];
 /// `cells` holds at least `max(low_base, high_base) + BLOCK` cells.
 #[target_feature(enable = "avx512f,popcnt")]
-unsafe fn check_words_avx512<C: Narrow, const SHIFT: u32>(
+unsafe fn check_words_avx512<C: Narrow, P: ParentArray + ?Sized, const SHIFT: u32>(
     item: &Item,
     words: &[u32],
     cells: &[C],
-    parents: &[i64],
+    parents: &P,
     seen: &[AtomicBool],
 ) -> (u64, bool) {
-    let confirm = C::needs_confirmation(parents.len());
+    let confirm = C::needs_confirmation(parents.entries());
     // Fixed-size views, so that an index below 2^16 needs no bounds check.
     let block = |base: usize| -> &[C; BLOCK] {
         cells[base..base + BLOCK].try_into().expect("a whole block")
@@ -220,7 +221,13 @@ impl Candidates {
     /// Marks each of the first `len` children whose parent is confirmed
     /// (all of them when prints are whole parents); the batch is then
     /// empty.
-    fn settle(&self, len: usize, confirm: bool, parents: &[i64], seen: &[AtomicBool]) {
+    fn settle<P: ParentArray + ?Sized>(
+        &self,
+        len: usize,
+        confirm: bool,
+        parents: &P,
+        seen: &[AtomicBool],
+    ) {
         let pairs = self.children[..len].iter().zip(&self.parents[..len]);
         if confirm {
             pairs.for_each(|(&child, &parent)| settle(child, parent, parents, seen));
@@ -295,8 +302,9 @@ mod tests {
             for item in blocks.items() {
                 let words = &blocks.words()[item.start..item.end];
                 let words = &words[..words.len() - words.len() % LANES];
-                let w = check_words(item, words, &cells, &parents, &seen_wide);
-                let s = crate::edges::check_words(item, 0, words, &parents, &cells, &seen_scalar);
+                let w = check_words(item, words, &cells, &parents[..], &seen_wide);
+                let s =
+                    crate::edges::check_words(item, 0, words, &parents[..], &cells, &seen_scalar);
                 wide = (wide.0 + w.0, wide.1 | w.1);
                 scalar = (scalar.0 + s.0, scalar.1 | s.1.is_some());
             }

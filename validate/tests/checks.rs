@@ -13,6 +13,7 @@
 //! nedge = 6 (0-1 twice, 0-2, 1-3, 2-3, 3-4; the self-loop does not count).
 
 use generator::{Edge, EdgeList};
+use std::sync::atomic::AtomicU32;
 use validate::{Invalid, TreeSummary, TupleBlocks, Validator};
 
 fn graph() -> EdgeList {
@@ -312,10 +313,17 @@ fn a_cycle_below_a_long_chain_is_named_from_its_lowest_vertex() {
     let edges: Vec<Edge> = (0..n - 1).map(|v| Edge::new(v, v + 1)).collect();
     let graph = EdgeList::new(n.into(), edges).unwrap();
     let root = n - 1;
-    let parents: Vec<i64> = (0..i64::from(n)).map(|v| (v + 1).min(i64::from(root))).collect();
+    let parents: Vec<i64> = (0..i64::from(n))
+        .map(|v| (v + 1).min(i64::from(root)))
+        .collect();
     let mut validator = Validator::new(0);
-    let tree = validator.validate(&graph, root.into(), &parents, None).unwrap();
-    assert_eq!((tree.depth, tree.reached, tree.nedge), (n - 1, u64::from(n), u64::from(n - 1)));
+    let tree = validator
+        .validate(&graph, root.into(), &parents, None)
+        .unwrap();
+    assert_eq!(
+        (tree.depth, tree.reached, tree.nedge),
+        (n - 1, u64::from(n), u64::from(n - 1))
+    );
     // 5000 -> 5001 -> ... -> 5100 -> 5000: a cycle below the root's chain.
     let mut broken = parents.clone();
     broken[5100] = 5000;
@@ -326,6 +334,40 @@ fn a_cycle_below_a_long_chain_is_named_from_its_lowest_vertex() {
         // than n vertices, the last 5000 + (n - 5101) mod 101.
         Err(Invalid::Cycle {
             vertex: 5000 + (u64::from(n) - 5101) % 101
+        })
+    );
+}
+
+/// The 32-bit form kernels write (`u32::MAX` unreached) is judged as its
+/// `int64` image is: the same figures for a valid tree, the same errors
+/// for broken ones, also for a value out of range.
+#[test]
+fn parents_in_the_32_bit_form_are_judged_as_their_int64_image() {
+    let slots = |parents: &[i64]| -> Vec<AtomicU32> {
+        parents
+            .iter()
+            .map(|&p| AtomicU32::new(u32::try_from(p).unwrap_or(u32::MAX)))
+            .collect()
+    };
+    let mut validator = Validator::new(8);
+    let in_place = |validator: &mut Validator, parents: &[i64]| {
+        validator.validate_any(&graph(), 0, slots(parents).as_slice(), None)
+    };
+    for parents in [
+        VIA_1.to_vec(),
+        VIA_2.to_vec(),
+        mutated(&[(4, -1)]),
+        mutated(&[(3, 4), (4, 3)]),
+        mutated(&[(5, 9)]),
+        mutated(&[(4, 0)]),
+    ] {
+        assert_eq!(in_place(&mut validator, &parents), check(&parents));
+    }
+    assert_eq!(
+        in_place(&mut validator, &mutated(&[(5, 9)])),
+        Err(Invalid::ParentOutOfRange {
+            vertex: 5,
+            parent: 9
         })
     );
 }
