@@ -22,7 +22,14 @@
 //!    `target << b | source offset`. Arcs wait in a one-line (16-arc)
 //!    buffer per block and leave as whole 64-byte lines, written with
 //!    non-temporal stores ([`LineWriter`]), so the writes to thousands of
-//!    far-apart places stream instead of missing per arc;
+//!    far-apart places stream instead of missing per arc. Above
+//!    `STAGE_MIN_BLOCKS` blocks (`2^23` vertices) the line buffers no
+//!    longer fit in cache (a million blocks, 64 MiB of buffers, at SCALE
+//!    26), so the scatter is *staged*: a part first sorts a stage of `2^24`
+//!    arcs, each with its block, into groups of 4096 blocks (a few hundred
+//!    line buffers), then moves the stage's arcs group after group into
+//!    their blocks, one group's 256 KiB of buffers in use at a time. The
+//!    order within a block, and so the graph, is the same;
 //! 3. sort: in parallel over blocks, each region is counting-sorted by
 //!    source offset through the worker's scratch, which unpacks the targets;
 //!    the counts are the block's rows, so their running sum plus the
@@ -39,8 +46,9 @@
 //! a region that does not depend on `P`).
 //!
 //! Memory: `8 (N + 1)` bytes of offsets, `4 * 2 * M` of targets, and while
-//! building 85 bytes per block per part (`N / 2^b` blocks) and a scratch of
-//! at most 1 MiB per worker ([`Csr::bytes_for`]).
+//! building 85 bytes per block per part (`N / 2^b` blocks), a stage of
+//! 128 MiB per part when staged, and a scratch of at most 1 MiB per
+//! worker ([`Csr::bytes_for`]).
 //!
 //! Why this design (AMD EPYC Zen 5, `graph500 --scale S --keys 1
 //! --no-validate --threads T`, `construction_time`, medians of 7
@@ -55,14 +63,19 @@
 //! the pages are backed, 0.13 s against 0.18 s at SCALE 20, but 1.45 s
 //! against 0.83 s at SCALE 22 on this VM, whose fresh huge pages are slow
 //! to fault in). Above `2^22` vertices the blocks shrink (64 vertices at
-//! SCALE 26) and kernel 1 slows down per arc: 4.1-4.5 ns at SCALE 22,
-//! 5.1-8.2 at 23, 11.2-13.2 at 24, 17-22 at 25 and 26 (AMD EPYC, one to
-//! three runs each of `graph500 --scale S --keys 1 --no-validate`). Keeping blocks of `2^11` with the offset's high bits
-//! in a side byte per arc did not cure it (SCALE 24 5.4-5.8 s against
-//! 6.3-7.1 s, SCALE 25 23.1 s against 18.5 s, one to two runs each): perf
-//! puts most of the scatter's time on the first streaming store of each
-//! line, which lands on a page of its own per region, a TLB miss per line
-//! whatever the block size.
+//! SCALE 26) and the direct scatter slowed down per arc: 4.1-4.5 ns at
+//! SCALE 22, 5.1-8.2 at 23, 11.2-13.2 at 24, 17-22 at 25 and 26 (AMD EPYC,
+//! one to three runs each of `graph500 --scale S --keys 1 --no-validate`):
+//! one block's line buffer per arc, among millions of bytes of them.
+//! Staged (AMD EPYC, `graph500 --scale S --keys 1 --no-validate`,
+//! `construction_time`, alternating runs): SCALE 24 4.2-4.9 s against
+//! 6.9-8.6 s (three rounds), SCALE 25 11.8-13.5 s against 20.0-20.6 s (two
+//! rounds); SCALE 23 1.9-2.6 s against 1.3-2.2 s (four rounds), so it
+//! starts above SCALE 23. Tried before and dropped: blocks of `2^11` with
+//! the offset's high bits in a side byte per arc (SCALE 24 5.4-5.8 s
+//! against 6.3-7.1 s, SCALE 25 23.1 s against 18.5 s, one to two runs
+//! each), and transparent huge pages for `targets` at SCALE 25 (17.5-19.7
+//! s against 22.3-22.4 s: less than staging, and `unsafe`).
 
 use crate::{Backend, Parents};
 use generator::{Edge, EdgeList, Vertex};
@@ -84,6 +97,16 @@ const LINE: usize = 16;
 /// Bytes per block per part while scattering: its count (`u32`), its
 /// slice, its line buffer and the buffer's fill.
 const BIN_BYTES: u64 = 4 + 16 + 4 * LINE as u64 + 1;
+/// Blocks per group of the staged scatter, as a power of two: a group's
+/// line buffers (256 KiB) stay in L2 while its arcs are placed.
+const GROUP_BITS: u32 = 12;
+/// The scatter is staged above this many blocks (from `2^23 + 1`
+/// vertices, 512 a block, on). At SCALE 23 staging was slower (1.9-2.6 s
+/// against 1.3-2.2 s, four alternating runs); from SCALE 24 on it pays.
+const STAGE_MIN_BLOCKS: usize = 1 << 14;
+/// Arcs a part stages at a time (8 bytes each): about 16 a block at
+/// SCALE 26, so that a group's line buffers fill several lines a visit.
+const STAGE_ARCS: usize = 1 << 24;
 
 /// An undirected graph in compressed sparse rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,7 +160,8 @@ impl Csr {
     /// 8 per block for the blocks' arc counts, and the larger of what the
     /// two building passes add: while scattering 85 (`BIN_BYTES`) per
     /// block per part for the most parts any worker count gives
-    /// ([`Csr::parts`]); while sorting, 32 per block of region handles and
+    /// ([`Csr::parts`]), and above `STAGE_MIN_BLOCKS` blocks 8 bytes per
+    /// staged arc (at most `STAGE_ARCS` a part); while sorting, 32 per block of region handles and
     /// a scratch of 4 bytes per arc (at most `2^18` arcs) and 8 per
     /// vertex of a block, for each of up to `MAX_PARTS` workers.
     pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
@@ -147,7 +171,12 @@ impl Csr {
         let blocks = Blocks::new(n);
         let count = blocks.count as u64;
         let arcs = 2 * num_edges;
-        let scatter = BIN_BYTES * count * parts;
+        let staged = if blocks.count > STAGE_MIN_BLOCKS {
+            8 * arcs.min(STAGE_ARCS as u64) * parts
+        } else {
+            0
+        };
+        let scatter = BIN_BYTES * count * parts + staged;
         let scratch = 4 * arcs.min(SORT_CAP as u64) + (8 << blocks.bits);
         let sort = 32 * count + MAX_PARTS as u64 * scratch;
         8 * (num_vertices + 1) + 4 * arcs + 8 * count + scatter.max(sort)
@@ -213,6 +242,41 @@ pub(crate) fn build_rows<W: Word>(
     weights: &[f32],
 ) -> (Vec<u64>, Vec<W>) {
     let blocks = Blocks::new(num_vertices);
+    let staging = (!W::WEIGHTED && blocks.count > STAGE_MIN_BLOCKS).then_some(Staging::STANDARD);
+    build_rows_as(backend, num_vertices, edges, weights, staging)
+}
+
+/// How the scatter is staged ([`Bins::scatter_staged`]).
+#[derive(Clone, Copy, Debug)]
+struct Staging {
+    /// Blocks per group, as a power of two.
+    group_bits: u32,
+    /// Arcs a part stages at a time.
+    arcs: usize,
+}
+
+impl Staging {
+    /// [`GROUP_BITS`] and [`STAGE_ARCS`].
+    const STANDARD: Staging = Staging {
+        group_bits: GROUP_BITS,
+        arcs: STAGE_ARCS,
+    };
+}
+
+/// [`build_rows`], the scatter staged as `staging` says (direct if
+/// `None`; only an unweighted build can be staged).
+fn build_rows_as<W: Word>(
+    backend: Backend,
+    num_vertices: usize,
+    edges: &[Edge],
+    weights: &[f32],
+    staging: Option<Staging>,
+) -> (Vec<u64>, Vec<W>) {
+    assert!(
+        staging.is_none() || !W::WEIGHTED,
+        "a weighted scatter is direct"
+    );
+    let blocks = Blocks::new(num_vertices);
 
     let parts = Csr::parts(num_vertices, edges.len(), backend.threads());
     let piece_len = edges.len().div_ceil(parts).max(1);
@@ -247,7 +311,7 @@ pub(crate) fn build_rows<W: Word>(
     backend.for_each_init(
         scatters,
         || (),
-        |(), ((piece, weights), bins)| Bins::new(blocks, bins).scatter(piece, weights),
+        |(), ((piece, weights), bins)| Bins::new(bins).scatter(blocks, piece, weights, staging),
     );
 
     let mut regions = Vec::with_capacity(blocks.count);
@@ -401,7 +465,6 @@ struct Scratch<W> {
 /// complete, so the scattered writes leave as whole lines, streamed past
 /// the caches (no read of the line before it is overwritten).
 struct Bins<'a, W> {
-    blocks: Blocks,
     slices: Vec<&'a mut [W]>,
     /// A line of words per block.
     lines: Vec<Line>,
@@ -412,9 +475,8 @@ impl<'a, W: Word> Bins<'a, W> {
     /// Words in a cache line.
     const PER_LINE: usize = LINE * size_of::<u32>() / size_of::<W>();
 
-    fn new(blocks: Blocks, slices: Vec<&'a mut [W]>) -> Self {
+    fn new(slices: Vec<&'a mut [W]>) -> Self {
         Bins {
-            blocks,
             lines: vec![Line([0; LINE]); slices.len()],
             fill: slices.iter().map(|s| line_position(s)).collect(),
             slices,
@@ -423,30 +485,101 @@ impl<'a, W: Word> Bins<'a, W> {
 
     /// Appends each arc of `piece` to the part's slice of its source's
     /// block, in tuple order, with its tuple's weight from `weights` (empty
-    /// unless `W` is weighted). Self-loops are not arcs.
-    fn scatter(mut self, piece: &[Edge], weights: &[f32]) {
+    /// unless `W` is weighted). Self-loops are not arcs. Staged
+    /// ([`Bins::scatter_staged`]) if `staging` says so; the rows are the
+    /// same either way.
+    fn scatter(
+        mut self,
+        blocks: Blocks,
+        piece: &[Edge],
+        weights: &[f32],
+        staging: Option<Staging>,
+    ) {
         LineWriter::scope(|writer| {
+            if let Some(staging) = staging {
+                self.scatter_staged(writer, blocks, piece, staging);
+                return;
+            }
             let arcs = piece.iter().enumerate().filter(|(_, e)| !e.is_self_loop());
             for (i, e) in arcs {
                 let weight = if W::WEIGHTED { weights[i] } else { 0.0 };
-                self.put(writer, e.u, e.v, weight);
-                self.put(writer, e.v, e.u, weight);
+                self.push(
+                    writer,
+                    blocks.of(e.u),
+                    W::waiting(blocks.pack(e.u, e.v), weight),
+                );
+                self.push(
+                    writer,
+                    blocks.of(e.v),
+                    W::waiting(blocks.pack(e.v, e.u), weight),
+                );
             }
         });
-        for (slice, line) in self.slices.into_iter().zip(&self.lines) {
-            let from = usize::from(line_position(slice));
-            let line: &[W] = bytemuck::cast_slice(&line.0);
-            slice.copy_from_slice(&line[from..from + slice.len()]);
+        self.finish();
+    }
+
+    /// [`Bins::scatter`] in two stages, `staging.arcs` arcs at a time (an
+    /// unweighted build's): first each arc goes, with its block, to its
+    /// group of `2^staging.group_bits` blocks in `staged`, through a line
+    /// buffer per group (a few hundred: they stay in L1); then the staged
+    /// arcs, group after group, go to their blocks, whose line buffers are
+    /// now used one group's worth (256 KiB) at a time. Both stages keep the
+    /// tuples' order within a block, so the rows are those of the direct
+    /// scatter. Costs one more write and read of 8 bytes per arc.
+    fn scatter_staged(
+        &mut self,
+        writer: &mut LineWriter<'a>,
+        blocks: Blocks,
+        piece: &[Edge],
+        staging: Staging,
+    ) {
+        let groups = blocks.count.div_ceil(1 << staging.group_bits);
+        let group_of = |v: Vertex| blocks.of(v) >> staging.group_bits;
+        let staged_arc = |source: Vertex, target: Vertex| {
+            (blocks.of(source) as u64) << 32 | u64::from(blocks.pack(source, target))
+        };
+        let mut staged = vec![0u64; piece.len().saturating_mul(2).min(staging.arcs)];
+        let mut counts = vec![0usize; groups];
+        for chunk in piece.chunks((staging.arcs / 2).max(1)) {
+            counts.fill(0);
+            for e in chunk.iter().filter(|e| !e.is_self_loop()) {
+                counts[group_of(e.u)] += 1;
+                counts[group_of(e.v)] += 1;
+            }
+            let total = counts.iter().sum();
+            {
+                let mut slices = Vec::with_capacity(groups);
+                let mut rest = &mut staged[..total];
+                for &count in &counts {
+                    let (slice, tail) = rest.split_at_mut(count);
+                    slices.push(slice);
+                    rest = tail;
+                }
+                let mut stage = Bins::<u64>::new(slices);
+                LineWriter::scope(|staging| {
+                    for e in chunk.iter().filter(|e| !e.is_self_loop()) {
+                        stage.push(staging, group_of(e.u), staged_arc(e.u, e.v));
+                        stage.push(staging, group_of(e.v), staged_arc(e.v, e.u));
+                    }
+                });
+                stage.finish();
+            }
+            for &arc in &staged[..total] {
+                // The block in the high half, the waiting arc in the low.
+                #[allow(clippy::cast_possible_truncation)]
+                let (block, packed) = ((arc >> 32) as usize, arc as u32);
+                self.push(writer, block, W::waiting(packed, 0.0));
+            }
         }
     }
 
-    /// Buffers one arc; writes its line out once the line is complete.
+    /// Buffers `word` for block `b`; writes its line out once the line is
+    /// complete.
     #[inline(always)]
-    fn put(&mut self, writer: &mut LineWriter<'a>, source: Vertex, target: Vertex, weight: f32) {
-        let b = self.blocks.of(source);
+    fn push(&mut self, writer: &mut LineWriter<'a>, b: usize, word: W) {
         let f = usize::from(self.fill[b]);
         let line: &mut [W] = bytemuck::cast_slice_mut(&mut self.lines[b].0);
-        line[f] = W::waiting(self.blocks.pack(source, target), weight);
+        line[f] = word;
         if f + 1 < Self::PER_LINE {
             self.fill[b] += 1;
             return;
@@ -463,6 +596,15 @@ impl<'a, W: Word> Bins<'a, W> {
         }
         self.slices[b] = rest;
         self.fill[b] = 0;
+    }
+
+    /// Writes out the partial lines: every slice is then full.
+    fn finish(self) {
+        for (slice, line) in self.slices.into_iter().zip(&self.lines) {
+            let from = usize::from(line_position(slice));
+            let line: &[W] = bytemuck::cast_slice(&line.0);
+            slice.copy_from_slice(&line[from..from + slice.len()]);
+        }
     }
 }
 
@@ -575,6 +717,42 @@ mod tests {
                 assert_eq!(sorted_neighbors(&many, v), sorted_neighbors(&one, v));
             }
         }
+    }
+
+    /// Guards the staged scatter: on a graph of thousands of blocks
+    /// (over `2^22` vertices, so 512 a block), in groups of 16 blocks and
+    /// 1000 arcs a stage, it builds exactly the rows the direct scatter
+    /// builds: the same offsets and the same targets in the same order.
+    #[test]
+    fn the_staged_scatter_builds_the_direct_scatters_rows() {
+        let n = (1 << 22) + 1;
+        let mut x = 88_172_645_463_325_252u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            u32::try_from(x % n as u64).unwrap()
+        };
+        let mut edges: Vec<Edge> = (0..100_000).map(|_| Edge::new(next(), next())).collect();
+        edges.extend((0..500).map(|i| Edge::new(i, i)));
+        edges.extend((0..2000).map(|i| Edge::new(7, i)));
+        let blocks = Blocks::new(n);
+        assert!(blocks.count > 8000);
+        let small = Staging {
+            group_bits: 4,
+            arcs: 1000,
+        };
+        for threads in [1, 2] {
+            let (direct, staged) = par::in_pool(threads, || {
+                (
+                    build_rows_as::<u32>(Backend::Rayon, n, &edges, &[], None),
+                    build_rows_as::<u32>(Backend::Rayon, n, &edges, &[], Some(small)),
+                )
+            })
+            .unwrap();
+            assert!(direct == staged, "{threads} threads");
+        }
+        assert_matches_adjacency(n, &edges);
     }
 
     #[test]
