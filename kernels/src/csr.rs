@@ -26,10 +26,10 @@
 //!    `STAGE_MIN_BLOCKS` blocks (`2^23` vertices) the line buffers no
 //!    longer fit in cache (a million blocks, 64 MiB of buffers, at SCALE
 //!    26), so the scatter is *staged*: a part first sorts a stage of `2^24`
-//!    arcs, each with its block, into groups of 4096 blocks (a few hundred
-//!    line buffers), then moves the stage's arcs group after group into
-//!    their blocks, one group's 256 KiB of buffers in use at a time. The
-//!    order within a block, and so the graph, is the same;
+//!    arcs, each with its block, into groups of 1024 blocks (a thousand
+//!    line buffers at SCALE 26), then moves the stage's arcs group after
+//!    group into their blocks, one group's 64 KiB of buffers in use at a
+//!    time. The order within a block, and so the graph, is the same;
 //! 3. sort: in parallel over blocks, each region is counting-sorted by
 //!    source offset through the worker's scratch, which unpacks the targets;
 //!    the counts are the block's rows, so their running sum plus the
@@ -98,8 +98,11 @@ const LINE: usize = 16;
 /// slice, its line buffer and the buffer's fill.
 const BIN_BYTES: u64 = 4 + 16 + 4 * LINE as u64 + 1;
 /// Blocks per group of the staged scatter, as a power of two: a group's
-/// line buffers (256 KiB) stay in L2 while its arcs are placed.
-const GROUP_BITS: u32 = 12;
+/// line buffers (64 KiB) stay in L2 while its arcs are placed. 10 built
+/// SCALE 25 in 8.2-8.6 s against 9.1-9.3 s with 12 (three alternating
+/// rounds, AMD EPYC, `graph500 --scale 25 --keys 1 --no-validate`) and
+/// SCALE 24 in 3.7-3.8 s against 3.7-4.1 s; 8 measured as 10 (7.9-9.5 s).
+const GROUP_BITS: u32 = 10;
 /// The scatter is staged above this many blocks (from `2^23 + 1`
 /// vertices, 512 a block, on). At SCALE 23 staging was slower (1.9-2.6 s
 /// against 1.3-2.2 s, four alternating runs); from SCALE 24 on it pays.
@@ -521,9 +524,9 @@ impl<'a, W: Word> Bins<'a, W> {
     /// [`Bins::scatter`] in two stages, `staging.arcs` arcs at a time (an
     /// unweighted build's): first each arc goes, with its block, to its
     /// group of `2^staging.group_bits` blocks in `staged`, through a line
-    /// buffer per group (a few hundred: they stay in L1); then the staged
+    /// buffer per group (a thousand at SCALE 26: 64 KiB); then the staged
     /// arcs, group after group, go to their blocks, whose line buffers are
-    /// now used one group's worth (256 KiB) at a time. Both stages keep the
+    /// now used one group's worth (64 KiB) at a time. Both stages keep the
     /// tuples' order within a block, so the rows are those of the direct
     /// scatter. Costs one more write and read of 8 bytes per arc.
     fn scatter_staged(
