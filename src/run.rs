@@ -58,8 +58,11 @@ pub trait Searcher {
 
 /// An independent check of a [`Searcher`]'s result.
 pub trait Checker<O: ?Sized>: Send {
-    /// Takes what it needs of `output` (untimed).
-    fn prepare(&mut self, output: &O);
+    /// Takes what it needs of `output` (untimed); nothing, for a checker
+    /// that reads `output` as it lies.
+    fn prepare(&mut self, output: &O) {
+        let _ = output;
+    }
     /// Checks the result of a search from `root` that claims `nedge`
     /// (timed): what [`Checker::prepare`] took of `output`, or `output`
     /// itself where the validator reads it as it lies.
@@ -125,8 +128,6 @@ impl<'a> BfsChecker<'a> {
 }
 
 impl Checker<Parents> for BfsChecker<'_> {
-    fn prepare(&mut self, _: &Parents) {}
-
     fn check(
         &mut self,
         parents: &Parents,
@@ -212,8 +213,8 @@ pub fn search_all<S: Searcher>(
         let validate_time = match checker.as_deref_mut() {
             None => None,
             Some(checker) => {
-                checker.prepare(searcher.output());
                 let output = searcher.output();
+                checker.prepare(output);
                 let (verdict, seconds) = timed(|| checker.check(output, key, nedge));
                 let failure = match verdict {
                     Err(invalid) => Some(Failure::Invalid(invalid)),

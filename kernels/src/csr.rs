@@ -164,9 +164,10 @@ impl Csr {
     /// two building passes add: while scattering 85 (`BIN_BYTES`) per
     /// block per part for the most parts any worker count gives
     /// ([`Csr::parts`]), and above `STAGE_MIN_BLOCKS` blocks 8 bytes per
-    /// staged arc (at most `STAGE_ARCS` a part); while sorting, 32 per block of region handles and
-    /// a scratch of 4 bytes per arc (at most `2^18` arcs) and 8 per
-    /// vertex of a block, for each of up to `MAX_PARTS` workers.
+    /// staged arc (at most `STAGE_ARCS` a part); while sorting, 32 per
+    /// block of region handles and a scratch of 4 bytes per arc (at most
+    /// `2^18` arcs) and 8 per vertex of a block, for each of up to
+    /// `MAX_PARTS` workers.
     pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
         let as_usize = |x: u64| usize::try_from(x).unwrap_or(usize::MAX);
         let (n, m) = (as_usize(num_vertices), as_usize(num_edges));
@@ -317,18 +318,15 @@ fn build_rows_as<W: Word>(
         |(), ((piece, weights), bins)| Bins::new(bins).scatter(blocks, piece, weights, staging),
     );
 
-    let mut regions = Vec::with_capacity(blocks.count);
-    let mut rest = targets.as_mut_slice();
-    for &n in &block_arcs {
-        let (region, tail) = rest.split_at_mut(n);
-        regions.push((region, (n, 0)));
-        rest = tail;
-    }
-    let mut start = 0;
-    for (_, (n, first)) in &mut regions {
-        *first = start;
-        start += *n as u64;
-    }
+    let starts = block_arcs.iter().scan(0u64, |start, &n| {
+        let first = *start;
+        *start += n as u64;
+        Some(first)
+    });
+    let regions: Vec<(&mut [W], u64)> = runs(&mut targets, &block_arcs)
+        .into_iter()
+        .zip(starts)
+        .collect();
     let largest = block_arcs.iter().copied().max().unwrap_or(0).min(SORT_CAP);
     let new_scratch = || Scratch {
         arcs: Vec::with_capacity(largest),
@@ -339,13 +337,9 @@ fn build_rows_as<W: Word>(
         .chunks_mut(1 << blocks.bits)
         .zip(regions)
         .collect();
-    backend.for_each_init(
-        sorts,
-        new_scratch,
-        |scratch, (ends, (region, (_, first)))| {
-            blocks.sort(region, ends, first, scratch);
-        },
-    );
+    backend.for_each_init(sorts, new_scratch, |scratch, (ends, (region, first))| {
+        blocks.sort(region, ends, first, scratch);
+    });
     (offsets, targets)
 }
 
@@ -550,23 +544,14 @@ impl<'a, W: Word> Bins<'a, W> {
                 counts[group_of(e.v)] += 1;
             }
             let total = counts.iter().sum();
-            {
-                let mut slices = Vec::with_capacity(groups);
-                let mut rest = &mut staged[..total];
-                for &count in &counts {
-                    let (slice, tail) = rest.split_at_mut(count);
-                    slices.push(slice);
-                    rest = tail;
+            let mut stage = Bins::<u64>::new(runs(&mut staged[..total], &counts));
+            LineWriter::scope(|stage_writer| {
+                for e in chunk.iter().filter(|e| !e.is_self_loop()) {
+                    stage.push(stage_writer, group_of(e.u), staged_arc(e.u, e.v));
+                    stage.push(stage_writer, group_of(e.v), staged_arc(e.v, e.u));
                 }
-                let mut stage = Bins::<u64>::new(slices);
-                LineWriter::scope(|staging| {
-                    for e in chunk.iter().filter(|e| !e.is_self_loop()) {
-                        stage.push(staging, group_of(e.u), staged_arc(e.u, e.v));
-                        stage.push(staging, group_of(e.v), staged_arc(e.v, e.u));
-                    }
-                });
-                stage.finish();
-            }
+            });
+            stage.finish();
             for &arc in &staged[..total] {
                 // The block in the high half, the waiting arc in the low.
                 #[allow(clippy::cast_possible_truncation)]
@@ -609,6 +594,18 @@ impl<'a, W: Word> Bins<'a, W> {
             slice.copy_from_slice(&line[from..from + slice.len()]);
         }
     }
+}
+
+/// `slice` cut into consecutive runs of the given lengths (their sum at
+/// most its length).
+fn runs<'a, T>(mut slice: &'a mut [T], lengths: &[usize]) -> Vec<&'a mut [T]> {
+    let mut runs = Vec::with_capacity(lengths.len());
+    for &n in lengths {
+        let (run, rest) = std::mem::take(&mut slice).split_at_mut(n);
+        runs.push(run);
+        slice = rest;
+    }
+    runs
 }
 
 /// One cache line of buffered words, aligned as the line it mirrors (so it
