@@ -1,6 +1,6 @@
 //! Memory budgets: a command's peak memory estimated as the sum of what each
 //! library says its part needs ([`EdgeList::bytes_for`],
-//! [`Csr::bytes_for`], [`Kernel::engine_bytes`], [`Validator::bytes_for`]),
+//! [`Csr::bytes_for`], [`Kernel::engine_bytes`], [`Validator::bytes_for`], [`Batch::bytes_for`]),
 //! checked against what the OS says is available before the big
 //! allocations happen.
 
@@ -10,7 +10,7 @@ use dist::{
 };
 use generator::EdgeList;
 use kernels::{Csr, DeltaStepping, Kernel, WeightedCsr};
-use validate::Validator;
+use validate::{Batch, Validator};
 
 /// What the program itself takes besides the data: code, libraries, thread
 /// stacks and allocator arenas (measured: about 6 MiB at SCALE 1;
@@ -28,6 +28,18 @@ fn i64_parents(n: u64) -> u64 {
 pub fn run_bytes(m: u64, n: u64, kernel: Kernel, validate: bool) -> u64 {
     let checking = if validate { Validator::bytes_for(n) } else { 0 };
     EdgeList::bytes_for(m) + Csr::bytes_for(n, m) + kernel.engine_bytes(n) + checking + FIXED
+}
+
+/// What a run that validates block-ordered tuples of `n` vertices adds to
+/// [`run_bytes`] when it batches its searches (at most `2^24` vertices):
+/// the [`Batch`], for the current pool's workers; nothing where it does not
+/// batch.
+pub fn batch_bytes(n: u64) -> u64 {
+    if usize::try_from(n).is_ok_and(crate::run::batches) {
+        Batch::bytes_for(n, rayon::current_num_threads())
+    } else {
+        0
+    }
 }
 
 /// What kernel 3 adds to a run ([`run_bytes`]) on `m` tuples and `n`

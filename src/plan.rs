@@ -285,7 +285,8 @@ impl Plan {
     /// the sum of what each library says its part needs ([`budget`]). A
     /// validated run of both kernels over enough keys also copies the
     /// tuples for the BFS validator's block order (8 bytes a tuple while
-    /// they are copied, 4 after).
+    /// they are copied, 4 after). A run that validates in block order
+    /// batches its searches ([`budget::batch_bytes`]).
     pub fn memory_estimate(&self, m: u64, n: u64) -> u64 {
         let blocked_copy = self.validate && self.keys >= crate::run::BLOCK_ORDER_MIN_KEYS;
         let sssp = if self.sssp.is_some() {
@@ -298,7 +299,12 @@ impl Plan {
         } else {
             0
         };
-        budget::run_bytes(m, n, self.kernel, self.validate) + sssp
+        let batch = if blocked_copy {
+            budget::batch_bytes(n)
+        } else {
+            0
+        };
+        budget::run_bytes(m, n, self.kernel, self.validate) + sssp + batch
     }
 
     /// The estimated peak memory of one rank of `ranks` in a distributed

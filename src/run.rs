@@ -7,7 +7,11 @@
 //! Timed regions: `construction_time` is kernel 1 alone; a search's time is
 //! [`Searcher::search`] alone (the untimed [`Searcher::reset`] before it
 //! clears the per-search state, as the reference code's `clean_pred` does);
-//! a validation's time is [`Checker::check`] alone. Like the reference, one
+//! a validation's time is [`Checker::check`] alone, or, for a checker that
+//! holds several searches and judges them in one pass (the BFS checker over
+//! block-ordered tuples: [`validate::Batch`]), the search's own
+//! [`Checker::hold`] plus an equal share of the [`Checker::settle`] that
+//! judged it. Like the reference, one
 //! untimed, unvalidated warm-up search from the first key comes first.
 //! Preparing a result for the checker ([`Checker::prepare`], e.g. the SSSP
 //! checker's `i64` copy of the parents; the BFS checker reads the kernel's
@@ -30,7 +34,7 @@ use generator::EdgeList;
 use kernels::{Bfs, Csr, Parents, SearchKey, SearchStats, WeightedCsr};
 use std::sync::Arc;
 use std::time::Instant;
-use validate::{Invalid, TreeSummary, TupleBlocks, Tuples, Validator};
+use validate::{Batch, Hold, Invalid, TreeSummary, TupleBlocks, Tuples, Validator};
 
 /// A search kernel as the loop drives it.
 pub trait Searcher {
@@ -67,6 +71,28 @@ pub trait Checker<O: ?Sized>: Send {
     /// (timed): what [`Checker::prepare`] took of `output`, or `output`
     /// itself where the validator reads it as it lies.
     fn check(&mut self, output: &O, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid>;
+    /// How many searches the checker holds for one shared pass
+    /// ([`Checker::hold`]); 1 for a checker that judges each alone.
+    fn lanes(&self) -> usize {
+        1
+    }
+    /// Checks what it can of a search's output at once and may keep the
+    /// rest for [`Checker::settle`] (timed): `Some` when the search is
+    /// validated, `None` when it waits. Errors are final. By default,
+    /// [`Checker::check`].
+    fn hold(
+        &mut self,
+        output: &O,
+        root: SearchKey,
+        nedge: u64,
+    ) -> Result<Option<TreeSummary>, Invalid> {
+        self.check(output, root, nedge).map(Some)
+    }
+    /// Validates the searches [`Checker::hold`] kept, in the order kept,
+    /// and keeps none (timed).
+    fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
+        Vec::new()
+    }
 }
 
 /// A BFS engine and the graph it searches.
@@ -107,10 +133,20 @@ impl Searcher for BfsSearcher {
 }
 
 /// The validator of BFS parent arrays over an edge list; it reads the
-/// kernel's parent array where it lies (no `i64` copy).
+/// kernel's parent array where it lies (no `i64` copy). Over block-ordered
+/// tuples of at most `2^24` vertices it holds up to [`validate::batch::LANES`]
+/// searches and judges their tuples in one pass ([`Batch`]).
 pub struct BfsChecker<'a> {
     tuples: Tuples<'a>,
-    validator: Validator,
+    judge: Judge,
+}
+
+/// How a [`BfsChecker`] judges.
+enum Judge {
+    /// Each search alone.
+    Alone(Validator),
+    /// Searches held in a batch, judged together.
+    Batched(Batch),
 }
 
 impl<'a> BfsChecker<'a> {
@@ -120,11 +156,18 @@ impl<'a> BfsChecker<'a> {
     pub fn new(tuples: impl Into<Tuples<'a>>) -> Self {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
-        BfsChecker {
-            tuples,
-            validator: Validator::new(n),
-        }
+        let judge = match tuples {
+            Tuples::Blocks(_) if batches(n) => Judge::Batched(Batch::new(n)),
+            _ => Judge::Alone(Validator::new(n)),
+        };
+        BfsChecker { tuples, judge }
     }
+}
+
+/// True when a run validating block-ordered tuples of `num_vertices`
+/// vertices batches its searches ([`Batch`]).
+pub(crate) fn batches(num_vertices: usize) -> bool {
+    Batch::suits(num_vertices)
 }
 
 impl Checker<Parents> for BfsChecker<'_> {
@@ -134,8 +177,44 @@ impl Checker<Parents> for BfsChecker<'_> {
         root: SearchKey,
         nedge: u64,
     ) -> Result<TreeSummary, Invalid> {
-        self.validator
-            .validate_any(self.tuples, root.id(), parents.slots(), Some(nedge))
+        match self.hold(parents, root, nedge)? {
+            Some(tree) => Ok(tree),
+            None => self.settle().remove(0),
+        }
+    }
+
+    fn lanes(&self) -> usize {
+        match self.judge {
+            Judge::Alone(_) => 1,
+            Judge::Batched(_) => validate::batch::LANES,
+        }
+    }
+
+    fn hold(
+        &mut self,
+        parents: &Parents,
+        root: SearchKey,
+        nedge: u64,
+    ) -> Result<Option<TreeSummary>, Invalid> {
+        match (&mut self.judge, self.tuples) {
+            (Judge::Batched(batch), Tuples::Blocks(blocks)) => {
+                match batch.hold(blocks, root.id(), parents.slots(), Some(nedge))? {
+                    Hold::Held => Ok(None),
+                    Hold::Done(tree) => Ok(Some(tree)),
+                }
+            }
+            (Judge::Alone(validator), tuples) => validator
+                .validate_any(tuples, root.id(), parents.slots(), Some(nedge))
+                .map(Some),
+            (Judge::Batched(_), Tuples::List(_)) => unreachable!("a batch reads block order"),
+        }
+    }
+
+    fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
+        match (&mut self.judge, self.tuples) {
+            (Judge::Batched(batch), Tuples::Blocks(blocks)) => batch.settle(blocks),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -188,8 +267,13 @@ pub struct InvalidSearch {
 pub type Searches = Result<Vec<SearchRecord>, InvalidSearch>;
 
 /// One warm-up search, then per key: reset, timed search, nedge, and if
-/// `checker` is given its timed validation. Stops at the first invalid
-/// search, or when `observer` asks (checked between searches).
+/// `checker` is given its timed validation. A checker with several
+/// [`Checker::lanes`] holds searches and validates them together when its
+/// lanes are full and after the last key; a held search's validation time
+/// is its own [`Checker::hold`] plus an equal share of the
+/// [`Checker::settle`] that judged it, and its record reaches `observer`
+/// once it is validated. Stops at the first invalid search (in key order),
+/// or when `observer` asks (checked between searches).
 ///
 /// Run it on a rayon worker ([`on_pool_worker`]) for searches that allocate
 /// nothing.
@@ -204,33 +288,18 @@ pub fn search_all<S: Searcher>(
         searcher.reset();
         searcher.search(first);
     }
-    let mut records = Vec::with_capacity(keys.len());
+    let mut done = Done {
+        records: Vec::with_capacity(keys.len()),
+        total: keys.len(),
+        kernel: S::KERNEL,
+        observer,
+    };
+    let mut waiting = Vec::new();
     for (i, &key) in keys.iter().enumerate() {
         observe::check(observer)?;
         let ((), reset_time) = timed(|| searcher.reset());
         let (stats, time) = timed(|| searcher.search(key));
         let nedge = searcher.nedge();
-        let validate_time = match checker.as_deref_mut() {
-            None => None,
-            Some(checker) => {
-                let output = searcher.output();
-                checker.prepare(output);
-                let (verdict, seconds) = timed(|| checker.check(output, key, nedge));
-                let failure = match verdict {
-                    Err(invalid) => Some(Failure::Invalid(invalid)),
-                    Ok(tree) => misreport(&stats, &tree),
-                };
-                if let Some(failure) = failure {
-                    return Ok(Err(InvalidSearch {
-                        kernel: S::KERNEL,
-                        search: i,
-                        root: key.id(),
-                        failure,
-                    }));
-                }
-                Some(seconds)
-            }
-        };
         // An SSSP search has buckets where a BFS has levels.
         let buckets = if trace { searcher.buckets() } else { None };
         let record = SearchRecord {
@@ -239,20 +308,123 @@ pub fn search_all<S: Searcher>(
             reset_time,
             nedge,
             teps: nedge as f64 / time,
-            validate_time,
+            validate_time: None,
             depth: stats.depth,
             reached: stats.reached,
             trace: (trace && buckets.is_none()).then(|| searcher.trace()),
             buckets,
         };
-        observer.event(Event::Searched {
+        let Some(checker) = checker.as_deref_mut() else {
+            done.push(i, record);
+            continue;
+        };
+        let output = searcher.output();
+        checker.prepare(output);
+        let (verdict, seconds) = timed(|| checker.hold(output, key, nedge));
+        let tree = match verdict {
+            Ok(tree) => tree,
+            Err(invalid) => {
+                // Searches still held come first: the first invalid one is
+                // reported.
+                let earlier = done.settle(checker, &mut waiting).err();
+                let this = || done.failure(i, key.id(), Failure::Invalid(invalid));
+                return Ok(Err(earlier.unwrap_or_else(this)));
+            }
+        };
+        waiting.push(Waiting {
             index: i,
-            total: keys.len(),
+            stats,
+            record,
+            seconds,
+            tree,
+        });
+        let held = waiting.iter().filter(|w| w.tree.is_none()).count();
+        let due = held == 0 || held == checker.lanes() || i + 1 == keys.len();
+        if due && let Err(invalid) = done.settle(checker, &mut waiting) {
+            return Ok(Err(invalid));
+        }
+    }
+    Ok(Ok(done.records))
+}
+
+/// A searched key whose record waits for its validation to end.
+struct Waiting {
+    index: usize,
+    stats: SearchStats,
+    record: SearchRecord,
+    /// Seconds of its own [`Checker::hold`].
+    seconds: f64,
+    /// The verdict of `hold`; `None` while held.
+    tree: Option<TreeSummary>,
+}
+
+/// The validated records of [`search_all`], and whom to tell of each.
+struct Done<'a> {
+    records: Vec<SearchRecord>,
+    total: usize,
+    kernel: &'static str,
+    observer: &'a dyn Observer,
+}
+
+impl Done<'_> {
+    /// Records search `index`, validated or not validated at all.
+    fn push(&mut self, index: usize, record: SearchRecord) {
+        self.observer.event(Event::Searched {
+            index,
+            total: self.total,
             record: &record,
         });
-        records.push(record);
+        self.records.push(record);
     }
-    Ok(Ok(records))
+
+    /// The failure of search `index` from `root`.
+    fn failure(&self, index: usize, root: u64, failure: Failure) -> InvalidSearch {
+        InvalidSearch {
+            kernel: self.kernel,
+            search: index,
+            root,
+            failure,
+        }
+    }
+
+    /// Settles the held searches among `waiting` (timed), then records
+    /// every waiting search in key order, or returns the first invalid.
+    fn settle<O: ?Sized>(
+        &mut self,
+        checker: &mut dyn Checker<O>,
+        waiting: &mut Vec<Waiting>,
+    ) -> Result<(), InvalidSearch> {
+        let held = waiting.iter().filter(|w| w.tree.is_none()).count();
+        let (verdicts, seconds) = if held > 0 {
+            timed(|| checker.settle())
+        } else {
+            (Vec::new(), 0.0)
+        };
+        let share = seconds / held.max(1) as f64;
+        let mut verdicts = verdicts.into_iter();
+        for w in waiting.drain(..) {
+            let (verdict, seconds) = match w.tree {
+                Some(tree) => (Ok(tree), w.seconds),
+                None => {
+                    let verdict = verdicts.next().expect("one verdict per held search");
+                    (verdict, w.seconds + share)
+                }
+            };
+            let failure = match verdict {
+                Err(invalid) => Some(Failure::Invalid(invalid)),
+                Ok(tree) => misreport(&w.stats, &tree),
+            };
+            if let Some(failure) = failure {
+                return Err(self.failure(w.index, w.record.root, failure));
+            }
+            let record = SearchRecord {
+                validate_time: Some(seconds),
+                ..w.record
+            };
+            self.push(w.index, record);
+        }
+        Ok(())
+    }
 }
 
 /// One kernel's searches over `keys` as a run does them ([`search_all`]):
@@ -782,6 +954,141 @@ mod tests {
             matches!(run_detaching(&both(true)), Outcome::Invalid(_)),
             "caught in block order"
         );
+    }
+
+    /// How [`Breaking`] breaks a search's tree.
+    #[derive(Clone, Copy)]
+    enum Break {
+        /// A reached leaf marked unreached: check 4, which a batch finds
+        /// in its shared pass.
+        Detach,
+        /// A reached vertex made its own parent: check 2, found at once.
+        SecondRoot,
+    }
+
+    /// A kernel that searches correctly, then breaks the trees of the
+    /// searches listed (numbered from the first after the warm-up).
+    struct Breaking {
+        inner: Box<dyn Bfs>,
+        calls: usize,
+        breaks: Vec<(usize, Break)>,
+    }
+
+    impl Bfs for Breaking {
+        fn reset(&mut self) {
+            self.inner.reset();
+        }
+        fn search(&mut self, root: SearchKey) -> SearchStats {
+            let stats = self.inner.search(root);
+            let search = self.calls.checked_sub(1);
+            self.calls += 1;
+            let Some(&(_, how)) = self.breaks.iter().find(|b| Some(b.0) == search) else {
+                return stats;
+            };
+            let parents = self.inner.parents();
+            let n = u32::try_from(parents.len()).unwrap();
+            let mut has_child = vec![false; n as usize];
+            for v in 0..n {
+                if let Some(p) = parents.get(v).filter(|&p| p != v) {
+                    has_child[p as usize] = true;
+                }
+            }
+            let victim = (0..n)
+                .find(|&v| v != root.vertex() && parents.is_reached(v) && !has_child[v as usize])
+                .unwrap();
+            match how {
+                Break::Detach => parents.set(victim, kernels::NO_PARENT),
+                Break::SecondRoot => parents.set(victim, victim),
+            }
+            stats
+        }
+        fn parents(&self) -> &Parents {
+            self.inner.parents()
+        }
+    }
+
+    /// The search and check that stop a batched run (20 keys: a full
+    /// batch and a partial one) whose kernel breaks `breaks`.
+    fn first_failure(breaks: &[(usize, Break)]) -> Option<(usize, u8)> {
+        let plan = Plan {
+            keys: 20,
+            ..plan(true)
+        };
+        let outcome = run_with(&plan, &Silent, |g| {
+            Box::new(Breaking {
+                inner: Kernel::Par.engine(g),
+                calls: 0,
+                breaks: breaks.to_vec(),
+            })
+        });
+        match outcome.unwrap() {
+            Outcome::Valid(_) => None,
+            Outcome::Invalid(InvalidSearch {
+                search,
+                failure: Failure::Invalid(error),
+                ..
+            }) => Some((search, error.check())),
+            Outcome::Invalid(other) => panic!("not a validation failure: {other:?}"),
+        }
+    }
+
+    /// Guards the batched validation's order: the first invalid search in
+    /// key order is reported, whether it fails when held or in the shared
+    /// pass, and whatever a later search in its batch does.
+    #[test]
+    fn a_batched_run_reports_its_first_invalid_search() {
+        assert!(batches(1 << 8), "SCALE 8 runs batch");
+        assert_eq!(first_failure(&[]), None);
+        assert_eq!(first_failure(&[(3, Break::Detach)]), Some((3, 4)));
+        assert_eq!(first_failure(&[(5, Break::SecondRoot)]), Some((5, 2)));
+        let both = [(3, Break::Detach), (5, Break::SecondRoot)];
+        assert_eq!(
+            first_failure(&both),
+            Some((3, 4)),
+            "held 3 before 5's own failure"
+        );
+        let later = [(5, Break::Detach), (3, Break::SecondRoot)];
+        assert_eq!(first_failure(&later), Some((3, 2)));
+        assert_eq!(
+            first_failure(&[(18, Break::Detach)]),
+            Some((18, 4)),
+            "partial batch"
+        );
+    }
+
+    /// Records what it is told of each search.
+    #[derive(Default)]
+    struct Watching(std::sync::Mutex<Vec<(usize, Option<f64>)>>);
+
+    impl Observer for Watching {
+        fn event(&self, event: Event<'_>) {
+            if let Event::Searched { index, record, .. } = event {
+                self.0.lock().unwrap().push((index, record.validate_time));
+            }
+        }
+    }
+
+    /// Batched searches reach the observer validated, in key order, each
+    /// with its own validation time.
+    #[test]
+    fn batched_searches_are_announced_in_order_once_validated() {
+        let plan = Plan {
+            keys: 20,
+            ..plan(true)
+        };
+        let watching = Watching::default();
+        let Outcome::Valid(m) = run(&plan, &watching).unwrap() else {
+            panic!("a correct kernel validates");
+        };
+        assert!(matches!(m.tuple_order, TupleOrder::Blocked { .. }));
+        let seen = watching.0.into_inner().unwrap();
+        assert_eq!(
+            seen.iter().map(|s| s.0).collect::<Vec<_>>(),
+            (0..20).collect::<Vec<_>>()
+        );
+        assert!(seen.iter().all(|s| s.1.is_some_and(|t| t > 0.0)));
+        let times: Vec<Option<f64>> = m.searches.iter().map(|r| r.validate_time).collect();
+        assert_eq!(times, seen.iter().map(|s| s.1).collect::<Vec<_>>());
     }
 
     #[test]

@@ -42,6 +42,12 @@
 //! stay in cache, and on processors with AVX-512 sixteen tuples are judged
 //! per step (`wide.rs`). Errors then name positions in the block order.
 //!
+//! A run validating many searches of one block-ordered graph of at most
+//! `2^24` vertices holds up to sixteen of them in a [`Batch`]: checks 1 and
+//! 2 run per search, then one pass over the tuples judges every held search
+//! at once, each vertex's sixteen cells side by side in one cache line
+//! (`batch.rs`). Its verdicts are [`Validator`]'s, search by search.
+//!
 //! [`parents`] reads and writes the parent-array file that the validator
 //! judges (errors: [`FileError`]); [`distances`], the distance-array file
 //! of an SSSP search.
@@ -74,6 +80,7 @@
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
 mod array_file;
+pub mod batch;
 mod cells;
 pub mod distances;
 mod edges;
@@ -85,6 +92,7 @@ mod tree;
 #[cfg(target_arch = "x86_64")]
 mod wide;
 
+pub use batch::{Batch, Hold};
 pub use error::{ExactF32, FileError, Invalid};
 pub use order::TupleBlocks;
 pub use sssp::{SsspSummary, SsspValidator};

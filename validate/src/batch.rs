@@ -1,0 +1,456 @@
+//! [`Batch`]: checks 3, 4 and 6 for up to sixteen BFS searches of one
+//! graph in one pass over its block-ordered tuples.
+//!
+//! A single validation's edge pass (`edges.rs`, `wide.rs`) spends its time
+//! reading two cells per tuple and judging them: about as long as the
+//! search itself, per search. A run validates many searches of the same
+//! tuples, so the batch judges each tuple for sixteen searches at once:
+//! each vertex's sixteen cells, one per held search (a *lane*), lie side by
+//! side in one 64-byte `Line`, and a tuple's two lines give its verdict
+//! in all sixteen lanes with one pair of loads and lane-wise arithmetic.
+//!
+//! Per search ([`Batch::hold`]): checks 1 and 2 as a single validation
+//! runs them (`tree.rs`: ranges, then tree levels), into the
+//! `Packed32` cells of `cells.rs`, which hold the level and, up to
+//! `2^24` vertices ([`Batch::suits`]), the whole parent; then the cells
+//! are copied into row `lane` of every `Tile` of sixteen vertices (whole
+//! 64-byte rows: one sequential pass).
+//!
+//! Per batch ([`Batch::settle`]): every tile is transposed in place, so
+//! that its row `i` holds vertex `i`'s sixteen cells (lanes not held are
+//! unreached); one parallel pass over the block-ordered tuples gives per
+//! lane nedge and whether check 4 failed, and marks in a per-worker mask
+//! array which lanes' tree edge each vertex showed (a tuple one level
+//! apart whose lower end names the upper as its parent); a sweep over the
+//! vertices then finds the lanes in which a reached vertex other than the
+//! root showed none (check 3). A lane that failed is judged again alone
+//! by [`Validator`] on its cells, which hold its whole parent array, so
+//! the error named is exactly the one a single validation names.
+//!
+//! Invariants: a lane's cells are those a single validation of its search
+//! computes; every tuple but the self-loops (which no check reads) is
+//! judged in every lane; a worker's mask array is written by that worker
+//! only (plain loads and stores, no locked read-modify-write).
+//!
+//! Memory: 64 bytes a vertex for the tiles, 8 for the walk's levels and
+//! cells, 2 a vertex per worker for the masks ([`Batch::bytes_for`]).
+
+use crate::cells::{Cell, Narrow, Packed32};
+use crate::order::{BLOCK, Item, TupleBlocks};
+use crate::{Invalid, ParentArray, TreeSummary, Validator, padded, tree};
+use par::hint::prefetch;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
+
+/// Searches judged together: sixteen 4-byte cells fill one cache line.
+pub const LANES: usize = 16;
+/// Vertices per tile: a tile is square.
+const TILE: usize = LANES;
+/// A `Packed32` cell's parent bits.
+const PRINT: u32 = <Packed32 as Narrow>::PRINT;
+/// Where a `Packed32` cell's level starts.
+const SHIFT: u32 = <Packed32 as Narrow>::LEVEL_SHIFT;
+/// The level of an unreached vertex.
+const UNREACHED_LEVEL: u32 = 0xff;
+/// How many tuples ahead the randomly read side's line is prefetched.
+const AHEAD: usize = 32;
+/// Tiles per parallel work item of the copies and the sweep.
+const TILE_GRAIN: usize = 1 << 8;
+
+/// One vertex's cells, lane by lane (after [`Batch::settle`]'s
+/// transposition), or one lane's cells of sixteen vertices (before).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct Line([u32; LANES]);
+
+/// Sixteen lines: sixteen vertices by sixteen lanes.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct Tile([Line; TILE]);
+
+impl Tile {
+    const UNREACHED: Tile = Tile([Line([UNREACHED_LEVEL << SHIFT; LANES]); TILE]);
+}
+
+/// What [`Batch::hold`] did with a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hold {
+    /// Checks 1 and 2 passed; the rest waits for [`Batch::settle`].
+    Held,
+    /// The tree was too deep for a lane (over 253 levels): the search was
+    /// validated alone, at once.
+    Done(TreeSummary),
+}
+
+/// A held search: what [`Batch::settle`] needs besides its lane.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    root: u64,
+    claimed_nedge: Option<u64>,
+    reached: u64,
+    depth: u32,
+}
+
+/// Working memory that validates up to [`LANES`] searches of one
+/// block-ordered graph with one edge pass. The verdicts are those of
+/// [`Validator::validate_any`], search by search.
+#[derive(Debug)]
+pub struct Batch {
+    num_vertices: usize,
+    levels: Vec<AtomicU32>,
+    cells: Vec<Packed32>,
+    tiles: Vec<Tile>,
+    /// Per worker, per vertex: the lanes whose tree edge of the vertex a
+    /// tuple showed.
+    seen: Vec<AtomicU16>,
+    held: Vec<Held>,
+    /// Judges a too-deep tree, and names a failed lane's error.
+    single: Option<Validator>,
+}
+
+impl Batch {
+    /// True when searches of a graph of `num_vertices` vertices can be
+    /// batched: a `Packed32` cell holds the whole parent up to `2^24`.
+    pub fn suits(num_vertices: usize) -> bool {
+        num_vertices <= PRINT as usize + 1
+    }
+
+    /// The working memory of a batch for `num_vertices` vertices and
+    /// `workers` threads: 72 bytes a vertex and 2 per worker ([`Batch`]'s
+    /// overview), vertices padded to a whole block of 64 Ki.
+    pub fn bytes_for(num_vertices: u64, workers: usize) -> u64 {
+        let padded = num_vertices.next_multiple_of(BLOCK as u64);
+        let per_vertex = size_of::<AtomicU32>() + size_of::<Packed32>() + size_of::<Line>();
+        per_vertex as u64 * padded + (size_of::<AtomicU16>() * workers) as u64 * padded
+    }
+
+    /// A batch for graphs of `num_vertices` vertices (at most `2^24`:
+    /// [`Batch::suits`]), for the current rayon pool's workers (a pool
+    /// with more workers makes [`Batch::settle`] allocate for them).
+    pub fn new(num_vertices: usize) -> Self {
+        assert!(Batch::suits(num_vertices), "too many vertices for a batch");
+        let padded = padded(num_vertices);
+        Batch {
+            num_vertices,
+            levels: (0..num_vertices).map(|_| AtomicU32::new(0)).collect(),
+            cells: vec![Packed32::unreached(); padded],
+            tiles: vec![Tile::UNREACHED; padded / TILE],
+            seen: (0..rayon::current_num_threads() * padded)
+                .map(|_| AtomicU16::new(0))
+                .collect(),
+            held: Vec::with_capacity(LANES),
+            single: None,
+        }
+    }
+
+    /// Searches held, waiting for [`Batch::settle`].
+    pub fn len(&self) -> usize {
+        self.held.len()
+    }
+
+    /// True when no search is held.
+    pub fn is_empty(&self) -> bool {
+        self.held.is_empty()
+    }
+
+    /// Checks 1 and 2 on `parents`, the result of a search of `tuples`
+    /// from `root` that claims `claimed_nedge` (none: check 6 skipped), and
+    /// holds its cells in the next lane. Errors are those of checks 1 and
+    /// 2. Panics if [`LANES`] searches are held or the graph has another
+    /// vertex count.
+    pub fn hold<P: ParentArray + ?Sized>(
+        &mut self,
+        tuples: &TupleBlocks,
+        root: u64,
+        parents: &P,
+        claimed_nedge: Option<u64>,
+    ) -> Result<Hold, Invalid> {
+        let n = self.num_vertices;
+        assert_eq!(tuples.num_vertices(), n, "a batch judges one graph");
+        assert!(self.held.len() < LANES, "the batch is full");
+        tree::check_ranges(n, root, parents, &self.levels)?;
+        let (reached, depth) = tree::walk_and_fill(parents, &self.levels, &mut self.cells[..n])?;
+        if depth > Packed32::MAX_LEVEL {
+            let single = self.single.get_or_insert_with(Validator::default);
+            return single
+                .validate_any(tuples, root, parents, claimed_nedge)
+                .map(Hold::Done);
+        }
+        let lane = self.held.len();
+        self.tiles
+            .par_chunks_mut(TILE_GRAIN)
+            .zip(self.cells.par_chunks(TILE_GRAIN * TILE))
+            .for_each(|(tiles, cells)| {
+                for (tile, cells) in tiles.iter_mut().zip(cells.chunks_exact(TILE)) {
+                    tile.0[lane] = Line(std::array::from_fn(|i| cells[i].bits()));
+                }
+            });
+        self.held.push(Held {
+            root,
+            claimed_nedge,
+            reached,
+            depth,
+        });
+        Ok(Hold::Held)
+    }
+
+    /// Checks 3, 4 and 6 for every held search, in the order held, with
+    /// one pass over `tuples`; then holds none. A search's verdict is the
+    /// one [`Validator::validate_any`] gives it.
+    pub fn settle(&mut self, tuples: &TupleBlocks) -> Vec<Result<TreeSummary, Invalid>> {
+        let held = std::mem::take(&mut self.held);
+        if held.is_empty() {
+            return Vec::new();
+        }
+        let padded = padded(self.num_vertices);
+        let workers = rayon::current_num_threads();
+        if self.seen.len() < workers * padded {
+            self.seen = (0..workers * padded).map(|_| AtomicU16::new(0)).collect();
+        }
+        let seen = &self.seen[..workers * padded];
+        let tiles = &mut self.tiles;
+        tiles
+            .par_chunks_mut(TILE_GRAIN)
+            .for_each(|tiles| tiles.iter_mut().for_each(|t| transpose(t, held.len())));
+        seen.par_chunks(1 << 16)
+            .for_each(|s| s.iter().for_each(|m| m.store(0, Relaxed)));
+
+        let tiles = &self.tiles[..];
+        let (nedge, bad) = tuples
+            .items()
+            .par_iter()
+            .map(|item| {
+                let worker = rayon::current_thread_index().unwrap_or(0);
+                let seen = &seen[worker * padded..(worker + 1) * padded];
+                judge_item(item, &tuples.words()[item.start..item.end], tiles, seen)
+            })
+            .reduce(
+                || ([0u64; LANES], 0u16),
+                |(a, bad_a), (b, bad_b)| (std::array::from_fn(|k| a[k] + b[k]), bad_a | bad_b),
+            );
+        let unconfirmed = unconfirmed_lanes(tiles, seen, workers);
+
+        let mut verdicts = Vec::with_capacity(held.len());
+        for (lane, h) in held.iter().enumerate() {
+            let failed = (bad | unconfirmed) & (1 << lane) != 0;
+            let verdict = if failed {
+                self.judge_alone(tuples, lane, h)
+            } else {
+                match h.claimed_nedge {
+                    Some(claimed) if claimed != nedge[lane] => Err(Invalid::NedgeMismatch {
+                        counted: nedge[lane],
+                        claimed,
+                    }),
+                    _ => Ok(TreeSummary {
+                        nedge: nedge[lane],
+                        reached: h.reached,
+                        depth: h.depth,
+                    }),
+                }
+            };
+            verdicts.push(verdict);
+        }
+        self.held = held;
+        self.held.clear();
+        verdicts
+    }
+
+    /// The verdict of a single validation on `lane`'s search, whose parents
+    /// its cells hold.
+    fn judge_alone(
+        &mut self,
+        tuples: &TupleBlocks,
+        lane: usize,
+        h: &Held,
+    ) -> Result<TreeSummary, Invalid> {
+        let parents = LaneParents {
+            tiles: &self.tiles,
+            lane,
+            num_vertices: self.num_vertices,
+        };
+        let single = self.single.get_or_insert_with(Validator::default);
+        let verdict = single.validate_any(tuples, h.root, &parents, h.claimed_nedge);
+        debug_assert!(verdict.is_err(), "the batch failed a lane that is valid");
+        verdict
+    }
+}
+
+/// Turns a tile of rows by lane into rows by vertex; lanes from `held` on
+/// become unreached.
+fn transpose(tile: &mut Tile, held: usize) {
+    let rows = tile.0;
+    for (i, line) in tile.0.iter_mut().enumerate() {
+        *line = Line(std::array::from_fn(|k| {
+            if k < held {
+                rows[k].0[i]
+            } else {
+                UNREACHED_LEVEL << SHIFT
+            }
+        }));
+    }
+}
+
+/// One lane's parent array, read from its cells (transposed tiles).
+struct LaneParents<'a> {
+    tiles: &'a [Tile],
+    lane: usize,
+    num_vertices: usize,
+}
+
+impl ParentArray for LaneParents<'_> {
+    fn entries(&self) -> usize {
+        self.num_vertices
+    }
+
+    fn parent(&self, v: usize) -> i64 {
+        let cell = self.tiles[v / TILE].0[v % TILE].0[self.lane];
+        if cell >> SHIFT == UNREACHED_LEVEL {
+            -1
+        } else {
+            i64::from(cell & PRINT)
+        }
+    }
+
+    fn prefetch(&self, v: usize) {
+        prefetch(&self.tiles[v / TILE].0[v % TILE]);
+    }
+}
+
+/// The blocks' tiles: the lines of `BLOCK` vertices from `base`.
+fn block<T>(all: &[T], base: usize, per: usize) -> &[T] {
+    &all[base / per..(base + BLOCK) / per]
+}
+
+/// One work item's per-lane nedge and the lanes in which check 4 failed;
+/// marks the tree edges it shows in this worker's `seen`.
+fn judge_item(
+    item: &Item,
+    words: &[u32],
+    tiles: &[Tile],
+    seen: &[AtomicU16],
+) -> ([u64; LANES], u16) {
+    let low: &[Tile; BLOCK / TILE] = block(tiles, item.low_base, TILE)
+        .try_into()
+        .expect("tiles are padded to whole blocks");
+    let high: &[Tile; BLOCK / TILE] = block(tiles, item.high_base, TILE)
+        .try_into()
+        .expect("tiles are padded to whole blocks");
+    let seen_low: &[AtomicU16; BLOCK] = block(seen, item.low_base, 1)
+        .try_into()
+        .expect("masks are padded to whole blocks");
+    let seen_high: &[AtomicU16; BLOCK] = block(seen, item.high_base, 1)
+        .try_into()
+        .expect("masks are padded to whole blocks");
+    let ends = Ends {
+        low,
+        high,
+        seen_low,
+        seen_high,
+        #[allow(clippy::cast_possible_truncation)] // ids below 2^24
+        low_base: item.low_base as u32,
+        #[allow(clippy::cast_possible_truncation)]
+        high_base: item.high_base as u32,
+    };
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+    {
+        // SAFETY: the processor has the features the function is compiled
+        // for (checked just above); it is otherwise the safe `judge_words`.
+        #[allow(unsafe_code)]
+        return unsafe { judge_words_avx512(&ends, words) };
+    }
+    judge_words(&ends, words)
+}
+
+/// What [`judge_words`] reads and writes of one block pair.
+struct Ends<'a> {
+    low: &'a [Tile; BLOCK / TILE],
+    high: &'a [Tile; BLOCK / TILE],
+    seen_low: &'a [AtomicU16; BLOCK],
+    seen_high: &'a [AtomicU16; BLOCK],
+    low_base: u32,
+    high_base: u32,
+}
+
+/// [`judge_words`] compiled for AVX-512, where the lane loops become one
+/// vector operation each.
+///
+/// # Safety
+/// The processor has AVX-512F and AVX-512BW.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
+unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
+    judge_words(ends, words)
+}
+
+/// The batch's edge pass over one block pair's `words`: per lane, each
+/// tuple counts toward nedge if its ends are reached, fails check 4 if
+/// exactly one is or the levels differ by more than one, and marks the
+/// lower end's tree edge if the ends are one level apart and the lower
+/// names the upper as its parent.
+#[inline(always)]
+fn judge_words(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
+    let line = |tiles: &[Tile; BLOCK / TILE], index: u32| -> Line {
+        tiles[(index as usize / TILE) % (BLOCK / TILE)].0[index as usize & (TILE - 1)]
+    };
+    let mut nedge = [0u32; LANES];
+    let mut bad = [false; LANES];
+    for (i, &w) in words.iter().enumerate() {
+        if let Some(&ahead) = words.get(i + AHEAD) {
+            let (a, b) = (ahead & 0xffff, ahead >> 16);
+            prefetch(&ends.low[(a as usize / TILE) % (BLOCK / TILE)].0[a as usize & (TILE - 1)]);
+            prefetch(&ends.high[(b as usize / TILE) % (BLOCK / TILE)].0[b as usize & (TILE - 1)]);
+        }
+        let (a, b) = (w & 0xffff, w >> 16);
+        let (cells_a, cells_b) = (line(ends.low, a), line(ends.high, b));
+        let (id_a, id_b) = (ends.low_base | a, ends.high_base | b);
+        let (mut b_child, mut a_child) = (0u16, 0u16);
+        for k in 0..LANES {
+            let (x, y) = (cells_a.0[k], cells_b.0[k]);
+            let (level_a, level_b) = (x >> SHIFT, y >> SHIFT);
+            // More than one apart, or exactly one end unreached (its level
+            // 255 is two above any other).
+            bad[k] |= level_a.wrapping_sub(level_b).wrapping_add(1) > 2;
+            nedge[k] += u32::from(level_a != UNREACHED_LEVEL);
+            let b_below = (level_b == level_a + 1) & (y & PRINT == id_a);
+            let a_below = (level_a == level_b + 1) & (x & PRINT == id_b);
+            b_child |= u16::from(b_below) << k;
+            a_child |= u16::from(a_below) << k;
+        }
+        let (mark_a, mark_b) = (&ends.seen_low[a as usize], &ends.seen_high[b as usize]);
+        mark_b.store(mark_b.load(Relaxed) | b_child, Relaxed);
+        mark_a.store(mark_a.load(Relaxed) | a_child, Relaxed);
+    }
+    let bad = (0..LANES).fold(0u16, |m, k| m | (u16::from(bad[k]) << k));
+    (nedge.map(u64::from), bad)
+}
+
+/// The lanes in which some reached vertex other than the root had no tree
+/// edge marked by any worker (check 3).
+fn unconfirmed_lanes(tiles: &[Tile], seen: &[AtomicU16], workers: usize) -> u16 {
+    let padded = tiles.len() * TILE;
+    tiles
+        .par_chunks(TILE_GRAIN)
+        .enumerate()
+        .map(|(chunk, tiles)| {
+            let first = chunk * TILE_GRAIN * TILE;
+            let mut missing = 0u16;
+            for (t, tile) in tiles.iter().enumerate() {
+                for (i, line) in tile.0.iter().enumerate() {
+                    let v = first + t * TILE + i;
+                    let shown =
+                        (0..workers).fold(0u16, |m, w| m | seen[w * padded + v].load(Relaxed));
+                    let mut needs = 0u16;
+                    for (k, &cell) in line.0.iter().enumerate() {
+                        let level = cell >> SHIFT;
+                        needs |= u16::from((level != UNREACHED_LEVEL) & (level != 0)) << k;
+                    }
+                    missing |= needs & !shown;
+                }
+            }
+            missing
+        })
+        .reduce(|| 0, |a, b| a | b)
+}

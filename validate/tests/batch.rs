@@ -1,0 +1,191 @@
+//! A [`Batch`] gives every search the verdict a single validation gives
+//! it: valid trees, broken trees of every kind, mixed in one batch, full
+//! and partial batches, one and two threads.
+
+use generator::{Edge, EdgeList};
+use std::collections::VecDeque;
+use validate::batch::LANES;
+use validate::{Batch, Hold, Invalid, TreeSummary, TupleBlocks, Validator};
+
+/// A sparse random graph over `n` vertices (some unreached from most
+/// roots, a few self-loops and duplicates), as a list and in block order.
+fn graph(n: u32) -> (EdgeList, TupleBlocks) {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 32) as u32 % n
+    };
+    let mut tuples: Vec<Edge> = (0..n + n / 2).map(|_| Edge::new(next(), next())).collect();
+    tuples.extend_from_within(..50);
+    tuples.push(Edge::new(7, 7));
+    let list = EdgeList::new(n.into(), tuples).unwrap();
+    let blocks = TupleBlocks::from_tuples(list.num_vertices(), list.edges().to_vec());
+    (list, blocks)
+}
+
+/// A BFS tree of `list` from `root`.
+fn bfs(list: &EdgeList, root: u32) -> Vec<i64> {
+    let n = list.num_vertices();
+    let mut adjacent = vec![Vec::new(); n];
+    for e in list.edges() {
+        adjacent[e.u as usize].push(e.v);
+        adjacent[e.v as usize].push(e.u);
+    }
+    let mut parents = vec![-1i64; n];
+    parents[root as usize] = root.into();
+    let mut queue = VecDeque::from([root]);
+    while let Some(u) = queue.pop_front() {
+        for &v in &adjacent[u as usize] {
+            if parents[v as usize] == -1 {
+                parents[v as usize] = u.into();
+                queue.push_back(v);
+            }
+        }
+    }
+    parents
+}
+
+/// The searches to judge: (root, parents, claimed nedge). Valid trees
+/// from several roots, and each also broken in one way: a leaf given a
+/// parent that is no neighbour (check 3), a reached leaf marked unreached
+/// (check 4), a second root and a cycle (check 2), a wrong nedge (check
+/// 6); and once with no nedge claimed.
+fn searches(list: &EdgeList, blocks: &TupleBlocks) -> Vec<(u64, Vec<i64>, Option<u64>)> {
+    let n = list.num_vertices();
+    let mut single = Validator::new(n);
+    let mut out = Vec::new();
+    for root in [0u32, 1, 5, 77, 1000, 4097, 70_000] {
+        let tree = bfs(list, root);
+        let nedge = single
+            .validate(blocks, root.into(), &tree, None)
+            .unwrap()
+            .nedge;
+        let root64 = u64::from(root);
+        out.push((root64, tree.clone(), Some(nedge)));
+        let reached: Vec<usize> = (0..n)
+            .filter(|&v| tree[v] >= 0 && v != root as usize)
+            .collect();
+        if reached.len() < 3 {
+            continue;
+        }
+        let has_child = |v: usize| tree.contains(&(v as i64));
+        let leaf = *reached.iter().rev().find(|&&v| !has_child(v)).unwrap();
+        let (a, b) = (reached[reached.len() / 3], reached[2 * reached.len() / 3]);
+        let stranger = (0..n)
+            .find(|&u| {
+                u != leaf
+                    && tree[u] >= 0
+                    && !list.edges().iter().any(|e| {
+                        (e.u as usize, e.v as usize) == (u, leaf)
+                            || (e.v as usize, e.u as usize) == (u, leaf)
+                    })
+            })
+            .unwrap();
+        let changed = |changes: &[(usize, i64)]| {
+            let mut p = tree.clone();
+            for &(v, parent) in changes {
+                p[v] = parent;
+            }
+            p
+        };
+        out.push((root64, changed(&[(leaf, stranger as i64)]), Some(nedge)));
+        out.push((root64, changed(&[(leaf, -1)]), Some(nedge)));
+        out.push((root64, changed(&[(a, a as i64)]), Some(nedge)));
+        out.push((
+            root64,
+            changed(&[(a, b as i64), (b, a as i64)]),
+            Some(nedge),
+        ));
+        out.push((root64, tree.clone(), Some(nedge + 1)));
+        out.push((root64, tree, None));
+    }
+    out
+}
+
+/// Every search's verdict from `batch`, holding `per` at a time.
+fn batched(
+    batch: &mut Batch,
+    blocks: &TupleBlocks,
+    searches: &[(u64, Vec<i64>, Option<u64>)],
+    per: usize,
+) -> Vec<Result<TreeSummary, Invalid>> {
+    let mut verdicts = Vec::new();
+    for group in searches.chunks(per) {
+        // Held searches' verdicts come from the settle, in order.
+        let mut slots = Vec::new();
+        for (root, parents, claimed) in group {
+            match batch.hold(blocks, *root, parents.as_slice(), *claimed) {
+                Ok(Hold::Held) => slots.push(None),
+                Ok(Hold::Done(tree)) => slots.push(Some(Ok(tree))),
+                Err(e) => slots.push(Some(Err(e))),
+            }
+        }
+        let mut settled = batch.settle(blocks).into_iter();
+        verdicts.extend(
+            slots
+                .into_iter()
+                .map(|s| s.unwrap_or_else(|| settled.next().unwrap())),
+        );
+        assert!(settled.next().is_none() && batch.is_empty());
+    }
+    verdicts
+}
+
+#[test]
+fn a_batch_gives_every_search_the_verdict_a_single_validation_gives() {
+    let n = 2 * (1 << 16) + 1234;
+    let (list, blocks) = graph(n);
+    let searches = searches(&list, &blocks);
+    let mut single = Validator::new(n as usize);
+    let expected: Vec<_> = searches
+        .iter()
+        .map(|(root, parents, claimed)| single.validate(&blocks, *root, parents, *claimed))
+        .collect();
+    let valid = expected.iter().filter(|v| v.is_ok()).count();
+    let checks: std::collections::BTreeSet<u8> = expected
+        .iter()
+        .filter_map(|v| v.as_ref().err().map(Invalid::check))
+        .collect();
+    assert!(valid >= 7, "the unbroken trees are valid");
+    assert_eq!(checks, [2, 3, 4, 6].into(), "broken in every way");
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut batch = Batch::new(n as usize);
+            for per in [LANES, 5, 1] {
+                let got = batched(&mut batch, &blocks, &searches, per);
+                assert_eq!(got, expected, "{threads} threads, {per} a batch");
+            }
+        });
+    }
+}
+
+/// A path of 300 vertices from the root: too deep for a lane's cell.
+#[test]
+fn a_tree_too_deep_for_a_lane_is_validated_alone_at_once() {
+    let n = 400u32;
+    let tuples: Vec<Edge> = (0..299).map(|v| Edge::new(v, v + 1)).collect();
+    let list = EdgeList::new(n.into(), tuples).unwrap();
+    let blocks = TupleBlocks::from_tuples(list.num_vertices(), list.edges().to_vec());
+    let tree = bfs(&list, 0);
+    let mut single = Validator::new(n as usize);
+    let expected = single.validate(&blocks, 0, &tree, Some(299)).unwrap();
+    assert_eq!(expected.depth, 299);
+    let mut batch = Batch::new(n as usize);
+    let held = batch.hold(&blocks, 0, tree.as_slice(), Some(299));
+    assert_eq!(held, Ok(Hold::Done(expected)));
+    assert!(batch.is_empty());
+    let mut broken = tree.clone();
+    broken[299] = 100;
+    assert_eq!(
+        batch
+            .hold(&blocks, 0, broken.as_slice(), Some(299))
+            .map(|_| ()),
+        single.validate(&blocks, 0, &broken, Some(299)).map(|_| ()),
+    );
+}
