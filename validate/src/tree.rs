@@ -24,6 +24,7 @@
 use crate::cells::Cell;
 pub(crate) use crate::cells::UNREACHED;
 use crate::{Invalid, ParentArray};
+use par::hint::prefetch;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -32,6 +33,8 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 const PENDING: u32 = u32::MAX - 1;
 /// Vertices per parallel work item.
 const VERTEX_GRAIN: usize = 1 << 12;
+/// How many pending vertices ahead a parent's level is prefetched.
+const LEVEL_AHEAD: usize = 16;
 
 /// Check 1, fused with the first step of check 2 so that the parents are
 /// read once: the length, the root, every parent in range, the root its
@@ -154,7 +157,12 @@ fn walk_chunk<P: ParentArray + ?Sized>(
         scratch.pending[found] = u32::try_from(v).expect("ids fit u32");
         found += usize::from(levels[v].load(Relaxed) == PENDING);
     }
-    for &v in &scratch.pending[..found] {
+    let pending = &scratch.pending[..found];
+    for (i, &v) in pending.iter().enumerate() {
+        // The parent's level is a random read: ask for it early.
+        if let Some(&ahead) = pending.get(i + LEVEL_AHEAD) {
+            prefetch(&levels[index(parents.parent(ahead as usize) as u64)]);
+        }
         let v = v as usize;
         // Most parents have their level by now: one read, no walk.
         let parent = index(parents.parent(v) as u64);
