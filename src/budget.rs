@@ -31,7 +31,7 @@ pub fn run_bytes(m: u64, n: u64, kernel: Kernel, validate: bool) -> u64 {
 }
 
 /// What a run that validates block-ordered tuples of `n` vertices adds to
-/// [`run_bytes`] when it batches its searches (at most `2^24` vertices):
+/// [`run_bytes`] when it batches its searches (at most `2^26` vertices):
 /// the [`Batch`], for the current pool's workers; nothing where it does not
 /// batch.
 pub fn batch_bytes(n: u64) -> u64 {

@@ -134,7 +134,7 @@ impl Searcher for BfsSearcher {
 
 /// The validator of BFS parent arrays over an edge list; it reads the
 /// kernel's parent array where it lies (no `i64` copy). Over block-ordered
-/// tuples of at most `2^24` vertices it holds up to [`validate::batch::LANES`]
+/// tuples of at most `2^26` vertices it holds up to [`validate::batch::LANES`]
 /// searches and judges their tuples in one pass ([`Batch`]).
 pub struct BfsChecker<'a> {
     tuples: Tuples<'a>,

@@ -10,11 +10,13 @@
 //! in all sixteen lanes with one pair of loads and lane-wise arithmetic.
 //!
 //! Per search ([`Batch::hold`]): checks 1 and 2 as a single validation
-//! runs them (`tree.rs`: ranges, then tree levels), into the
-//! `Packed32` cells of `cells.rs`, which hold the level and, up to
-//! `2^24` vertices ([`Batch::suits`]), the whole parent; then the cells
-//! are copied into row `lane` of every `Tile` of sixteen vertices (whole
-//! 64-byte rows: one sequential pass).
+//! runs them (`tree.rs`: ranges, then tree levels, into the `Packed32`
+//! cells of `cells.rs`); then each vertex's level and whole parent go, as
+//! one 4-byte cell (`Layout`: the parent in the low 24 bits, or in as many
+//! as the ids need up to `2^26` vertices, the level above), into row
+//! `lane` of every `Tile` of sixteen vertices (whole 64-byte rows: one
+//! sequential pass). A tree deeper than a cell's level holds (253 levels,
+//! 61 at `2^26` vertices) is validated alone at once instead.
 //!
 //! Per batch ([`Batch::settle`]): every tile is transposed in place, so
 //! that its row `i` holds vertex `i`'s sixteen cells (lanes not held are
@@ -35,7 +37,7 @@
 //! Memory: 64 bytes a vertex for the tiles, 8 for the walk's levels and
 //! cells, 2 a vertex per worker for the masks ([`Batch::bytes_for`]).
 
-use crate::cells::{Cell, Narrow, Packed32};
+use crate::cells::{Cell, Packed32};
 use crate::order::{BLOCK, Item, TupleBlocks};
 use crate::{Invalid, ParentArray, TreeSummary, Validator, padded, tree};
 use par::hint::prefetch;
@@ -46,16 +48,49 @@ use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 pub const LANES: usize = 16;
 /// Vertices per tile: a tile is square.
 const TILE: usize = LANES;
-/// A `Packed32` cell's parent bits.
-const PRINT: u32 = <Packed32 as Narrow>::PRINT;
-/// Where a `Packed32` cell's level starts.
-const SHIFT: u32 = <Packed32 as Narrow>::LEVEL_SHIFT;
-/// The level of an unreached vertex.
-const UNREACHED_LEVEL: u32 = 0xff;
+/// The most vertices a batch judges: `2^26`, whose ids leave a lane's
+/// cell 6 bits of level (61 levels, deeper than any Kronecker tree).
+const MAX_VERTICES: usize = 1 << 26;
 /// How many tuples ahead the randomly read side's line is prefetched.
 const AHEAD: usize = 32;
 /// Tiles per parallel work item of the copies and the sweep.
 const TILE_GRAIN: usize = 1 << 8;
+
+/// How a lane's 4-byte cell holds a vertex's level and parent: the parent
+/// in the low `shift` bits (24, or as many as the graph's ids need above
+/// `2^24` vertices), the level above it, all ones for unreached (two
+/// above the deepest level held, so that one test catches both failures
+/// of check 4).
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    shift: u32,
+}
+
+impl Layout {
+    /// The layout for graphs of `num_vertices` vertices.
+    fn for_vertices(num_vertices: usize) -> Layout {
+        let id_bits = usize::BITS - num_vertices.saturating_sub(1).leading_zeros();
+        Layout {
+            shift: id_bits.max(24),
+        }
+    }
+    /// The parent's bits.
+    fn print(self) -> u32 {
+        (1 << self.shift) - 1
+    }
+    /// The level of an unreached vertex.
+    fn unreached_level(self) -> u32 {
+        u32::MAX >> self.shift
+    }
+    /// The deepest level a cell holds.
+    fn max_level(self) -> u32 {
+        self.unreached_level() - 2
+    }
+    /// An unreached vertex's cell.
+    fn unreached(self) -> u32 {
+        self.unreached_level() << self.shift
+    }
+}
 
 /// One vertex's cells, lane by lane (after [`Batch::settle`]'s
 /// transposition), or one lane's cells of sixteen vertices (before).
@@ -69,7 +104,10 @@ struct Line([u32; LANES]);
 struct Tile([Line; TILE]);
 
 impl Tile {
-    const UNREACHED: Tile = Tile([Line([UNREACHED_LEVEL << SHIFT; LANES]); TILE]);
+    /// Sixteen unreached vertices in every lane.
+    fn unreached(layout: Layout) -> Tile {
+        Tile([Line([layout.unreached(); LANES]); TILE])
+    }
 }
 
 /// What [`Batch::hold`] did with a search.
@@ -77,8 +115,9 @@ impl Tile {
 pub enum Hold {
     /// Checks 1 and 2 passed; the rest waits for [`Batch::settle`].
     Held,
-    /// The tree was too deep for a lane (over 253 levels): the search was
-    /// validated alone, at once.
+    /// The tree was too deep for a lane (over 253 levels; fewer above
+    /// `2^24` vertices, 61 at `2^26`): the search was validated alone, at
+    /// once.
     Done(TreeSummary),
 }
 
@@ -97,6 +136,7 @@ struct Held {
 #[derive(Debug)]
 pub struct Batch {
     num_vertices: usize,
+    layout: Layout,
     levels: Vec<AtomicU32>,
     cells: Vec<Packed32>,
     tiles: Vec<Tile>,
@@ -110,9 +150,10 @@ pub struct Batch {
 
 impl Batch {
     /// True when searches of a graph of `num_vertices` vertices can be
-    /// batched: a `Packed32` cell holds the whole parent up to `2^24`.
+    /// batched: up to `2^26`, where a lane's 4-byte cell still holds the
+    /// whole parent and 61 levels.
     pub fn suits(num_vertices: usize) -> bool {
-        num_vertices <= PRINT as usize + 1
+        num_vertices <= MAX_VERTICES
     }
 
     /// The working memory of a batch for `num_vertices` vertices and
@@ -124,17 +165,19 @@ impl Batch {
         per_vertex as u64 * padded + (size_of::<AtomicU16>() * workers) as u64 * padded
     }
 
-    /// A batch for graphs of `num_vertices` vertices (at most `2^24`:
+    /// A batch for graphs of `num_vertices` vertices (at most `2^26`:
     /// [`Batch::suits`]), for the current rayon pool's workers (a pool
     /// with more workers makes [`Batch::settle`] allocate for them).
     pub fn new(num_vertices: usize) -> Self {
         assert!(Batch::suits(num_vertices), "too many vertices for a batch");
         let padded = padded(num_vertices);
+        let layout = Layout::for_vertices(num_vertices);
         Batch {
             num_vertices,
+            layout,
             levels: (0..num_vertices).map(|_| AtomicU32::new(0)).collect(),
             cells: vec![Packed32::unreached(); padded],
-            tiles: vec![Tile::UNREACHED; padded / TILE],
+            tiles: vec![Tile::unreached(layout); padded / TILE],
             seen: (0..rayon::current_num_threads() * padded)
                 .map(|_| AtomicU16::new(0))
                 .collect(),
@@ -170,19 +213,33 @@ impl Batch {
         assert!(self.held.len() < LANES, "the batch is full");
         tree::check_ranges(n, root, parents, &self.levels)?;
         let (reached, depth) = tree::walk_and_fill(parents, &self.levels, &mut self.cells[..n])?;
-        if depth > Packed32::MAX_LEVEL {
+        if depth > self.layout.max_level() {
             let single = self.single.get_or_insert_with(Validator::default);
             return single
                 .validate_any(tuples, root, parents, claimed_nedge)
                 .map(Hold::Done);
         }
         let lane = self.held.len();
+        let (layout, cells) = (self.layout, &self.cells);
         self.tiles
             .par_chunks_mut(TILE_GRAIN)
-            .zip(self.cells.par_chunks(TILE_GRAIN * TILE))
-            .for_each(|(tiles, cells)| {
-                for (tile, cells) in tiles.iter_mut().zip(cells.chunks_exact(TILE)) {
-                    tile.0[lane] = Line(std::array::from_fn(|i| cells[i].bits()));
+            .enumerate()
+            .for_each(|(chunk, tiles)| {
+                let first = chunk * TILE_GRAIN * TILE;
+                for (t, tile) in tiles.iter_mut().enumerate() {
+                    let base = first + t * TILE;
+                    tile.0[lane] = Line(std::array::from_fn(|i| {
+                        let v = base + i;
+                        let level = cells[v].level();
+                        if Packed32::is_unreached_level(level) {
+                            layout.unreached()
+                        } else {
+                            // A reached vertex's parent is a checked id.
+                            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                            let parent = parents.parent(v) as u32;
+                            level << layout.shift | parent
+                        }
+                    }));
                 }
             });
         self.held.push(Held {
@@ -208,10 +265,12 @@ impl Batch {
             self.seen = (0..workers * padded).map(|_| AtomicU16::new(0)).collect();
         }
         let seen = &self.seen[..workers * padded];
-        let tiles = &mut self.tiles;
-        tiles
-            .par_chunks_mut(TILE_GRAIN)
-            .for_each(|tiles| tiles.iter_mut().for_each(|t| transpose(t, held.len())));
+        let (layout, tiles) = (self.layout, &mut self.tiles);
+        tiles.par_chunks_mut(TILE_GRAIN).for_each(|tiles| {
+            for tile in tiles {
+                transpose(tile, held.len(), layout.unreached());
+            }
+        });
         seen.par_chunks(1 << 16)
             .for_each(|s| s.iter().for_each(|m| m.store(0, Relaxed)));
 
@@ -222,13 +281,14 @@ impl Batch {
             .map(|item| {
                 let worker = rayon::current_thread_index().unwrap_or(0);
                 let seen = &seen[worker * padded..(worker + 1) * padded];
-                judge_item(item, &tuples.words()[item.start..item.end], tiles, seen)
+                let words = &tuples.words()[item.start..item.end];
+                judge_item(item, words, tiles, seen, layout)
             })
             .reduce(
                 || ([0u64; LANES], 0u16),
                 |(a, bad_a), (b, bad_b)| (std::array::from_fn(|k| a[k] + b[k]), bad_a | bad_b),
             );
-        let unconfirmed = unconfirmed_lanes(tiles, seen, workers);
+        let unconfirmed = unconfirmed_lanes(tiles, seen, workers, layout);
 
         let mut verdicts = Vec::with_capacity(held.len());
         for (lane, h) in held.iter().enumerate() {
@@ -265,6 +325,7 @@ impl Batch {
     ) -> Result<TreeSummary, Invalid> {
         let parents = LaneParents {
             tiles: &self.tiles,
+            layout: self.layout,
             lane,
             num_vertices: self.num_vertices,
         };
@@ -276,16 +337,12 @@ impl Batch {
 }
 
 /// Turns a tile of rows by lane into rows by vertex; lanes from `held` on
-/// become unreached.
-fn transpose(tile: &mut Tile, held: usize) {
+/// get the `unreached` cell.
+fn transpose(tile: &mut Tile, held: usize, unreached: u32) {
     let rows = tile.0;
     for (i, line) in tile.0.iter_mut().enumerate() {
         *line = Line(std::array::from_fn(|k| {
-            if k < held {
-                rows[k].0[i]
-            } else {
-                UNREACHED_LEVEL << SHIFT
-            }
+            if k < held { rows[k].0[i] } else { unreached }
         }));
     }
 }
@@ -293,6 +350,7 @@ fn transpose(tile: &mut Tile, held: usize) {
 /// One lane's parent array, read from its cells (transposed tiles).
 struct LaneParents<'a> {
     tiles: &'a [Tile],
+    layout: Layout,
     lane: usize,
     num_vertices: usize,
 }
@@ -304,10 +362,10 @@ impl ParentArray for LaneParents<'_> {
 
     fn parent(&self, v: usize) -> i64 {
         let cell = self.tiles[v / TILE].0[v % TILE].0[self.lane];
-        if cell >> SHIFT == UNREACHED_LEVEL {
+        if cell >> self.layout.shift == self.layout.unreached_level() {
             -1
         } else {
-            i64::from(cell & PRINT)
+            i64::from(cell & self.layout.print())
         }
     }
 
@@ -328,6 +386,7 @@ fn judge_item(
     words: &[u32],
     tiles: &[Tile],
     seen: &[AtomicU16],
+    layout: Layout,
 ) -> ([u64; LANES], u16) {
     let low: &[Tile; BLOCK / TILE] = block(tiles, item.low_base, TILE)
         .try_into()
@@ -346,10 +405,11 @@ fn judge_item(
         high,
         seen_low,
         seen_high,
-        #[allow(clippy::cast_possible_truncation)] // ids below 2^24
+        #[allow(clippy::cast_possible_truncation)] // ids below 2^26
         low_base: item.low_base as u32,
         #[allow(clippy::cast_possible_truncation)]
         high_base: item.high_base as u32,
+        layout,
     };
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx512f")
@@ -371,6 +431,7 @@ struct Ends<'a> {
     seen_high: &'a [AtomicU16; BLOCK],
     low_base: u32,
     high_base: u32,
+    layout: Layout,
 }
 
 /// [`judge_words`] compiled for AVX-512, where the lane loops become one
@@ -395,6 +456,8 @@ fn judge_words(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
     let line = |tiles: &[Tile; BLOCK / TILE], index: u32| -> Line {
         tiles[(index as usize / TILE) % (BLOCK / TILE)].0[index as usize & (TILE - 1)]
     };
+    let (shift, print) = (ends.layout.shift, ends.layout.print());
+    let unreached = ends.layout.unreached_level();
     let mut nedge = [0u32; LANES];
     let mut bad = [false; LANES];
     for (i, &w) in words.iter().enumerate() {
@@ -409,13 +472,13 @@ fn judge_words(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
         let (mut b_child, mut a_child) = (0u16, 0u16);
         for k in 0..LANES {
             let (x, y) = (cells_a.0[k], cells_b.0[k]);
-            let (level_a, level_b) = (x >> SHIFT, y >> SHIFT);
-            // More than one apart, or exactly one end unreached (its level
-            // 255 is two above any other).
+            let (level_a, level_b) = (x >> shift, y >> shift);
+            // More than one apart, or exactly one end unreached (its level,
+            // all ones, is two above any other).
             bad[k] |= level_a.wrapping_sub(level_b).wrapping_add(1) > 2;
-            nedge[k] += u32::from(level_a != UNREACHED_LEVEL);
-            let b_below = (level_b == level_a + 1) & (y & PRINT == id_a);
-            let a_below = (level_a == level_b + 1) & (x & PRINT == id_b);
+            nedge[k] += u32::from(level_a != unreached);
+            let b_below = (level_b == level_a + 1) & (y & print == id_a);
+            let a_below = (level_a == level_b + 1) & (x & print == id_b);
             b_child |= u16::from(b_below) << k;
             a_child |= u16::from(a_below) << k;
         }
@@ -429,7 +492,7 @@ fn judge_words(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
 
 /// The lanes in which some reached vertex other than the root had no tree
 /// edge marked by any worker (check 3).
-fn unconfirmed_lanes(tiles: &[Tile], seen: &[AtomicU16], workers: usize) -> u16 {
+fn unconfirmed_lanes(tiles: &[Tile], seen: &[AtomicU16], workers: usize, layout: Layout) -> u16 {
     let padded = tiles.len() * TILE;
     tiles
         .par_chunks(TILE_GRAIN)
@@ -444,8 +507,8 @@ fn unconfirmed_lanes(tiles: &[Tile], seen: &[AtomicU16], workers: usize) -> u16 
                         (0..workers).fold(0u16, |m, w| m | seen[w * padded + v].load(Relaxed));
                     let mut needs = 0u16;
                     for (k, &cell) in line.0.iter().enumerate() {
-                        let level = cell >> SHIFT;
-                        needs |= u16::from((level != UNREACHED_LEVEL) & (level != 0)) << k;
+                        let level = cell >> layout.shift;
+                        needs |= u16::from((level != layout.unreached_level()) & (level != 0)) << k;
                     }
                     missing |= needs & !shown;
                 }

@@ -43,7 +43,7 @@
 //! per step (`wide.rs`). Errors then name positions in the block order.
 //!
 //! A run validating many searches of one block-ordered graph of at most
-//! `2^24` vertices holds up to sixteen of them in a [`Batch`]: checks 1 and
+//! `2^26` vertices holds up to sixteen of them in a [`Batch`]: checks 1 and
 //! 2 run per search, then one pass over the tuples judges every held search
 //! at once, each vertex's sixteen cells side by side in one cache line
 //! (`batch.rs`). Its verdicts are [`Validator`]'s, search by search.

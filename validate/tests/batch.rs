@@ -189,3 +189,55 @@ fn a_tree_too_deep_for_a_lane_is_validated_alone_at_once() {
         single.validate(&blocks, 0, &broken, Some(299)).map(|_| ()),
     );
 }
+
+/// Guards the wider layout above `2^24` vertices, where a lane's cell
+/// gives the parent 25 bits: a small graph among the highest ids (and a
+/// tree through vertex `2^24`, whose id needs the 25th bit) is judged as a
+/// single validation judges it. Takes about 1.3 GiB.
+#[test]
+fn above_2_to_the_24_vertices_a_batch_still_judges_as_a_single_validation() {
+    let n: u32 = (1 << 24) + 3;
+    let top = n - 1;
+    // A five-cycle through 2^24 - 2 .. 2^24 + 2, and one more edge.
+    let pairs = [
+        (top, top - 1),
+        (top - 1, top - 2),
+        (top - 2, top - 3),
+        (top - 3, top - 4),
+        (top - 4, top),
+        (top - 6, top - 7),
+    ];
+    let tuples: Vec<Edge> = pairs.iter().map(|&(u, v)| Edge::new(u, v)).collect();
+    let list = EdgeList::new(n.into(), tuples).unwrap();
+    let blocks = TupleBlocks::from_tuples(list.num_vertices(), list.edges().to_vec());
+    let tree = bfs(&list, top);
+    assert_eq!(tree[1 << 24], i64::from(top - 1));
+    let mut not_an_edge = tree.clone();
+    not_an_edge[(1 << 24) as usize] = i64::from(top);
+    let mut unreached = tree.clone();
+    unreached[(top - 3) as usize] = -1;
+    let mut single = Validator::new(n as usize);
+    let mut batch = Batch::new(n as usize);
+    let all = [tree, not_an_edge, unreached];
+    let mut slots = Vec::new();
+    for parents in &all {
+        let held = batch.hold(&blocks, top.into(), parents.as_slice(), Some(5));
+        slots.push(held);
+    }
+    let mut settled = batch.settle(&blocks).into_iter();
+    for (parents, held) in all.iter().zip(slots) {
+        let expected = single.validate(&blocks, top.into(), parents, Some(5));
+        let got = match held {
+            Ok(Hold::Held) => settled.next().unwrap(),
+            Ok(Hold::Done(tree)) => Ok(tree),
+            Err(e) => Err(e),
+        };
+        assert_eq!(got, expected);
+    }
+    assert_eq!(
+        single
+            .validate(&blocks, top.into(), &all[0], Some(5))
+            .map(|t| t.reached),
+        Ok(5)
+    );
+}
