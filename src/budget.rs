@@ -10,7 +10,7 @@ use dist::{
 };
 use generator::EdgeList;
 use kernels::{Csr, DeltaStepping, Kernel, WeightedCsr};
-use validate::{Batch, Validator};
+use validate::{Batch, TupleBlocks, Validator};
 
 /// What the program itself takes besides the data: code, libraries, thread
 /// stacks and allocator arenas (measured: about 6 MiB at SCALE 1;
@@ -30,12 +30,31 @@ pub fn run_bytes(m: u64, n: u64, kernel: Kernel, validate: bool) -> u64 {
     EdgeList::bytes_for(m) + Csr::bytes_for(n, m) + kernel.engine_bytes(n) + checking + FIXED
 }
 
-/// What a run that validates block-ordered tuples of `n` vertices adds to
-/// [`run_bytes`] when it batches its searches (at most `2^26` vertices):
-/// the [`Batch`], for the current pool's workers; nothing where it does not
-/// batch.
+/// Peak bytes of the searches of a BFS run over `m` tuples and `n`
+/// vertices that validates in block order and batches its searches
+/// ([`Batch`], at most `2^26` vertices; 0 where it does not batch). The
+/// batch is made after kernel 1 and the block order, so it counts against
+/// what is held then: the re-encoded tuples (4 bytes each, where
+/// [`run_bytes`] counts the list's 8), the built graph without kernel 1's
+/// scratch, the engine and the batch (which replaces the validator), for
+/// the current pool's workers.
+pub fn batched_search_bytes(m: u64, n: u64, kernel: Kernel) -> u64 {
+    match batch_bytes(n) {
+        0 => 0,
+        batch => {
+            TupleBlocks::bytes_for(m)
+                + Csr::graph_bytes(n, m)
+                + kernel.engine_bytes(n)
+                + batch
+                + FIXED
+        }
+    }
+}
+
+/// The [`Batch`] of a run over `n` vertices that batches its BFS searches
+/// (at most `2^26` vertices; 0 above), for the current pool's workers.
 pub fn batch_bytes(n: u64) -> u64 {
-    if usize::try_from(n).is_ok_and(crate::run::batches) {
+    if usize::try_from(n).is_ok_and(Batch::suits) {
         Batch::bytes_for(n, rayon::current_num_threads())
     } else {
         0

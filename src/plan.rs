@@ -286,7 +286,9 @@ impl Plan {
     /// validated run of both kernels over enough keys also copies the
     /// tuples for the BFS validator's block order (8 bytes a tuple while
     /// they are copied, 4 after). A run that validates in block order
-    /// batches its searches ([`budget::batch_bytes`]).
+    /// batches its searches: the larger of the two phases' peaks
+    /// ([`budget::batched_search_bytes`]), or their sum in a run of both
+    /// kernels.
     pub fn memory_estimate(&self, m: u64, n: u64) -> u64 {
         let blocked_copy = self.validate && self.keys >= crate::run::BLOCK_ORDER_MIN_KEYS;
         let sssp = if self.sssp.is_some() {
@@ -299,12 +301,13 @@ impl Plan {
         } else {
             0
         };
-        let batch = if blocked_copy {
-            budget::batch_bytes(n)
-        } else {
-            0
-        };
-        budget::run_bytes(m, n, self.kernel, self.validate) + sssp + batch
+        let held = budget::run_bytes(m, n, self.kernel, self.validate) + sssp;
+        match (blocked_copy, self.sssp) {
+            (false, _) => held,
+            // Both kernels' structures are held while the BFS searches run.
+            (true, Some(_)) => held + budget::batch_bytes(n),
+            (true, None) => held.max(budget::batched_search_bytes(m, n, self.kernel)),
+        }
     }
 
     /// The estimated peak memory of one rank of `ranks` in a distributed

@@ -2,7 +2,8 @@
 //! says its part needs) against the peak resident memory the kernel
 //! measured for the real command (`wait4`'s `ru_maxrss`). Each estimate must
 //! cover its command's peak, and not by more than a modest factor, for the
-//! three shapes that once went wrong: a generated run, `bfs` on a file with
+//! three shapes that once went wrong: a generated run (also one that
+//! validates in batches), `bfs` on a file with
 //! many vertices and few edges, and `validate` on a tree too deep for the
 //! validator's packed cells.
 
@@ -76,6 +77,15 @@ fn estimates_cover_the_measured_peaks() {
     let (code, peak) = peak_of(&["--scale", "18", "--keys", "4", "-q", "--threads", "2"]);
     assert_eq!(code, 0);
     assert_covers("run", budget::run_bytes(m, n, dobfs, true), peak, 1.5);
+
+    // The same with enough keys to validate in block order, in batches:
+    // the batch (69 bytes a vertex) comes after kernel 1's scratch is gone.
+    let (code, peak) = peak_of(&["--scale", "18", "--keys", "16", "-q", "--threads", "2"]);
+    assert_eq!(code, 0);
+    let searching = budget::batched_search_bytes(m, n, dobfs);
+    assert!(searching > 0, "SCALE 18 batches");
+    let estimate = budget::run_bytes(m, n, dobfs, true).max(searching);
+    assert_covers("batched run", estimate, peak, 1.5);
 
     // bfs on a file of 2^22 vertices and three edges: per-vertex arrays
     // only (the CSR's offsets, the engine, the i64 parents it writes).

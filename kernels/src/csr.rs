@@ -183,7 +183,14 @@ impl Csr {
         let scatter = BIN_BYTES * count * parts + staged;
         let scratch = 4 * arcs.min(SORT_CAP as u64) + (8 << blocks.bits);
         let sort = 32 * count + MAX_PARTS as u64 * scratch;
-        8 * (num_vertices + 1) + 4 * arcs + 8 * count + scatter.max(sort)
+        Csr::graph_bytes(num_vertices, num_edges) + 8 * count + scatter.max(sort)
+    }
+
+    /// Bytes of the built graph alone, once kernel 1's scratch is freed:
+    /// `8 (N + 1)` of offsets and 4 per arc (an upper bound, as in
+    /// [`Csr::bytes_for`]).
+    pub fn graph_bytes(num_vertices: u64, num_edges: u64) -> u64 {
+        8 * (num_vertices + 1) + 4 * 2 * num_edges
     }
 
     /// `N`.
