@@ -20,8 +20,8 @@
 //!
 //! Per batch ([`Batch::settle`]): every tile is transposed in place, so
 //! that its row `i` holds vertex `i`'s sixteen cells (lanes not held are
-//! unreached); one parallel pass over the block-ordered tuples gives per
-//! lane nedge and whether check 4 failed, and marks in a per-worker mask
+//! unreached); one parallel pass over the block-ordered tuples
+//! (`lanes.rs`, in AVX-512 where the processor has it) gives per lane nedge and whether check 4 failed, and marks in a per-worker mask
 //! array which lanes' tree edge each vertex showed (a tuple one level
 //! apart whose lower end names the upper as its parent); a sweep over the
 //! vertices then finds the lanes in which a reached vertex other than the
@@ -36,79 +36,28 @@
 //!
 //! Memory: 64 bytes a vertex for the tiles, 8 for the walk's levels and
 //! cells, 2 a vertex per worker for the masks ([`Batch::bytes_for`]).
+//!
+//! Measured (AMD EPYC, 2 threads, temporary timers): a batch's pass over
+//! the tuples took 52-57 ms at SCALE 20 (3.3-3.6 ms a search) and 229-248
+//! ms at SCALE 22, the transposition with the clearing of the masks 5 and
+//! 19 ms, the sweep 3-4 and 12 ms; a held search's walks 3.5-6.5 ms at
+//! SCALE 20 and 23-30 ms at SCALE 22, its copy into the tiles 0.5-0.8 and
+//! 2.2-3.1 ms.
 
 use crate::cells::{Cell, Packed32};
-use crate::order::{BLOCK, Item, TupleBlocks};
+pub use crate::lanes::LANES;
+use crate::lanes::{Layout, Line, TILE, Tile, judge_item};
+use crate::order::{BLOCK, TupleBlocks};
 use crate::{Invalid, ParentArray, TreeSummary, Validator, padded, tree};
 use par::hint::prefetch;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 
-/// Searches judged together: sixteen 4-byte cells fill one cache line.
-pub const LANES: usize = 16;
-/// Vertices per tile: a tile is square.
-const TILE: usize = LANES;
 /// The most vertices a batch judges: `2^26`, whose ids leave a lane's
 /// cell 6 bits of level (61 levels, deeper than any Kronecker tree).
 const MAX_VERTICES: usize = 1 << 26;
-/// How many tuples ahead the randomly read side's line is prefetched.
-const AHEAD: usize = 32;
 /// Tiles per parallel work item of the copies and the sweep.
 const TILE_GRAIN: usize = 1 << 8;
-
-/// How a lane's 4-byte cell holds a vertex's level and parent: the parent
-/// in the low `shift` bits (24, or as many as the graph's ids need above
-/// `2^24` vertices), the level above it, all ones for unreached (two
-/// above the deepest level held, so that one test catches both failures
-/// of check 4).
-#[derive(Clone, Copy, Debug)]
-struct Layout {
-    shift: u32,
-}
-
-impl Layout {
-    /// The layout for graphs of `num_vertices` vertices.
-    fn for_vertices(num_vertices: usize) -> Layout {
-        let id_bits = usize::BITS - num_vertices.saturating_sub(1).leading_zeros();
-        Layout {
-            shift: id_bits.max(24),
-        }
-    }
-    /// The parent's bits.
-    fn print(self) -> u32 {
-        (1 << self.shift) - 1
-    }
-    /// The level of an unreached vertex.
-    fn unreached_level(self) -> u32 {
-        u32::MAX >> self.shift
-    }
-    /// The deepest level a cell holds.
-    fn max_level(self) -> u32 {
-        self.unreached_level() - 2
-    }
-    /// An unreached vertex's cell.
-    fn unreached(self) -> u32 {
-        self.unreached_level() << self.shift
-    }
-}
-
-/// One vertex's cells, lane by lane (after [`Batch::settle`]'s
-/// transposition), or one lane's cells of sixteen vertices (before).
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(64))]
-struct Line([u32; LANES]);
-
-/// Sixteen lines: sixteen vertices by sixteen lanes.
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(64))]
-struct Tile([Line; TILE]);
-
-impl Tile {
-    /// Sixteen unreached vertices in every lane.
-    fn unreached(layout: Layout) -> Tile {
-        Tile([Line([layout.unreached(); LANES]); TILE])
-    }
-}
 
 /// What [`Batch::hold`] did with a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -372,122 +321,6 @@ impl ParentArray for LaneParents<'_> {
     fn prefetch(&self, v: usize) {
         prefetch(&self.tiles[v / TILE].0[v % TILE]);
     }
-}
-
-/// The blocks' tiles: the lines of `BLOCK` vertices from `base`.
-fn block<T>(all: &[T], base: usize, per: usize) -> &[T] {
-    &all[base / per..(base + BLOCK) / per]
-}
-
-/// One work item's per-lane nedge and the lanes in which check 4 failed;
-/// marks the tree edges it shows in this worker's `seen`.
-fn judge_item(
-    item: &Item,
-    words: &[u32],
-    tiles: &[Tile],
-    seen: &[AtomicU16],
-    layout: Layout,
-) -> ([u64; LANES], u16) {
-    let low: &[Tile; BLOCK / TILE] = block(tiles, item.low_base, TILE)
-        .try_into()
-        .expect("tiles are padded to whole blocks");
-    let high: &[Tile; BLOCK / TILE] = block(tiles, item.high_base, TILE)
-        .try_into()
-        .expect("tiles are padded to whole blocks");
-    let seen_low: &[AtomicU16; BLOCK] = block(seen, item.low_base, 1)
-        .try_into()
-        .expect("masks are padded to whole blocks");
-    let seen_high: &[AtomicU16; BLOCK] = block(seen, item.high_base, 1)
-        .try_into()
-        .expect("masks are padded to whole blocks");
-    let ends = Ends {
-        low,
-        high,
-        seen_low,
-        seen_high,
-        #[allow(clippy::cast_possible_truncation)] // ids below 2^26
-        low_base: item.low_base as u32,
-        #[allow(clippy::cast_possible_truncation)]
-        high_base: item.high_base as u32,
-        layout,
-    };
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512bw")
-    {
-        // SAFETY: the processor has the features the function is compiled
-        // for (checked just above); it is otherwise the safe `judge_words`.
-        #[allow(unsafe_code)]
-        return unsafe { judge_words_avx512(&ends, words) };
-    }
-    judge_words(&ends, words)
-}
-
-/// What [`judge_words`] reads and writes of one block pair.
-struct Ends<'a> {
-    low: &'a [Tile; BLOCK / TILE],
-    high: &'a [Tile; BLOCK / TILE],
-    seen_low: &'a [AtomicU16; BLOCK],
-    seen_high: &'a [AtomicU16; BLOCK],
-    low_base: u32,
-    high_base: u32,
-    layout: Layout,
-}
-
-/// [`judge_words`] compiled for AVX-512, where the lane loops become one
-/// vector operation each.
-///
-/// # Safety
-/// The processor has AVX-512F and AVX-512BW.
-#[cfg(target_arch = "x86_64")]
-#[allow(unsafe_code)]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,popcnt")]
-unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
-    judge_words(ends, words)
-}
-
-/// The batch's edge pass over one block pair's `words`: per lane, each
-/// tuple counts toward nedge if its ends are reached, fails check 4 if
-/// exactly one is or the levels differ by more than one, and marks the
-/// lower end's tree edge if the ends are one level apart and the lower
-/// names the upper as its parent.
-#[inline(always)]
-fn judge_words(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
-    let line = |tiles: &[Tile; BLOCK / TILE], index: u32| -> Line {
-        tiles[(index as usize / TILE) % (BLOCK / TILE)].0[index as usize & (TILE - 1)]
-    };
-    let (shift, print) = (ends.layout.shift, ends.layout.print());
-    let unreached = ends.layout.unreached_level();
-    let mut nedge = [0u32; LANES];
-    let mut bad = [false; LANES];
-    for (i, &w) in words.iter().enumerate() {
-        if let Some(&ahead) = words.get(i + AHEAD) {
-            let (a, b) = (ahead & 0xffff, ahead >> 16);
-            prefetch(&ends.low[(a as usize / TILE) % (BLOCK / TILE)].0[a as usize & (TILE - 1)]);
-            prefetch(&ends.high[(b as usize / TILE) % (BLOCK / TILE)].0[b as usize & (TILE - 1)]);
-        }
-        let (a, b) = (w & 0xffff, w >> 16);
-        let (cells_a, cells_b) = (line(ends.low, a), line(ends.high, b));
-        let (id_a, id_b) = (ends.low_base | a, ends.high_base | b);
-        let (mut b_child, mut a_child) = (0u16, 0u16);
-        for k in 0..LANES {
-            let (x, y) = (cells_a.0[k], cells_b.0[k]);
-            let (level_a, level_b) = (x >> shift, y >> shift);
-            // More than one apart, or exactly one end unreached (its level,
-            // all ones, is two above any other).
-            bad[k] |= level_a.wrapping_sub(level_b).wrapping_add(1) > 2;
-            nedge[k] += u32::from(level_a != unreached);
-            let b_below = (level_b == level_a + 1) & (y & print == id_a);
-            let a_below = (level_a == level_b + 1) & (x & print == id_b);
-            b_child |= u16::from(b_below) << k;
-            a_child |= u16::from(a_below) << k;
-        }
-        let (mark_a, mark_b) = (&ends.seen_low[a as usize], &ends.seen_high[b as usize]);
-        mark_b.store(mark_b.load(Relaxed) | b_child, Relaxed);
-        mark_a.store(mark_a.load(Relaxed) | a_child, Relaxed);
-    }
-    let bad = (0..LANES).fold(0u16, |m, k| m | (u16::from(bad[k]) << k));
-    (nedge.map(u64::from), bad)
 }
 
 /// The lanes in which some reached vertex other than the root had no tree

@@ -85,6 +85,7 @@ mod cells;
 pub mod distances;
 mod edges;
 mod error;
+mod lanes;
 mod order;
 pub mod parents;
 pub mod sssp;
