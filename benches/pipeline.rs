@@ -3,7 +3,8 @@
 //! `construct_weighted`, and that graph's light-first split at the default
 //! delta, `split_light`), one search per BFS kernel, one validation (also
 //! on the tuples in a blocked order), one SSSP validation (`sssp_validate`, of a Dijkstra
-//! search over hashed weights in `[0, 1)`), and the floors under any
+//! search over hashed weights in `[0, 1)`), sixteen validations batched
+//! in one pass (`validate_batched_16`, as a run validates), and the floors under any
 //! kernel 1 (read every tuple, write its two arcs once, in order) and any
 //! validation (read every tuple and two random cells per tuple).
 //!
@@ -108,6 +109,20 @@ fn pipeline(c: &mut Criterion) {
     let blocked = validate::TupleBlocks::from_tuples(n, edges.edges().to_vec());
     group.bench_function("validate_blocked", |b| {
         b.iter(|| validator.validate(&blocked, root.id(), &parents, None))
+    });
+    // Sixteen searches held and judged in one pass, as a run validates
+    // them (`validate::Batch`); criterion's time is for all sixteen, so
+    // divide by 16 for one search's share.
+    let mut batch = validate::Batch::new(n);
+    group.bench_function("validate_batched_16", |b| {
+        b.iter(|| {
+            for _ in 0..validate::batch::LANES {
+                batch
+                    .hold(&blocked, root.id(), parents.as_slice(), None)
+                    .expect("a valid tree");
+            }
+            batch.settle(&blocked)
+        })
     });
     // The floor under any validator that reads every tuple: stream the
     // tuples and read two random 2-byte cells each, nothing else.
