@@ -209,11 +209,7 @@ fn pair_of(code: u32) -> (u32, u32) {
 /// Cuts sorted packed tuples into runs of one block pair, at most [`ITEM`]
 /// long.
 fn work_items(sorted: &[Edge]) -> Vec<Item> {
-    let starts: Vec<usize> = (0..sorted.len())
-        .into_par_iter()
-        .with_min_len(1 << 14)
-        .filter(|&i| i == 0 || sorted[i].u != sorted[i - 1].u)
-        .collect();
+    let starts = run_starts(sorted);
     let mut items = Vec::new();
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(sorted.len());
@@ -229,6 +225,45 @@ fn work_items(sorted: &[Edge]) -> Vec<Item> {
         }
     }
     items
+}
+
+/// Where each run of one block pair starts in `sorted`, in order. Runs are
+/// long (about `M / pairs` tuples), so each chunk of the tuples gallops
+/// from run start to run start instead of comparing every neighbour:
+/// O(log) reads a run. (Comparing every neighbour in a parallel filter
+/// took 42 ms of the block order's 0.28 s at SCALE 20.)
+fn run_starts(sorted: &[Edge]) -> Vec<usize> {
+    const CHUNK: usize = 1 << 16;
+    let chunks: Vec<Vec<usize>> = (0..sorted.len().div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let end = ((c + 1) * CHUNK).min(sorted.len());
+            let mut i = c * CHUNK;
+            if i > 0 && sorted[i].u == sorted[i - 1].u {
+                i = next_run(sorted, i);
+            }
+            let mut starts = Vec::new();
+            while i < end {
+                starts.push(i);
+                i = next_run(sorted, i);
+            }
+            starts
+        })
+        .collect();
+    chunks.concat()
+}
+
+/// The first position after `i` whose block pair differs from `i`'s, or
+/// the length: a galloping search.
+fn next_run(sorted: &[Edge], i: usize) -> usize {
+    let code = sorted[i].u;
+    let (mut last, mut step) = (i, 1);
+    while last + step < sorted.len() && sorted[last + step].u == code {
+        last += step;
+        step *= 2;
+    }
+    let bound = (last + step).min(sorted.len());
+    last + 1 + sorted[last + 1..bound].partition_point(|e| e.u == code)
 }
 
 #[cfg(test)]
@@ -333,6 +368,39 @@ mod tests {
         assert!(pair_code(tile - 1, tile - 1) < pair_code(0, tile));
         assert!(pair_code(0, tile) < pair_code(1, tile));
         assert_eq!(pair_code(0xffff, 0xffff), SELF_LOOP.u);
+    }
+
+    /// Guards the galloping search: run starts are those a comparison of
+    /// every neighbour finds, with runs of one tuple, runs across the
+    /// chunks' edges and one run longer than a chunk.
+    #[test]
+    fn run_starts_are_where_the_pair_changes() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut lengths = std::iter::from_fn(move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            Some(match x % 4 {
+                0 => 1,
+                1 => (x >> 8) as usize % 40 + 1,
+                2 => (x >> 8) as usize % 5000 + 1,
+                _ => (x >> 8) as usize % 70_000 + 1,
+            })
+        });
+        let mut sorted = Vec::new();
+        let mut code = 0;
+        while sorted.len() < 5 << 16 {
+            let run = lengths.next().unwrap();
+            sorted.extend((0..run).map(|i| Edge::new(code, i as u32)));
+            code += 1 + code % 3;
+        }
+        sorted.extend((0..200_000).map(|i| Edge::new(code, i)));
+        let naive: Vec<usize> = (0..sorted.len())
+            .filter(|&i| i == 0 || sorted[i].u != sorted[i - 1].u)
+            .collect();
+        assert_eq!(run_starts(&sorted), naive);
+        assert_eq!(run_starts(&sorted[..1]), [0]);
+        assert!(run_starts(&[]).is_empty());
     }
 
     #[test]
