@@ -137,16 +137,15 @@ impl Searcher for BfsSearcher {
 /// tuples of at most `2^26` vertices it holds up to [`validate::batch::LANES`]
 /// searches and judges their tuples in one pass ([`Batch`]).
 pub struct BfsChecker<'a> {
-    tuples: Tuples<'a>,
-    judge: Judge,
+    judge: Judge<'a>,
 }
 
-/// How a [`BfsChecker`] judges.
-enum Judge {
+/// How a [`BfsChecker`] judges, and the tuples it reads.
+enum Judge<'a> {
     /// Each search alone.
-    Alone(Validator),
+    Alone(Validator, Tuples<'a>),
     /// Searches held in a batch, judged together.
-    Batched(Batch),
+    Batched(Batch, &'a TupleBlocks),
 }
 
 impl<'a> BfsChecker<'a> {
@@ -157,10 +156,10 @@ impl<'a> BfsChecker<'a> {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
         let judge = match tuples {
-            Tuples::Blocks(_) if batches(n) => Judge::Batched(Batch::new(n)),
-            _ => Judge::Alone(Validator::new(n)),
+            Tuples::Blocks(blocks) if batches(n) => Judge::Batched(Batch::new(n), blocks),
+            _ => Judge::Alone(Validator::new(n), tuples),
         };
-        BfsChecker { tuples, judge }
+        BfsChecker { judge }
     }
 }
 
@@ -171,6 +170,8 @@ pub(crate) fn batches(num_vertices: usize) -> bool {
 }
 
 impl Checker<Parents> for BfsChecker<'_> {
+    /// Holds and settles at once: with no other search held, the verdict a
+    /// single validation gives.
     fn check(
         &mut self,
         parents: &Parents,
@@ -179,14 +180,14 @@ impl Checker<Parents> for BfsChecker<'_> {
     ) -> Result<TreeSummary, Invalid> {
         match self.hold(parents, root, nedge)? {
             Some(tree) => Ok(tree),
-            None => self.settle().remove(0),
+            None => self.settle().pop().expect("the search just held"),
         }
     }
 
     fn lanes(&self) -> usize {
         match self.judge {
-            Judge::Alone(_) => 1,
-            Judge::Batched(_) => validate::batch::LANES,
+            Judge::Alone(..) => 1,
+            Judge::Batched(..) => validate::batch::LANES,
         }
     }
 
@@ -196,24 +197,23 @@ impl Checker<Parents> for BfsChecker<'_> {
         root: SearchKey,
         nedge: u64,
     ) -> Result<Option<TreeSummary>, Invalid> {
-        match (&mut self.judge, self.tuples) {
-            (Judge::Batched(batch), Tuples::Blocks(blocks)) => {
+        match &mut self.judge {
+            Judge::Batched(batch, blocks) => {
                 match batch.hold(blocks, root.id(), parents.slots(), Some(nedge))? {
                     Hold::Held => Ok(None),
                     Hold::Done(tree) => Ok(Some(tree)),
                 }
             }
-            (Judge::Alone(validator), tuples) => validator
-                .validate_any(tuples, root.id(), parents.slots(), Some(nedge))
+            Judge::Alone(validator, tuples) => validator
+                .validate_any(*tuples, root.id(), parents.slots(), Some(nedge))
                 .map(Some),
-            (Judge::Batched(_), Tuples::List(_)) => unreachable!("a batch reads block order"),
         }
     }
 
     fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
-        match (&mut self.judge, self.tuples) {
-            (Judge::Batched(batch), Tuples::Blocks(blocks)) => batch.settle(blocks),
-            _ => Vec::new(),
+        match &mut self.judge {
+            Judge::Batched(batch, blocks) => batch.settle(blocks),
+            Judge::Alone(..) => Vec::new(),
         }
     }
 }
