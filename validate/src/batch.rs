@@ -46,7 +46,7 @@
 
 use crate::cells::{Cell, Packed32};
 pub use crate::lanes::LANES;
-use crate::lanes::{Layout, Line, TILE, Tile, judge_item};
+use crate::lanes::{Form, Layout, Line, TILE, Tile, judge_item};
 use crate::order::{BLOCK, TupleBlocks};
 use crate::{Invalid, ParentArray, TreeSummary, Validator, padded, tree};
 use par::hint::prefetch;
@@ -223,7 +223,7 @@ impl Batch {
         seen.par_chunks(1 << 16)
             .for_each(|s| s.iter().for_each(|m| m.store(0, Relaxed)));
 
-        let tiles = &self.tiles[..];
+        let (tiles, form) = (&self.tiles[..], Form::best());
         let (nedge, bad) = tuples
             .items()
             .par_iter()
@@ -231,7 +231,7 @@ impl Batch {
                 let worker = rayon::current_thread_index().unwrap_or(0);
                 let seen = &seen[worker * padded..(worker + 1) * padded];
                 let words = &tuples.words()[item.start..item.end];
-                judge_item(item, words, tiles, seen, layout)
+                judge_item(form, item, words, tiles, seen, layout)
             })
             .reduce(
                 || ([0u64; LANES], 0u16),

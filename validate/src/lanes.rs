@@ -92,29 +92,19 @@ fn block<T>(all: &[T], base: usize, per: usize) -> &[T] {
     &all[base / per..(base + BLOCK) / per]
 }
 
-/// One work item's per-lane nedge and the lanes in which check 4 failed;
-/// marks the tree edges it shows in this worker's `seen`.
-pub(crate) fn judge_item(
-    item: &Item,
-    words: &[u32],
-    tiles: &[Tile],
-    seen: &[AtomicU16],
-    layout: Layout,
-) -> ([u64; LANES], u16) {
-    judge_item_as(Form::best(), item, words, tiles, seen, layout)
-}
-
 /// Which form of the pass runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Form {
+pub(crate) enum Form {
+    /// Plain Rust, any processor.
     Portable,
+    /// AVX-512 intrinsics.
     #[cfg(target_arch = "x86_64")]
     Avx512,
 }
 
 impl Form {
     /// The fastest form this processor runs.
-    fn best() -> Form {
+    pub(crate) fn best() -> Form {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx512f") {
             return Form::Avx512;
@@ -123,8 +113,10 @@ impl Form {
     }
 }
 
-/// [`judge_item`] in the given form.
-fn judge_item_as(
+/// One work item's per-lane nedge and the lanes in which check 4 failed,
+/// by the pass in `form`; marks the tree edges it shows in this worker's
+/// `seen`.
+pub(crate) fn judge_item(
     form: Form,
     item: &Item,
     words: &[u32],
@@ -359,7 +351,7 @@ mod tests {
             let marks =
                 || -> Vec<AtomicU16> { (0..blocks * BLOCK).map(|_| AtomicU16::new(0)).collect() };
             let (seen_portable, seen_wide) = (marks(), marks());
-            let portable = judge_item_as(
+            let portable = judge_item(
                 Form::Portable,
                 &item,
                 &words,
@@ -367,7 +359,7 @@ mod tests {
                 &seen_portable,
                 layout,
             );
-            let wide = judge_item_as(Form::Avx512, &item, &words, &tiles, &seen_wide, layout);
+            let wide = judge_item(Form::Avx512, &item, &words, &tiles, &seen_wide, layout);
             assert_eq!(portable, wide, "shift {shift}");
             assert!(portable.1 == 0xfff0, "some lanes fail, not all");
             let bits = |s: &[AtomicU16]| s.iter().map(|m| m.load(Relaxed)).collect::<Vec<_>>();
