@@ -306,6 +306,7 @@ fn run_ids<I: Id>(
         num_edges: usize::try_from(m).unwrap_or(usize::MAX),
         checksum,
         tuple_order: TupleOrder::Input,
+        validation_lanes: usize::from(plan.validate),
         graph_generation,
         construction_time,
         memory_estimate,

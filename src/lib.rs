@@ -139,6 +139,7 @@ impl Plan {
                 checksum: format!("{:#018x}", measured.checksum),
                 tuple_order: measured.tuple_order.name().to_string(),
                 tuple_order_seconds: measured.tuple_order.seconds(),
+                validation_lanes: measured.validation_lanes,
             },
             statistics: self.statistics(measured),
             searches: measured.searches.clone(),

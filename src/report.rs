@@ -159,6 +159,12 @@ pub struct GraphReport {
     /// timed figure.
     #[serde(default)]
     pub tuple_order_seconds: f64,
+    /// BFS searches validated together per pass over the tuples: 16 when
+    /// the run batched them (each search's `validate_time` is then its own
+    /// part plus an equal share of the pass that judged it), 1 when each
+    /// was validated alone, 0 without validation.
+    #[serde(default)]
+    pub validation_lanes: usize,
 }
 
 /// One search's figures.

@@ -533,6 +533,10 @@ pub struct Measured {
     pub checksum: u64,
     /// The order validation read the tuples in.
     pub tuple_order: TupleOrder,
+    /// BFS searches validated together per pass over the tuples: 16 when
+    /// batched ([`validate::Batch`]), 1 when each is validated alone, 0
+    /// without validation.
+    pub validation_lanes: usize,
     /// Seconds to generate or read the edge list.
     pub graph_generation: f64,
     /// Seconds in kernel 1.
@@ -636,7 +640,8 @@ pub fn run_with(
     let mut searcher = BfsSearcher::new(engine, Arc::clone(&graph));
     let kernel = plan.kernel.label(backend);
     let checker = || BfsChecker::new(input.tuples());
-    let (searches, _) = searches_of(&mut searcher, checker, &keys, plan, &kernel, observer)?;
+    let (searches, checker) = searches_of(&mut searcher, checker, &keys, plan, &kernel, observer)?;
+    let validation_lanes = checker.map_or(0, |c| c.lanes());
     let searches = match searches {
         Ok(searches) => searches,
         Err(invalid) => return Ok(Outcome::Invalid(invalid)),
@@ -663,6 +668,7 @@ pub fn run_with(
         num_edges,
         checksum,
         tuple_order,
+        validation_lanes,
         graph_generation,
         construction_time,
         memory_estimate,
@@ -857,6 +863,7 @@ mod tests {
             panic!("nothing to fail without validation");
         };
         assert_eq!(m.searches.len(), 4);
+        assert_eq!(m.validation_lanes, 0);
         assert!(
             m.searches
                 .iter()
@@ -906,7 +913,8 @@ mod tests {
         assert_eq!(summary(&blocked), summary(&input));
         assert_eq!(
             run(&plan(true), &Silent)
-                .map(|o| matches!(o, Outcome::Valid(m) if m.tuple_order == TupleOrder::Input))
+                .map(|o| matches!(o, Outcome::Valid(m)
+                    if m.tuple_order == TupleOrder::Input && m.validation_lanes == 1))
                 .ok(),
             Some(true),
             "few keys: input order"
@@ -1081,6 +1089,7 @@ mod tests {
             panic!("a correct kernel validates");
         };
         assert!(matches!(m.tuple_order, TupleOrder::Blocked { .. }));
+        assert_eq!(m.validation_lanes, validate::batch::LANES);
         let seen = watching.0.into_inner().unwrap();
         assert_eq!(
             seen.iter().map(|s| s.0).collect::<Vec<_>>(),
