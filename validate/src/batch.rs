@@ -39,8 +39,8 @@
 //!
 //! Measured (AMD EPYC, 2 threads, temporary timers): a batch's pass over
 //! the tuples took 52-57 ms at SCALE 20 (3.3-3.6 ms a search) and 229-248
-//! ms at SCALE 22, the transposition with the clearing of the masks 5 and
-//! 19 ms, the sweep 3-4 and 12 ms; a held search's walks 3.5-6.5 ms at
+//! ms at SCALE 22, the transposition with the clearing of the masks 5-6 and
+//! 19-26 ms, the sweep 3-4 and 12 ms; a held search's walks 3.6-6.8 ms at
 //! SCALE 20 and 23-30 ms at SCALE 22, its copy into the tiles 0.5-0.8 and
 //! 2.2-3.1 ms.
 
