@@ -79,7 +79,7 @@ fn estimates_cover_the_measured_peaks() {
     assert_covers("run", budget::run_bytes(m, n, dobfs, true), peak, 1.5);
 
     // The same with enough keys to validate in block order, in batches:
-    // the batch (72 bytes a vertex) comes after kernel 1's scratch is gone.
+    // the batch (68 bytes a vertex) comes after kernel 1's scratch is gone.
     let (code, peak) = peak_of(&["--scale", "18", "--keys", "16", "-q", "--threads", "2"]);
     assert_eq!(code, 0);
     let searching = budget::batched_search_bytes(m, n, dobfs);

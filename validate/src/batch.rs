@@ -10,13 +10,13 @@
 //! in all sixteen lanes with one pair of loads and lane-wise arithmetic.
 //!
 //! Per search ([`Batch::hold`]): checks 1 and 2 as a single validation
-//! runs them (`tree.rs`: ranges, then tree levels, into the `Packed32`
-//! cells of `cells.rs`); then each vertex's level and whole parent go, as
-//! one 4-byte cell (`Layout`: the parent in the low 24 bits, or in as many
-//! as the ids need up to `2^26` vertices, the level above), into row
-//! `lane` of every `Tile` of sixteen vertices (whole 64-byte rows: one
-//! sequential pass). A tree deeper than a cell's level holds (253 levels,
-//! 61 at `2^26` vertices) is validated alone at once instead.
+//! runs them (`tree.rs`: ranges, then tree levels); as each chunk's walks
+//! end, its vertices' levels and whole parents go, as 4-byte cells
+//! (`Layout`: the parent in the low 24 bits, or in as many as the ids need
+//! up to `2^26` vertices, the level above), into row `lane` of their
+//! `Tile`s of sixteen vertices (whole 64-byte rows). A tree deeper than a
+//! cell's level holds (253 levels, 61 at `2^26` vertices) is validated
+//! alone at once instead.
 //!
 //! Per batch ([`Batch::settle`]): every tile is transposed in place, so
 //! that its row `i` holds vertex `i`'s sixteen cells (lanes not held are
@@ -34,17 +34,20 @@
 //! judged in every lane; a worker's mask array is written by that worker
 //! only (plain loads and stores, no locked read-modify-write).
 //!
-//! Memory: 64 bytes a vertex for the tiles, 8 for the walk's levels and
-//! cells, 2 a vertex per worker for the masks ([`Batch::bytes_for`]).
+//! Memory: 64 bytes a vertex for the tiles, 4 for the walks' levels, 2 a
+//! vertex per worker for the masks ([`Batch::bytes_for`]).
 //!
 //! Measured (AMD EPYC, 2 threads, temporary timers): a batch's pass over
 //! the tuples took 52-57 ms at SCALE 20 (3.3-3.6 ms a search) and 229-248
 //! ms at SCALE 22, the transposition with the clearing of the masks 5-6 and
 //! 19-26 ms, the sweep 3-4 and 12 ms; a held search's walks 3.6-6.8 ms at
-//! SCALE 20 and 23-30 ms at SCALE 22, its copy into the tiles 0.5-0.8 and
-//! 2.2-3.1 ms.
+//! SCALE 20 and 23-30 ms at SCALE 22, and a copy of its cells into the
+//! tiles 0.5-0.8 and 2.2-3.1 ms more. The walks' fill now writes the tiles
+//! itself (no cell array, no copy): mean validation 7.8-8.4 against
+//! 9.0-9.6 ms at SCALE 20 (`graph500 --scale 20 --keys 64`, three
+//! alternating rounds) and 44.0-45.2 against 52.2-52.6 ms at SCALE 22
+//! (`--keys 32`, two rounds).
 
-use crate::cells::{Cell, Packed32};
 pub use crate::lanes::LANES;
 use crate::lanes::{Form, Layout, Line, TILE, Tile, judge_item};
 use crate::order::{BLOCK, TupleBlocks};
@@ -87,7 +90,6 @@ pub struct Batch {
     num_vertices: usize,
     layout: Layout,
     levels: Vec<AtomicU32>,
-    cells: Vec<Packed32>,
     tiles: Vec<Tile>,
     /// Per worker, per vertex: the lanes whose tree edge of the vertex a
     /// tuple showed.
@@ -106,11 +108,11 @@ impl Batch {
     }
 
     /// The working memory of a batch for `num_vertices` vertices and
-    /// `workers` threads: 72 bytes a vertex and 2 per worker ([`Batch`]'s
+    /// `workers` threads: 68 bytes a vertex and 2 per worker ([`Batch`]'s
     /// overview), vertices padded to a whole block of 64 Ki.
     pub fn bytes_for(num_vertices: u64, workers: usize) -> u64 {
         let padded = num_vertices.next_multiple_of(BLOCK as u64);
-        let per_vertex = size_of::<AtomicU32>() + size_of::<Packed32>() + size_of::<Line>();
+        let per_vertex = size_of::<AtomicU32>() + size_of::<Line>();
         per_vertex as u64 * padded + (size_of::<AtomicU16>() * workers) as u64 * padded
     }
 
@@ -125,7 +127,6 @@ impl Batch {
             num_vertices,
             layout,
             levels: (0..num_vertices).map(|_| AtomicU32::new(0)).collect(),
-            cells: vec![Packed32::unreached(); padded],
             tiles: vec![Tile::unreached(layout); padded / TILE],
             seen: (0..rayon::current_num_threads() * padded)
                 .map(|_| AtomicU16::new(0))
@@ -161,36 +162,40 @@ impl Batch {
         assert_eq!(tuples.num_vertices(), n, "a batch judges one graph");
         assert!(self.held.len() < LANES, "the batch is full");
         tree::check_ranges(n, root, parents, &self.levels)?;
-        let (reached, depth) = tree::walk_and_fill(parents, &self.levels, &mut self.cells[..n])?;
-        if depth > self.layout.max_level() {
+        // The walks, each chunk's vertices then written straight into row
+        // `lane` of their tiles: level and whole parent, or unreached (also
+        // the padding past `n`).
+        let (lane, layout) = (self.held.len(), self.layout);
+        let (reached, depth) = tree::walk_and_fill_with(
+            parents,
+            &self.levels,
+            &mut self.tiles,
+            TILE,
+            |first, levels, tiles| {
+                for (t, tile) in tiles.iter_mut().enumerate() {
+                    tile.0[lane] = Line(std::array::from_fn(|i| {
+                        let j = t * TILE + i;
+                        match levels.get(j).map(|l| l.load(Relaxed)) {
+                            Some(level) if level <= layout.max_level() => {
+                                // A reached vertex's parent is a checked id.
+                                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                                let parent = parents.parent(first + j) as u32;
+                                level << layout.shift | parent
+                            }
+                            // Unreached, too deep (the tree goes alone), or padding.
+                            _ => layout.unreached(),
+                        }
+                    }));
+                }
+                tree::count(levels.iter().map(|l| l.load(Relaxed)))
+            },
+        )?;
+        if depth > layout.max_level() {
             let single = self.single.get_or_insert_with(Validator::default);
             return single
                 .validate_any(tuples, root, parents, claimed_nedge)
                 .map(Hold::Done);
         }
-        let lane = self.held.len();
-        let (layout, cells) = (self.layout, &self.cells);
-        self.tiles
-            .par_chunks_mut(TILE_GRAIN)
-            .enumerate()
-            .for_each(|(chunk, tiles)| {
-                let first = chunk * TILE_GRAIN * TILE;
-                for (t, tile) in tiles.iter_mut().enumerate() {
-                    let base = first + t * TILE;
-                    tile.0[lane] = Line(std::array::from_fn(|i| {
-                        let v = base + i;
-                        let level = cells[v].level();
-                        if Packed32::is_unreached_level(level) {
-                            layout.unreached()
-                        } else {
-                            // A reached vertex's parent is a checked id.
-                            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                            let parent = parents.parent(v) as u32;
-                            level << layout.shift | parent
-                        }
-                    }));
-                }
-            });
         self.held.push(Held {
             root,
             claimed_nedge,

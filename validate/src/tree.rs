@@ -125,17 +125,38 @@ pub(crate) fn walk_and_fill<C: Cell, P: ParentArray + ?Sized>(
     cells: &mut [C],
 ) -> Result<(u64, u32), Invalid> {
     let n = parents.entries();
-    cells[..n]
-        .par_chunks_mut(VERTEX_GRAIN)
+    walk_and_fill_with(parents, levels, &mut cells[..n], 1, |first, own, cells| {
+        fill_chunk(own.iter().map(|l| l.load(Relaxed)), first, parents, cells)
+    })
+}
+
+/// [`walk_and_fill`] into any output: `out` holds `per` vertices an
+/// element (`per` divides [`VERTEX_GRAIN`]; `out` has at least
+/// `ceil(N / per)` elements), and `fill(first, levels, out)` writes the
+/// elements of the chunk of vertices from `first`, whose final levels are
+/// `levels`, returning what [`count_levels`] would for them.
+pub(crate) fn walk_and_fill_with<P, T, F>(
+    parents: &P,
+    levels: &[AtomicU32],
+    out: &mut [T],
+    per: usize,
+    fill: F,
+) -> Result<(u64, u32), Invalid>
+where
+    P: ParentArray + ?Sized,
+    T: Send,
+    F: Fn(usize, &[AtomicU32], &mut [T]) -> (u64, u32) + Sync,
+{
+    debug_assert_eq!(VERTEX_GRAIN % per, 0);
+    let n = parents.entries();
+    out[..n.div_ceil(per)]
+        .par_chunks_mut(VERTEX_GRAIN / per)
         .enumerate()
-        .map_init(Scratch::default, |scratch, (block, cells)| {
-            let chunk = block * VERTEX_GRAIN..block * VERTEX_GRAIN + cells.len();
+        .map_init(Scratch::default, |scratch, (block, out)| {
+            let chunk = block * VERTEX_GRAIN..(block * VERTEX_GRAIN + VERTEX_GRAIN).min(n);
             match walk_chunk(chunk.clone(), parents, levels, scratch) {
                 Some(error) => Err(error),
-                None => {
-                    let own = levels[chunk.clone()].iter().map(|l| l.load(Relaxed));
-                    Ok(fill_chunk(own, chunk.start, parents, cells))
-                }
+                None => Ok(fill(chunk.start, &levels[chunk], out)),
             }
         })
         // Adjacent results combine in order, so the lowest chunk's error wins.
@@ -197,7 +218,7 @@ pub(crate) fn count_levels(levels: &mut [AtomicU32]) -> (u64, u32) {
 }
 
 /// Reached vertices and the deepest level among `levels`, one chunk's.
-fn count(levels: impl Iterator<Item = u32>) -> (u64, u32) {
+pub(crate) fn count(levels: impl Iterator<Item = u32>) -> (u64, u32) {
     let (mut reached, mut depth) = (0u32, 0u32);
     for level in levels {
         let is_reached = level != UNREACHED;
