@@ -156,17 +156,11 @@ impl<'a> BfsChecker<'a> {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
         let judge = match tuples {
-            Tuples::Blocks(blocks) if batches(n) => Judge::Batched(Batch::new(n), blocks),
+            Tuples::Blocks(blocks) if Batch::suits(n) => Judge::Batched(Batch::new(n), blocks),
             _ => Judge::Alone(Validator::new(n), tuples),
         };
         BfsChecker { judge }
     }
-}
-
-/// True when a run validating block-ordered tuples of `num_vertices`
-/// vertices batches its searches ([`Batch`]).
-pub(crate) fn batches(num_vertices: usize) -> bool {
-    Batch::suits(num_vertices)
 }
 
 impl Checker<Parents> for BfsChecker<'_> {
@@ -1045,7 +1039,7 @@ mod tests {
     /// pass, and whatever a later search in its batch does.
     #[test]
     fn a_batched_run_reports_its_first_invalid_search() {
-        assert!(batches(1 << 8), "SCALE 8 runs batch");
+        assert!(Batch::suits(1 << 8), "SCALE 8 runs batch");
         assert_eq!(first_failure(&[]), None);
         assert_eq!(first_failure(&[(3, Break::Detach)]), Some((3, 4)));
         assert_eq!(first_failure(&[(5, Break::SecondRoot)]), Some((5, 2)));

@@ -51,7 +51,7 @@
 pub use crate::lanes::LANES;
 use crate::lanes::{Form, Layout, Line, TILE, Tile, judge_item};
 use crate::order::{BLOCK, TupleBlocks};
-use crate::{Invalid, ParentArray, TreeSummary, Validator, padded, tree};
+use crate::{Invalid, ParentArray, TreeSummary, Validator, check_nedge, padded, tree};
 use par::hint::prefetch;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
@@ -209,7 +209,7 @@ impl Batch {
     /// one pass over `tuples`; then holds none. A search's verdict is the
     /// one [`Validator::validate_any`] gives it.
     pub fn settle(&mut self, tuples: &TupleBlocks) -> Vec<Result<TreeSummary, Invalid>> {
-        let held = std::mem::take(&mut self.held);
+        let mut held = std::mem::take(&mut self.held);
         if held.is_empty() {
             return Vec::new();
         }
@@ -250,22 +250,16 @@ impl Batch {
             let verdict = if failed {
                 self.judge_alone(tuples, lane, h)
             } else {
-                match h.claimed_nedge {
-                    Some(claimed) if claimed != nedge[lane] => Err(Invalid::NedgeMismatch {
-                        counted: nedge[lane],
-                        claimed,
-                    }),
-                    _ => Ok(TreeSummary {
-                        nedge: nedge[lane],
-                        reached: h.reached,
-                        depth: h.depth,
-                    }),
-                }
+                check_nedge(nedge[lane], h.claimed_nedge).map(|()| TreeSummary {
+                    nedge: nedge[lane],
+                    reached: h.reached,
+                    depth: h.depth,
+                })
             };
             verdicts.push(verdict);
         }
+        held.clear();
         self.held = held;
-        self.held.clear();
         verdicts
     }
 

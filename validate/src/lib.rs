@@ -266,12 +266,7 @@ impl Validator {
         } else {
             self.check_in(|v| &mut v.packed, tuples, root, parents)?
         };
-        if let Some(claimed) = claimed_nedge.filter(|&c| c != nedge) {
-            return Err(Invalid::NedgeMismatch {
-                counted: nedge,
-                claimed,
-            });
-        }
+        check_nedge(nedge, claimed_nedge)?;
         Ok(TreeSummary {
             nedge,
             reached,
@@ -353,6 +348,14 @@ impl Validator {
 /// 0.23 against 0.26-0.29, SCALE 22 0.103-0.115 against 0.108-0.109).
 fn narrow_cells(n: usize) -> bool {
     n > 1 << 22
+}
+
+/// Check 6: the nedge counted equals the one claimed, if one is.
+fn check_nedge(counted: u64, claimed: Option<u64>) -> Result<(), Invalid> {
+    match claimed {
+        Some(claimed) if claimed != counted => Err(Invalid::NedgeMismatch { counted, claimed }),
+        _ => Ok(()),
+    }
 }
 
 /// `n` rounded up to whole blocks of [`TupleBlocks`]: the cell arrays'

@@ -147,12 +147,7 @@ impl SsspValidator {
             dist,
         };
         let nedge = tuples.check(root_index, &self.confirmed)?;
-        if let Some(claimed) = claimed_nedge.filter(|&c| c != nedge) {
-            return Err(Invalid::NedgeMismatch {
-                counted: nedge,
-                claimed,
-            });
-        }
+        crate::check_nedge(nedge, claimed_nedge)?;
         Ok(SsspSummary {
             nedge,
             reached,
