@@ -119,6 +119,7 @@ impl Plan {
             alpha: dobfs.map(|p| p.alpha),
             beta: dobfs.map(|p| p.beta),
             scan_all: dobfs.map(|p| p.scan_every_vertex),
+            hubs: dobfs.map(|p| p.ask_hubs),
             threads,
             validate: self.validate,
             trace: self.trace,

@@ -130,6 +130,10 @@ pub struct RunOptions {
     pub beta: Option<u64>,
     /// `--dobfs-scan-all` of `dobfs`.
     pub scan_all: Option<bool>,
+    /// False with `--dobfs-no-hubs` of `dobfs` (absent from reports written
+    /// before bottom-up steps asked hubs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hubs: Option<bool>,
     /// Worker threads.
     pub threads: usize,
     /// False with `--no-validate`.

@@ -473,14 +473,14 @@ mod tests {
     const TOP_DOWN_ONLY: DoParams = DoParams {
         alpha: 1,
         beta: u64::MAX,
-        scan_every_vertex: false,
+        ..DoParams::DEFAULT
     };
     /// Bottom-up from the first level on (`m_u / alpha` is 0) and never back
     /// (`N / beta` is 0).
     const BOTTOM_UP_ONLY: DoParams = DoParams {
         alpha: u64::MAX,
         beta: u64::MAX,
-        scan_every_vertex: false,
+        ..DoParams::DEFAULT
     };
 
     /// What one rank reports of one search.

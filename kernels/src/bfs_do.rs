@@ -9,7 +9,11 @@
 //!   in the frontier (a [`Bitmap`]) and stops at the first. Cost: at most the
 //!   edges of the unreached vertices, usually far less, since in the middle
 //!   levels of a small-world graph most unreached vertices have a frontier
-//!   neighbour early in their list. Each vertex is handled by one worker, so
+//!   neighbour early in their list. Before it opens a row, the step tests
+//!   the vertex's hub ([`Csr::hub`], its highest-degree neighbour, which
+//!   kernel 1 recorded): in those middle levels the hub is usually in the
+//!   frontier, and then the row, a cache miss, is not read at all. Each
+//!   vertex is handled by one worker, so
 //!   parents are written without CAS, and workers own whole 64-vertex words
 //!   of the next bitmap, so it is written without atomics either.
 //!
@@ -72,6 +76,11 @@ pub struct DoParams {
     /// bitmap (which skips reached and edgeless vertices 64 at a time). Exists
     /// to measure that optimisation (`benches/ablation.sh`).
     pub scan_every_vertex: bool,
+    /// On by default: bottom-up steps test each vertex's hub
+    /// ([`Csr::hub`]) before its row. Off exists to measure that
+    /// (`benches/ablation.sh`). The ranks' search (`graph500-dist`) keeps
+    /// no hubs and, like `scan_every_vertex`, ignores it.
+    pub ask_hubs: bool,
 }
 
 impl DoParams {
@@ -80,6 +89,7 @@ impl DoParams {
         alpha: 15,
         beta: 18,
         scan_every_vertex: false,
+        ask_hubs: true,
     };
 }
 
@@ -128,10 +138,7 @@ enum Parallel {
     TopDown { count: bool },
     /// Over `front`'s words: finds a frontier parent for each unreached
     /// vertex.
-    BottomUp {
-        count: bool,
-        scan_every_vertex: bool,
-    },
+    BottomUp { count: bool, ablation: Ablation },
     /// Over `front`'s words: clears them.
     ClearFront,
     /// Over the queue's window: sets its vertices' bits in `front`.
@@ -157,12 +164,12 @@ impl LoopBody for Pass {
             Parallel::TopDown { count: false } => s.top_down::<false>(buffer(local, s), range),
             Parallel::BottomUp {
                 count: true,
-                scan_every_vertex,
-            } => s.bottom_up::<true>(scan_every_vertex, range),
+                ablation,
+            } => s.bottom_up::<true>(ablation, range),
             Parallel::BottomUp {
                 count: false,
-                scan_every_vertex,
-            } => s.bottom_up::<false>(scan_every_vertex, range),
+                ablation,
+            } => s.bottom_up::<false>(ablation, range),
             Parallel::ClearFront => {
                 range.for_each(|w| s.front.store_word(w, 0));
                 (0, 0)
@@ -184,6 +191,22 @@ impl LoopBody for Pass {
     fn reduce(&self, a: (u64, u64), b: (u64, u64)) -> (u64, u64) {
         (a.0 + b.0, a.1 + b.1)
     }
+}
+
+/// The switches of a bottom-up step that [`DoParams`] can turn off.
+#[derive(Clone, Copy)]
+struct Ablation {
+    scan_every_vertex: bool,
+    ask_hubs: bool,
+}
+
+/// A word's hub tests: the vertices they found a parent for, the rest to
+/// scan by row, and (when counting) the entries read, one per test.
+#[derive(Clone, Copy, Default)]
+struct Asked {
+    found: u64,
+    rest: u64,
+    examined: u64,
 }
 
 /// The participant's buffer of discoveries, made at its first use.
@@ -249,7 +272,10 @@ impl DoBfs {
     fn bottom_up_step<const COUNT: bool>(&mut self) -> (u64, u64) {
         let step = Parallel::BottomUp {
             count: COUNT,
-            scan_every_vertex: self.params.scan_every_vertex,
+            ablation: Ablation {
+                scan_every_vertex: self.params.scan_every_vertex,
+                ask_hubs: self.params.ask_hubs,
+            },
         };
         let words = self.shared.front.num_words();
         self.run(step, words, BOTTOM_UP_GRAIN)
@@ -303,12 +329,12 @@ impl Shared {
         (scout, examined)
     }
 
-    /// The bottom-up step for the bitmap words `words`.
-    fn bottom_up<const COUNT: bool>(
-        &self,
-        scan_every_vertex: bool,
-        words: Range<usize>,
-    ) -> (u64, u64) {
+    /// The bottom-up step for the bitmap words `words`. Per word, first
+    /// the hub test of every vertex to scan ([`Shared::ask_hubs`]), then
+    /// the rows of those whose hub is not in the frontier. The hub tests of
+    /// word `w + 1` run before the rows of word `w`, so that the rows left
+    /// for `w + 1` are prefetched a word ahead.
+    fn bottom_up<const COUNT: bool>(&self, ablation: Ablation, words: Range<usize>) -> (u64, u64) {
         let (graph, parents, front, next, visited) = (
             &*self.graph,
             &self.parents,
@@ -316,30 +342,27 @@ impl Shared {
             &self.next,
             &self.visited,
         );
-        let n = graph.num_vertices();
         let num_words = front.num_words();
-        let to_scan = |w: usize| {
-            if scan_every_vertex {
-                vertices_of_word(w, n)
-            } else {
-                !visited.word(w)
-            }
-        };
         let (mut total_found, mut total_examined) = (0, 0);
-        for w in words {
+        let mut ahead = self.ask_hubs::<COUNT>(ablation, words.start);
+        for w in words.clone() {
             let seen = visited.word(w);
-            let mut todo = to_scan(w);
-            if w + 1 < num_words {
-                prefetch_rows(graph, w + 1, to_scan(w + 1));
+            let Asked {
+                mut found,
+                rest,
+                mut examined,
+            } = ahead;
+            if w + 1 < words.end {
+                ahead = self.ask_hubs::<COUNT>(ablation, w + 1);
+                prefetch_rows(graph, w + 1, ahead.rest);
+            } else if w + 1 < num_words {
+                prefetch_rows(graph, w + 1, self.to_scan(ablation, w + 1));
             }
-            let (mut found, mut examined) = (0u64, 0u64);
+            let mut todo = rest;
             while todo != 0 {
                 let bit = todo.trailing_zeros();
                 todo &= todo - 1;
                 let u = first_vertex_of_word(w) + bit;
-                if scan_every_vertex && parents.is_reached(u) {
-                    continue;
-                }
                 let neighbors = graph.neighbors(u);
                 if COUNT {
                     match neighbors.iter().position(|&v| front.get(v as usize)) {
@@ -363,6 +386,61 @@ impl Shared {
             total_examined += examined;
         }
         (total_found, total_examined)
+    }
+
+    /// The vertices of word `w` a bottom-up step looks at: the clear bits
+    /// of `visited`, or, when scanning every vertex, all of them.
+    fn to_scan(&self, ablation: Ablation, w: usize) -> u64 {
+        if ablation.scan_every_vertex {
+            vertices_of_word(w, self.graph.num_vertices())
+        } else {
+            !self.visited.word(w)
+        }
+    }
+
+    /// The hub tests of word `w` (none for a word past the bitmap): each
+    /// vertex to scan whose hub is in the frontier gets it as its parent.
+    /// Returns those vertices and the rest, whose rows are still to scan.
+    /// The hubs array is read in order, so a hit costs no row at all.
+    fn ask_hubs<const COUNT: bool>(&self, ablation: Ablation, w: usize) -> Asked {
+        if w >= self.front.num_words() {
+            return Asked::default();
+        }
+        let mut todo = self.to_scan(ablation, w);
+        if ablation.scan_every_vertex {
+            let mut bits = todo;
+            while bits != 0 {
+                let bit = bits.trailing_zeros();
+                bits &= bits - 1;
+                if self.parents.is_reached(first_vertex_of_word(w) + bit) {
+                    todo &= !(1 << bit);
+                }
+            }
+        }
+        if !ablation.ask_hubs {
+            return Asked {
+                rest: todo,
+                ..Asked::default()
+            };
+        }
+        let examined = if COUNT { todo.count_ones().into() } else { 0 };
+        let mut found = 0;
+        let mut bits = todo;
+        while bits != 0 {
+            let bit = bits.trailing_zeros();
+            bits &= bits - 1;
+            let u = first_vertex_of_word(w) + bit;
+            let hub = self.graph.hub(u);
+            if self.front.get(hub as usize) {
+                self.parents.set(u, hub);
+                found |= 1 << bit;
+            }
+        }
+        Asked {
+            found,
+            rest: todo & !found,
+            examined,
+        }
     }
 
     /// Appends the vertices of `front`'s words `words` to `buffer`.

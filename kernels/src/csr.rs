@@ -34,7 +34,10 @@
 //!    source offset through the worker's scratch, which unpacks the targets;
 //!    the counts are the block's rows, so their running sum plus the
 //!    region's start gives the block's `offsets`. A region over
-//!    [`SORT_CAP`] arcs (only a hub makes one) is sorted in place instead.
+//!    [`SORT_CAP`] arcs (only a hub makes one) is sorted in place instead;
+//! 4. hubs: each vertex's neighbour of highest degree class among the
+//!    first arcs of its row ([`Csr::hub`], `hubs.rs`), which bottom-up
+//!    search steps test before they open the row.
 //!
 //! Each pass runs on the [`Backend`] the build is given ([`Csr::build_on`]):
 //! its items (parts, blocks) borrow the tuples and `&mut` slices of the
@@ -45,8 +48,8 @@
 //! count (the counting sort is stable; the in-place one is deterministic on
 //! a region that does not depend on `P`).
 //!
-//! Memory: `8 (N + 1)` bytes of offsets, `4 * 2 * M` of targets, and while
-//! building 85 bytes per block per part (`N / 2^b` blocks), a stage of
+//! Memory: `8 (N + 1)` bytes of offsets, `4 * 2 * M` of targets, `4 N` of
+//! hubs, and while building 85 bytes per block per part (`N / 2^b` blocks), a stage of
 //! 128 MiB per part when staged, and a scratch of at most 1 MiB per
 //! worker ([`Csr::bytes_for`]).
 //!
@@ -77,6 +80,7 @@
 //! each), and transparent huge pages for `targets` at SCALE 25 (17.5-19.7
 //! s against 22.3-22.4 s: less than staging, and `unsafe`).
 
+use crate::hubs::Hubs;
 use crate::{Backend, Parents};
 use generator::{Edge, EdgeList, Vertex};
 use par::hint::LineWriter;
@@ -116,6 +120,7 @@ const STAGE_ARCS: usize = 1 << 24;
 pub struct Csr {
     offsets: Vec<u64>,
     targets: Vec<Vertex>,
+    hubs: Hubs,
 }
 
 impl Csr {
@@ -137,13 +142,18 @@ impl Csr {
     /// twice and writes and rereads `targets` once; O(M + N P / 2^b) work.
     pub fn build_on(backend: Backend, num_vertices: usize, edges: &[Edge]) -> Csr {
         let (offsets, targets) = build_rows::<u32>(backend, num_vertices, edges, &[]);
-        Csr { offsets, targets }
+        Csr::from_parts_on(backend, offsets, targets)
     }
 
     /// A graph from rows another build made (`offsets` of `N + 1` entries,
-    /// `targets` the rows' arcs).
-    pub(crate) fn from_parts(offsets: Vec<u64>, targets: Vec<Vertex>) -> Csr {
-        Csr { offsets, targets }
+    /// `targets` the rows' arcs); finds their hubs on `backend`.
+    pub(crate) fn from_parts_on(backend: Backend, offsets: Vec<u64>, targets: Vec<Vertex>) -> Csr {
+        let hubs = Hubs::build_on(backend, &offsets, &targets);
+        Csr {
+            offsets,
+            targets,
+            hubs,
+        }
     }
 
     /// How many parts construction cuts `num_edges` tuples into for
@@ -167,7 +177,7 @@ impl Csr {
     /// staged arc (at most `STAGE_ARCS` a part); while sorting, 32 per
     /// block of region handles and a scratch of 4 bytes per arc (at most
     /// `2^18` arcs) and 8 per vertex of a block, for each of up to
-    /// `MAX_PARTS` workers.
+    /// `MAX_PARTS` workers; then, while finding hubs, a byte per vertex.
     pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
         let as_usize = |x: u64| usize::try_from(x).unwrap_or(usize::MAX);
         let (n, m) = (as_usize(num_vertices), as_usize(num_edges));
@@ -183,14 +193,15 @@ impl Csr {
         let scatter = BIN_BYTES * count * parts + staged;
         let scratch = 4 * arcs.min(SORT_CAP as u64) + (8 << blocks.bits);
         let sort = 32 * count + MAX_PARTS as u64 * scratch;
-        Csr::graph_bytes(num_vertices, num_edges) + 8 * count + scatter.max(sort)
+        let hubs = num_vertices;
+        Csr::graph_bytes(num_vertices, num_edges) + 8 * count + scatter.max(sort).max(hubs)
     }
 
     /// Bytes of the built graph alone, once kernel 1's scratch is freed:
-    /// `8 (N + 1)` of offsets and 4 per arc (an upper bound, as in
-    /// [`Csr::bytes_for`]).
+    /// `8 (N + 1)` of offsets, 4 per vertex of hubs and 4 per arc (an
+    /// upper bound, as in [`Csr::bytes_for`]).
     pub fn graph_bytes(num_vertices: u64, num_edges: u64) -> u64 {
-        8 * (num_vertices + 1) + 4 * 2 * num_edges
+        8 * (num_vertices + 1) + 4 * num_vertices + 4 * 2 * num_edges
     }
 
     /// `N`.
@@ -203,9 +214,10 @@ impl Csr {
         self.targets.len()
     }
 
-    /// Heap bytes of the offsets and targets: what a clone copies.
+    /// Heap bytes of the offsets, targets and hubs: what a clone copies.
     pub fn heap_bytes(&self) -> u64 {
         (self.offsets.len() * size_of::<u64>() + self.targets.len() * size_of::<Vertex>()) as u64
+            + self.hubs.heap_bytes()
     }
 
     /// The neighbours of `v`, one per arc (duplicates repeat). O(1).
@@ -215,6 +227,14 @@ impl Csr {
         // Offsets are at most num_arcs, which is a usize.
         #[allow(clippy::cast_possible_truncation)]
         &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+
+    /// `v`'s hub: its neighbour of highest degree class among the first
+    /// arcs of its row, or `v` itself if it has no arcs (see `hubs.rs`).
+    /// A bottom-up search step asks it first. O(1).
+    #[inline]
+    pub fn hub(&self, v: Vertex) -> Vertex {
+        self.hubs.of(v)
     }
 
     /// The number of arcs leaving `v`. O(1).
@@ -705,6 +725,30 @@ mod tests {
     }
 
     #[test]
+    fn every_hub_is_a_neighbour_or_an_arcless_vertex_itself() {
+        use generator::EdgeGenerator;
+        let edges = generator::Kronecker::new(12, 8, 3).unwrap().generate();
+        let g = Csr::from_edge_list(&edges);
+        let n = g.num_vertices() as u32;
+        let mut arcless = 0;
+        for v in 0..n {
+            let row = g.neighbors(v);
+            if row.is_empty() {
+                arcless += 1;
+                assert_eq!(g.hub(v), v);
+            } else {
+                assert!(row.contains(&g.hub(v)), "{v}'s hub is not a neighbour");
+                let best = row.iter().take(16).map(|&t| g.degree(t)).max().unwrap();
+                assert!(
+                    g.degree(g.hub(v)) * 2 > best,
+                    "{v}'s hub is far from its best"
+                );
+            }
+        }
+        assert!(arcless > 0, "the test should see arcless vertices");
+    }
+
+    #[test]
     fn empty_graphs_build() {
         assert_eq!(graph(0, &[]).num_vertices(), 0);
         let g = graph(3, &[]);
@@ -897,7 +941,8 @@ mod tests {
     #[test]
     fn building_adds_under_half_a_byte_per_tuple_to_the_csr_at_scale_22() {
         let (n, m) = (1u64 << 22, 1u64 << 26);
-        let csr = 8 * (n + 1) + 2 * 4 * m;
+        let csr = Csr::graph_bytes(n, m);
+        assert_eq!(csr, 8 * (n + 1) + 4 * n + 2 * 4 * m);
         let extra = Csr::bytes_for(n, m) - csr;
         assert!(extra > 0 && extra <= m / 2, "{extra} bytes beyond the CSR");
         let g = graph(5, &[(0, 1), (3, 4), (2, 2)]);

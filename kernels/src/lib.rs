@@ -36,6 +36,7 @@ mod counting_alloc;
 mod csr;
 mod error;
 mod frontier;
+mod hubs;
 mod keys;
 mod parents;
 mod sssp_delta;

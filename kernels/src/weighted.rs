@@ -189,7 +189,7 @@ impl WeightedCsr {
                     .for_each(|(t, a)| *t = a.target);
             },
         );
-        Csr::from_parts(self.offsets.clone(), targets)
+        Csr::from_parts_on(backend, self.offsets.clone(), targets)
     }
 }
 

@@ -243,6 +243,15 @@ fn dobfs_is_valid_for_any_switching_parameters() {
             scan_every_vertex: true,
             ..DoParams::DEFAULT
         },
+        DoParams {
+            ask_hubs: false,
+            ..DoParams::DEFAULT
+        },
+        DoParams {
+            scan_every_vertex: true,
+            ask_hubs: false,
+            ..DoParams::DEFAULT
+        },
     ];
     for params in variants {
         for backend in Backend::ALL {
@@ -253,6 +262,36 @@ fn dobfs_is_valid_for_any_switching_parameters() {
                 backend.name()
             );
         }
+    }
+}
+
+#[test]
+fn bottom_up_steps_take_a_frontier_hub_before_the_row() {
+    // 0 is the root; 1 and 2 are its neighbours; 3's row is [1, 2], but 2
+    // has many more arcs, so 2 is 3's hub. Bottom-up from the first step
+    // (alpha huge), 3 is found in the frontier {1, 2}: through its hub, or,
+    // without hub tests, through the first entry of its row.
+    let mut tuples = vec![(0, 1), (0, 2), (3, 1), (3, 2)];
+    tuples.extend((4..20).map(|leaf| (2, leaf)));
+    let edges: Vec<generator::Edge> = tuples
+        .into_iter()
+        .map(|(u, v)| generator::Edge::new(u, v))
+        .collect();
+    let graph = Arc::new(Csr::build(20, &edges));
+    assert_eq!(graph.neighbors(3), [1, 2]);
+    assert_eq!(graph.hub(3), 2);
+    for (ask_hubs, parent) in [(true, 2), (false, 1)] {
+        let params = DoParams {
+            alpha: 1_000_000,
+            ask_hubs,
+            ..DoParams::DEFAULT
+        };
+        let mut engine = kernels::DoBfs::new(Arc::clone(&graph), params);
+        engine.reset();
+        engine.search(SearchKey::new(0, &graph).unwrap());
+        assert_eq!(engine.parents().get(3), Some(parent), "ask_hubs {ask_hubs}");
+        let direction = engine.steps()[0].direction;
+        assert_eq!(direction, kernels::Direction::BottomUp);
     }
 }
 

@@ -429,6 +429,11 @@ pub(crate) struct DoArgs {
     /// measure that optimisation).
     #[arg(long)]
     pub(crate) dobfs_scan_all: bool,
+    /// dobfs ablation: bottom-up steps scan each vertex's row without first
+    /// testing its hub, the highest-degree neighbour kernel 1 recorded
+    /// (slower; exists to measure that optimisation).
+    #[arg(long)]
+    pub(crate) dobfs_no_hubs: bool,
 }
 
 impl KernelArg {
@@ -471,6 +476,7 @@ pub(crate) fn kernel_of(kernel: KernelArg, tuning: &DoArgs) -> kernels::Kernel {
             alpha: tuning.alpha,
             beta: tuning.beta,
             scan_every_vertex: tuning.dobfs_scan_all,
+            ask_hubs: !tuning.dobfs_no_hubs,
         }),
     }
 }

@@ -1,0 +1,193 @@
+//! `Hubs`: for every vertex, one neighbour worth asking first.
+//!
+//! A bottom-up step asks each unreached vertex whether one of its
+//! neighbours is in the frontier. In the big middle levels of a
+//! small-world graph the answer is almost always yes, and the neighbour
+//! that says so is almost always a high-degree one: such vertices are
+//! reached in the first two or three levels. So kernel 1 records, per
+//! vertex, its neighbour of highest degree (its *hub*), and a bottom-up
+//! step tests the hub's frontier bit before it opens the row. A hit costs
+//! a sequential 4-byte read and a bit of the frontier (in cache), where
+//! opening the row costs its two offsets and at least one cache line of
+//! `targets` from memory: the hubs array is the dense summary of the
+//! first line the step would read.
+//!
+//! Which neighbour: the highest *degree class* (a quarter of an octave,
+//! [`degree_class`]: 1, 2, 3, 4-4, 5, 6, 7, 8-9, ...) among the first
+//! [`HUB_SAMPLE`] arcs of the row, the first such arc on a tie. The
+//! classes of all vertices fit in one byte each (1 MiB at SCALE 20, in
+//! cache), so the build reads each row's first arcs once and looks each
+//! target up in cache; exact degrees would be two random reads of the
+//! 8-byte offsets per arc. Looking at the whole row instead of its first
+//! arcs costs more and found no better parents: the vertices bottom-up
+//! steps scan are mostly of low degree, and their samples are their
+//! whole rows. A vertex without arcs is its own hub: it is never in the
+//! frontier when it is scanned, so the test fails and costs nothing else.
+//!
+//! Invariant: `hub(v)` is a neighbour of `v`, or `v` itself when `v` has
+//! no arcs. Deterministic: it depends only on the rows, which are the same
+//! for any thread count. Memory: 4 bytes a vertex, plus 1 a vertex while
+//! building.
+
+use crate::Backend;
+use generator::Vertex;
+
+/// How many arcs at the front of a row compete to be its hub.
+pub(crate) const HUB_SAMPLE: usize = 16;
+
+/// Vertices per work item of the build.
+const PIECE: usize = 1 << 14;
+
+/// Each vertex's hub, built by kernel 1 beside the rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Hubs {
+    hubs: Vec<Vertex>,
+}
+
+impl Hubs {
+    /// The hubs of the rows `targets[offsets[v]..offsets[v + 1]]`, on
+    /// `backend`. Two passes over the vertices: their classes from the
+    /// offsets, then each row's first [`HUB_SAMPLE`] arcs. O(N + N ×
+    /// HUB_SAMPLE), reading at most one or two lines of each row.
+    pub(crate) fn build_on(backend: Backend, offsets: &[u64], targets: &[Vertex]) -> Hubs {
+        let n = offsets.len().saturating_sub(1);
+        let degree = |v: usize| offsets[v + 1] - offsets[v];
+        let mut classes = vec![0u8; n];
+        let pieces = classes.chunks_mut(PIECE).enumerate().collect();
+        backend.for_each_init(
+            pieces,
+            || (),
+            |(), (i, piece): (usize, &mut [u8])| {
+                let first = i * PIECE;
+                for (j, class) in piece.iter_mut().enumerate() {
+                    *class = degree_class(degree(first + j));
+                }
+            },
+        );
+        let mut hubs = vec![0; n];
+        let pieces = hubs.chunks_mut(PIECE).enumerate().collect();
+        let classes = &classes;
+        backend.for_each_init(
+            pieces,
+            || (),
+            |(), (i, piece): (usize, &mut [Vertex])| {
+                let first = i * PIECE;
+                for (j, hub) in piece.iter_mut().enumerate() {
+                    let v = first + j;
+                    // Offsets are at most the number of arcs, a usize.
+                    #[allow(clippy::cast_possible_truncation)]
+                    let row = &targets[offsets[v] as usize..offsets[v + 1] as usize];
+                    let own = Vertex::try_from(v).expect("ids fit Vertex");
+                    *hub = best_of(&row[..row.len().min(HUB_SAMPLE)], classes).unwrap_or(own);
+                }
+            },
+        );
+        Hubs { hubs }
+    }
+
+    /// `v`'s hub: a neighbour of `v`, or `v` if it has none.
+    #[inline]
+    pub(crate) fn of(&self, v: Vertex) -> Vertex {
+        self.hubs[v as usize]
+    }
+
+    /// Heap bytes: 4 a vertex.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        (self.hubs.len() * size_of::<Vertex>()) as u64
+    }
+}
+
+/// The first target of highest class in `sample`; `None` if it is empty.
+fn best_of(sample: &[Vertex], classes: &[u8]) -> Option<Vertex> {
+    let (first, rest) = sample.split_first()?;
+    let mut best = (*first, classes[*first as usize]);
+    for &t in rest {
+        let class = classes[t as usize];
+        if class > best.1 {
+            best = (t, class);
+        }
+    }
+    Some(best.0)
+}
+
+/// A degree's class, four to an octave: degrees 0-3 are their own class;
+/// above, the octave and the two bits below the leading one. Monotone in
+/// the degree; at most 251.
+pub(crate) fn degree_class(degree: u64) -> u8 {
+    if degree < 4 {
+        return u8::try_from(degree).expect("below 4");
+    }
+    let octave = 63 - degree.leading_zeros();
+    let quarter = u32::try_from((degree >> (octave - 2)) & 3).expect("two bits");
+    // octave <= 63, so the class is at most 4 * 62 + 3 = 251.
+    u8::try_from(4 * (octave - 1) + quarter).expect("at most 251")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn degree_classes_are_monotone_quarter_octaves() {
+        let classes: Vec<u8> = (0..20).map(degree_class).collect();
+        assert_eq!(
+            classes,
+            [
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 12, 12
+            ]
+        );
+        let mut last = 0;
+        for d in (0..40)
+            .map(|s| 1u64 << s)
+            .flat_map(|p| [p, p + p / 3, p + p / 2])
+        {
+            assert!(degree_class(d) >= last, "class of {d} went down");
+            last = degree_class(d);
+        }
+        assert_eq!(degree_class(u64::MAX), 251);
+    }
+
+    #[test]
+    fn a_hub_is_the_first_neighbour_of_highest_class_in_the_sample() {
+        // Vertex 0's row: 1 (degree 1), 2 and 3 (degree 3), 4 (degree 9).
+        let mut rows: Vec<Vec<Vertex>> =
+            vec![vec![1, 2, 3, 4], vec![0], vec![0, 5, 6], vec![0, 5, 6]];
+        rows.push((0..9).map(|_| 0).collect());
+        rows.extend([vec![2, 3], vec![2, 3], vec![]]);
+        let (offsets, targets) = flatten(&rows);
+        let hubs = Hubs::build_on(Backend::Rayon, &offsets, &targets);
+        assert_eq!(hubs.of(0), 4, "degree 9 beats degree 3");
+        assert_eq!(hubs.of(1), 0);
+        assert_eq!(hubs.of(5), 2, "a tie goes to the first");
+        assert_eq!(hubs.of(7), 7, "no arcs: its own hub");
+    }
+
+    #[test]
+    fn only_the_sample_competes_and_backends_agree() {
+        let mut row: Vec<Vertex> = (1..=HUB_SAMPLE as Vertex).collect();
+        row.push(HUB_SAMPLE as Vertex + 1);
+        let mut rows = vec![row];
+        // Every vertex but the last links back to 0 once; the last, out
+        // of the sample, has the most arcs.
+        for v in 1..=HUB_SAMPLE as Vertex + 1 {
+            let extra = if v == HUB_SAMPLE as Vertex + 1 {
+                40
+            } else {
+                usize::from(v == 3)
+            };
+            rows.push(std::iter::repeat_n(0, 1 + extra).collect());
+        }
+        let (offsets, targets) = flatten(&rows);
+        let on_rayon = Hubs::build_on(Backend::Rayon, &offsets, &targets);
+        assert_eq!(on_rayon.of(0), 3);
+        assert_eq!(on_rayon, Hubs::build_on(Backend::Pipes, &offsets, &targets));
+    }
+
+    fn flatten(rows: &[Vec<Vertex>]) -> (Vec<u64>, Vec<Vertex>) {
+        let mut offsets = vec![0];
+        for row in rows {
+            offsets.push(offsets.last().unwrap() + row.len() as u64);
+        }
+        (offsets, rows.concat())
+    }
+}
