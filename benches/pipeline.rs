@@ -118,7 +118,7 @@ fn pipeline(c: &mut Criterion) {
         b.iter(|| {
             for _ in 0..validate::batch::LANES {
                 batch
-                    .hold(&blocked, root.id(), parents.as_slice(), None)
+                    .hold(&blocked, root.id(), parents.as_slice(), None, None)
                     .expect("a valid tree");
             }
             batch.settle(&blocked)

@@ -307,6 +307,7 @@ fn run_ids<I: Id>(
         checksum,
         tuple_order: TupleOrder::Input,
         validation_lanes: usize::from(plan.validate),
+        validation_certified: 0,
         graph_generation,
         construction_time,
         memory_estimate,

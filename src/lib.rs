@@ -141,6 +141,7 @@ impl Plan {
                 tuple_order: measured.tuple_order.name().to_string(),
                 tuple_order_seconds: measured.tuple_order.seconds(),
                 validation_lanes: measured.validation_lanes,
+                validation_certified: measured.validation_certified,
             },
             statistics: self.statistics(measured),
             searches: measured.searches.clone(),

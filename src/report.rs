@@ -169,6 +169,12 @@ pub struct GraphReport {
     /// was validated alone, 0 without validation.
     #[serde(default)]
     pub validation_lanes: usize,
+    /// BFS searches whose checks 1 and 2 (ranges, and a tree whose levels
+    /// are depths) were proven from the levels the kernel claimed, one
+    /// pass with no walk of the parent chains; the others were walked. A
+    /// claim that fails is not an error: that search is walked.
+    #[serde(default)]
+    pub validation_certified: u64,
 }
 
 /// One search's figures.

@@ -93,6 +93,11 @@ pub trait Checker<O: ?Sized>: Send {
     fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
         Vec::new()
     }
+    /// How many searches so far had checks 1 and 2 proven from the levels
+    /// their kernel claimed, with no walk of the parent chains.
+    fn certified(&self) -> u64 {
+        0
+    }
 }
 
 /// A BFS engine and the graph it searches.
@@ -193,7 +198,8 @@ impl Checker<Parents> for BfsChecker<'_> {
     ) -> Result<Option<TreeSummary>, Invalid> {
         match &mut self.judge {
             Judge::Batched(batch, blocks) => {
-                match batch.hold(blocks, root.id(), parents.slots(), Some(nedge))? {
+                let claims = parents.levels();
+                match batch.hold(blocks, root.id(), parents.slots(), claims, Some(nedge))? {
                     Hold::Held => Ok(None),
                     Hold::Done(tree) => Ok(Some(tree)),
                 }
@@ -208,6 +214,13 @@ impl Checker<Parents> for BfsChecker<'_> {
         match &mut self.judge {
             Judge::Batched(batch, blocks) => batch.settle(blocks),
             Judge::Alone(..) => Vec::new(),
+        }
+    }
+
+    fn certified(&self) -> u64 {
+        match &self.judge {
+            Judge::Batched(batch, _) => batch.certified(),
+            Judge::Alone(..) => 0,
         }
     }
 }
@@ -531,6 +544,9 @@ pub struct Measured {
     /// batched ([`validate::Batch`]), 1 when each is validated alone, 0
     /// without validation.
     pub validation_lanes: usize,
+    /// BFS searches whose checks 1 and 2 were proven from the levels the
+    /// kernel claimed ([`validate::Batch::hold`]) instead of by walking.
+    pub validation_certified: u64,
     /// Seconds to generate or read the edge list.
     pub graph_generation: f64,
     /// Seconds in kernel 1.
@@ -635,7 +651,8 @@ pub fn run_with(
     let kernel = plan.kernel.label(backend);
     let checker = || BfsChecker::new(input.tuples());
     let (searches, checker) = searches_of(&mut searcher, checker, &keys, plan, &kernel, observer)?;
-    let validation_lanes = checker.map_or(0, |c| c.lanes());
+    let validation_lanes = checker.as_ref().map_or(0, |c| c.lanes());
+    let validation_certified = checker.as_ref().map_or(0, |c| c.certified());
     let searches = match searches {
         Ok(searches) => searches,
         Err(invalid) => return Ok(Outcome::Invalid(invalid)),
@@ -663,6 +680,7 @@ pub fn run_with(
         checksum,
         tuple_order,
         validation_lanes,
+        validation_certified,
         graph_generation,
         construction_time,
         memory_estimate,
@@ -1070,6 +1088,24 @@ mod tests {
         }
     }
 
+    /// dobfs claims its levels and the batch takes them as certificates:
+    /// every search's checks 1 and 2 are proven without a walk. The kernel
+    /// and the validator must agree on the unreached claim for that.
+    #[test]
+    fn dobfs_searches_are_certified_by_the_levels_they_claim() {
+        assert_eq!(kernels::NO_LEVEL, validate::NO_LEVEL);
+        let plan = Plan {
+            keys: 20,
+            kernel: Kernel::Dobfs(kernels::DoParams::DEFAULT),
+            ..plan(true)
+        };
+        let Outcome::Valid(m) = run(&plan, &Silent).unwrap() else {
+            panic!("a correct kernel validates");
+        };
+        assert_eq!(m.validation_lanes, validate::batch::LANES);
+        assert_eq!(m.validation_certified, 20);
+    }
+
     /// Batched searches reach the observer validated, in key order, each
     /// with its own validation time.
     #[test]
@@ -1084,6 +1120,7 @@ mod tests {
         };
         assert!(matches!(m.tuple_order, TupleOrder::Blocked { .. }));
         assert_eq!(m.validation_lanes, validate::batch::LANES);
+        assert_eq!(m.validation_certified, 0, "par claims no levels");
         let seen = watching.0.into_inner().unwrap();
         assert_eq!(
             seen.iter().map(|s| s.0).collect::<Vec<_>>(),

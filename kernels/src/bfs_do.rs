@@ -48,7 +48,7 @@ use par::hint::prefetch;
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::time::Instant;
 
 const WORD_BITS: usize = Bitmap::WORD_BITS;
@@ -122,6 +122,9 @@ struct Shared {
     /// edge (degree 0) and the padding bits past N: bottom-up steps look
     /// only at its clear bits, 64 vertices per word read.
     visited: Bitmap,
+    /// The level the running step discovers (set between steps), which
+    /// each discovery records beside its parent ([`Parents::record_level`]).
+    discovering: AtomicU32,
 }
 
 /// One parallel step of a search, as a loop body: the shared state and
@@ -234,11 +237,12 @@ impl DoBfs {
             tracing: false,
             loops: Loops::new(backend),
             shared: Arc::new(Shared {
-                parents: Parents::new(n),
+                parents: Parents::with_levels(n),
                 queue: Frontier::new(n),
                 front: Bitmap::new(n),
                 next: Bitmap::new(n),
                 visited: Bitmap::new(n),
+                discovering: AtomicU32::new(0),
                 graph,
             }),
         }
@@ -314,6 +318,7 @@ impl Shared {
         let (graph, parents, queue, visited) =
             (&*self.graph, &self.parents, &self.queue, &self.visited);
         let chunk = &queue.current()[range];
+        let level = self.discovering.load(Relaxed);
         let mut scout = 0;
         let examined = claim_neighbors::<COUNT>(
             graph,
@@ -321,6 +326,7 @@ impl Shared {
             chunk,
             |v| visited.get(v as usize),
             |v| {
+                parents.record_level(v, level);
                 next.push(v);
                 visited.set_atomic(v as usize);
                 scout += graph.degree(v);
@@ -343,6 +349,7 @@ impl Shared {
             &self.visited,
         );
         let num_words = front.num_words();
+        let level = self.discovering.load(Relaxed);
         let (mut total_found, mut total_examined) = (0, 0);
         let mut ahead = self.ask_hubs::<COUNT>(ablation, words.start);
         for w in words.clone() {
@@ -368,6 +375,7 @@ impl Shared {
                     match neighbors.iter().position(|&v| front.get(v as usize)) {
                         Some(i) => {
                             parents.set(u, neighbors[i]);
+                            parents.record_level(u, level);
                             found |= 1 << bit;
                             examined += i as u64 + 1;
                         }
@@ -375,6 +383,7 @@ impl Shared {
                     }
                 } else if let Some(&v) = neighbors.iter().find(|&&v| front.get(v as usize)) {
                     parents.set(u, v);
+                    parents.record_level(u, level);
                     found |= 1 << bit;
                 }
             }
@@ -424,6 +433,7 @@ impl Shared {
             };
         }
         let examined = if COUNT { todo.count_ones().into() } else { 0 };
+        let level = self.discovering.load(Relaxed);
         let mut found = 0;
         let mut bits = todo;
         while bits != 0 {
@@ -433,6 +443,7 @@ impl Shared {
             let hub = self.graph.hub(u);
             if self.front.get(hub as usize) {
                 self.parents.set(u, hub);
+                self.parents.record_level(u, level);
                 found |= 1 << bit;
             }
         }
@@ -522,6 +533,7 @@ impl Bfs for DoBfs {
         let (alpha, beta) = (self.params.alpha.max(1), self.params.beta.max(1));
         let root = root.vertex();
         self.shared.parents.set(root, root);
+        self.shared.parents.record_level(root, 0);
         self.shared.visited.set_atomic(root as usize);
         self.shared.queue.append(&[root]);
         self.shared.queue.advance();
@@ -534,6 +546,7 @@ impl Bfs for DoBfs {
                 let mut awake = self.shared.queue.current().len() as u64;
                 loop {
                     let previous = awake;
+                    self.shared.discovering.store(depth + 1, Relaxed);
                     let start = Instant::now();
                     let examined;
                     (awake, examined) = if self.tracing {
@@ -558,6 +571,7 @@ impl Bfs for DoBfs {
                 scout = 1;
             } else {
                 edges_to_check = edges_to_check.saturating_sub(scout);
+                self.shared.discovering.store(depth + 1, Relaxed);
                 let start = Instant::now();
                 let frontier = self.shared.queue.current().len() as u64;
                 let examined;

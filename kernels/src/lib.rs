@@ -62,7 +62,7 @@ pub use keys::{
     choose_reference_search_keys, choose_search_keys,
 };
 pub use par;
-pub use parents::{NO_PARENT, Parents};
+pub use parents::{NO_LEVEL, NO_PARENT, Parents};
 pub use sssp_delta::{BucketStep, DEFAULT_DELTA, DeltaStepping, SsspParams, SsspStats};
 pub use trace::{Direction, MAX_STEPS, Step, StepLog};
 pub use weighted::{WeightedArc, WeightedCsr};
@@ -158,12 +158,15 @@ impl Kernel {
     /// Bytes of the per-search arrays of this kernel's engine for a graph of
     /// `num_vertices` vertices (what [`Kernel::engine`] allocates): the
     /// parent array and the queue, 4 bytes per vertex each, plus for `dobfs`
-    /// four bitmaps of one bit per vertex.
+    /// four bitmaps of one bit per vertex and its claimed levels, a byte per
+    /// vertex ([`Parents::with_levels`]).
     pub fn engine_bytes(self, num_vertices: u64) -> u64 {
         let parents_and_queue = 8 * num_vertices;
         match self {
             Kernel::Seq | Kernel::Par => parents_and_queue,
-            Kernel::Dobfs(_) => parents_and_queue + 4 * num_vertices.div_ceil(64) * 8,
+            Kernel::Dobfs(_) => {
+                parents_and_queue + 4 * num_vertices.div_ceil(64) * 8 + num_vertices
+            }
         }
     }
 

@@ -9,15 +9,23 @@
 
 use generator::Vertex;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 /// The parent of a vertex no search has reached (never a vertex id).
 pub const NO_PARENT: Vertex = Vertex::MAX;
 
-/// One parent slot per vertex.
+/// The recorded level of a vertex no search has reached, or of one deeper
+/// than 254 ([`Parents::record_level`]).
+pub const NO_LEVEL: u8 = u8::MAX;
+
+/// One parent slot per vertex, and, for a kernel that records them, one
+/// level per vertex: the depth at which the search found it, which a
+/// validator may take as a certificate and check instead of walking the
+/// parent chains ([`Parents::levels`]).
 #[derive(Debug)]
 pub struct Parents {
     slots: Vec<AtomicU32>,
+    levels: Option<Vec<AtomicU8>>,
 }
 
 impl Parents {
@@ -28,6 +36,41 @@ impl Parents {
                 .into_par_iter()
                 .map(|_| AtomicU32::new(NO_PARENT))
                 .collect(),
+            levels: None,
+        }
+    }
+
+    /// `n` slots, all unreached, and a level per vertex, all
+    /// [`NO_LEVEL`]. Allocates `5 n` bytes.
+    pub fn with_levels(n: usize) -> Self {
+        Parents {
+            levels: Some(
+                (0..n)
+                    .into_par_iter()
+                    .map(|_| AtomicU8::new(NO_LEVEL))
+                    .collect(),
+            ),
+            ..Parents::new(n)
+        }
+    }
+
+    /// The recorded levels of the last search ([`NO_LEVEL`] for unreached
+    /// vertices), if this array records them. A claim, not a proof: the
+    /// validator checks every one (the root's is 0, every other reached
+    /// vertex's is its parent's plus one) and walks the chains instead if
+    /// any is wrong.
+    pub fn levels(&self) -> Option<&[AtomicU8]> {
+        self.levels.as_deref()
+    }
+
+    /// Records that the search found `v` at depth `level` (if this array
+    /// records levels; [`NO_LEVEL`] past 254, which makes the validator
+    /// walk). The kernel calls it once per vertex, with the parent.
+    #[inline]
+    pub fn record_level(&self, v: Vertex, level: u32) {
+        if let Some(levels) = &self.levels {
+            let level = u8::try_from(level).unwrap_or(NO_LEVEL);
+            levels[v as usize].store(level, Relaxed);
         }
     }
 
@@ -47,6 +90,12 @@ impl Parents {
             .par_iter()
             .with_min_len(1 << 14)
             .for_each(|slot| slot.store(NO_PARENT, Relaxed));
+        if let Some(levels) = &self.levels {
+            levels
+                .par_iter()
+                .with_min_len(1 << 16)
+                .for_each(|level| level.store(NO_LEVEL, Relaxed));
+        }
     }
 
     /// The slots as they lie: entry `v` is the parent of `v`, or
@@ -122,6 +171,26 @@ mod tests {
         p.reset();
         assert_eq!(p.get(1), None);
         assert!(!p.is_reached(1));
+    }
+
+    #[test]
+    fn levels_are_recorded_only_when_asked_and_reset_with_the_parents() {
+        let plain = Parents::new(2);
+        plain.record_level(1, 3);
+        assert!(plain.levels().is_none());
+        let p = Parents::with_levels(3);
+        p.record_level(1, 3);
+        p.record_level(2, 255);
+        let levels = |p: &Parents| -> Vec<u8> {
+            p.levels()
+                .unwrap()
+                .iter()
+                .map(|l| l.load(Relaxed))
+                .collect()
+        };
+        assert_eq!(levels(&p), [NO_LEVEL, 3, NO_LEVEL], "past 254: none");
+        p.reset();
+        assert_eq!(levels(&p), [NO_LEVEL; 3]);
     }
 
     #[test]

@@ -10,6 +10,7 @@ use kernels::{
     choose_search_keys,
 };
 use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// Every search of `engine` from `keys` run by the harness's loop, each
 /// validated (the loop also checks that the kernel's reach and depth are
@@ -292,6 +293,39 @@ fn bottom_up_steps_take_a_frontier_hub_before_the_row() {
         assert_eq!(engine.parents().get(3), Some(parent), "ask_hubs {ask_hubs}");
         let direction = engine.steps()[0].direction;
         assert_eq!(direction, kernels::Direction::BottomUp);
+    }
+}
+
+#[test]
+fn dobfs_records_every_vertexs_true_level_on_both_backends() {
+    // The levels dobfs claims for the validator's certificate: each
+    // reached vertex's BFS distance from the root, NO_LEVEL elsewhere,
+    // also after a search from another root (the reset clears them).
+    let edges = Kronecker::new(12, 16, 5).unwrap().generate();
+    let graph = Arc::new(Csr::from_edge_list(&edges));
+    let keys = choose_search_keys(&graph, 3, &mut SeedStreams::new(5).search_keys()).unwrap();
+    let n = graph.num_vertices();
+    for backend in Backend::ALL {
+        let mut engine = DOBFS.engine_on(backend, Arc::clone(&graph));
+        for key in &keys {
+            let mut distance = vec![kernels::NO_LEVEL; n];
+            let root = key.vertex();
+            distance[root as usize] = 0;
+            let mut queue = std::collections::VecDeque::from([root]);
+            while let Some(u) = queue.pop_front() {
+                for &v in graph.neighbors(u) {
+                    if distance[v as usize] == kernels::NO_LEVEL {
+                        distance[v as usize] = distance[u as usize] + 1;
+                        queue.push_back(v);
+                    }
+                }
+            }
+            engine.reset();
+            engine.search(*key);
+            let levels = engine.parents().levels().expect("dobfs records levels");
+            let claimed: Vec<u8> = levels.iter().map(|l| l.load(Relaxed)).collect();
+            assert_eq!(claimed, distance, "root {root} on {}", backend.name());
+        }
     }
 }
 

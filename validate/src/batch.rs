@@ -10,8 +10,10 @@
 //! in all sixteen lanes with one pair of loads and lane-wise arithmetic.
 //!
 //! Per search ([`Batch::hold`]): checks 1 and 2 as a single validation
-//! runs them (`tree.rs`: ranges, then tree levels); as each chunk's walks
-//! end, its vertices' levels and whole parents go, as 4-byte cells
+//! runs them (`tree.rs`: ranges, then tree levels), or, when the kernel
+//! claims its levels, one pass that proves the claims instead of walking
+//! (`certificate.rs`; any failed claim falls back to the walks); as each
+//! chunk's levels are known, its vertices' levels and whole parents go, as 4-byte cells
 //! (`Layout`: the parent in the low 24 bits, or in as many as the ids need
 //! up to `2^26` vertices, the level above), into row `lane` of their
 //! `Tile`s of sixteen vertices (whole 64-byte rows). A tree deeper than a
@@ -46,15 +48,19 @@
 //! itself (no cell array, no copy): mean validation 7.8-8.4 against
 //! 9.0-9.6 ms at SCALE 20 (`graph500 --scale 20 --keys 64`, three
 //! alternating rounds) and 44.0-45.2 against 52.2-52.6 ms at SCALE 22
-//! (`--keys 32`, two rounds).
+//! (`--keys 32`, two rounds). With dobfs's claimed levels proven instead
+//! of walked, a hold took 22-25 ms against 38-39 ms for the walks at SCALE
+//! 22 (temporary timer, 16 searches, same binary with the claims ignored).
 
+use crate::certificate::certify_and_fill_with;
 pub use crate::lanes::LANES;
 use crate::lanes::{Form, Layout, Line, TILE, Tile, judge_item};
 use crate::order::{BLOCK, TupleBlocks};
+use crate::tree::UNREACHED;
 use crate::{Invalid, ParentArray, TreeSummary, Validator, check_nedge, padded, tree};
 use par::hint::prefetch;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
 /// The most vertices a batch judges: `2^26`, whose ids leave a lane's
 /// cell 6 bits of level (61 levels, deeper than any Kronecker tree).
@@ -97,6 +103,8 @@ pub struct Batch {
     held: Vec<Held>,
     /// Judges a too-deep tree, and names a failed lane's error.
     single: Option<Validator>,
+    /// How many held searches' checks 1 and 2 their claimed levels proved.
+    certified: u64,
 }
 
 impl Batch {
@@ -133,12 +141,19 @@ impl Batch {
                 .collect(),
             held: Vec::with_capacity(LANES),
             single: None,
+            certified: 0,
         }
     }
 
     /// Searches held, waiting for [`Batch::settle`].
     pub fn len(&self) -> usize {
         self.held.len()
+    }
+
+    /// How many searches so far had checks 1 and 2 proven by the levels
+    /// their kernel claimed, with no walk ([`Batch::hold`]).
+    pub fn certified(&self) -> u64 {
+        self.certified
     }
 
     /// True when no search is held.
@@ -148,48 +163,62 @@ impl Batch {
 
     /// Checks 1 and 2 on `parents`, the result of a search of `tuples`
     /// from `root` that claims `claimed_nedge` (none: check 6 skipped), and
-    /// holds its cells in the next lane. Errors are those of checks 1 and
-    /// 2. Panics if [`LANES`] searches are held or the graph has another
-    /// vertex count.
+    /// holds its cells in the next lane. `levels`, if the kernel recorded
+    /// them, are a certificate for checks 1 and 2 (`certificate.rs`): if
+    /// every claim holds, no chain is walked; if any fails, the checks run
+    /// as without it. Errors are those of checks 1 and 2. Panics if
+    /// [`LANES`] searches are held or the graph has another vertex count.
     pub fn hold<P: ParentArray + ?Sized>(
         &mut self,
         tuples: &TupleBlocks,
         root: u64,
         parents: &P,
+        levels: Option<&[AtomicU8]>,
         claimed_nedge: Option<u64>,
     ) -> Result<Hold, Invalid> {
         let n = self.num_vertices;
         assert_eq!(tuples.num_vertices(), n, "a batch judges one graph");
         assert!(self.held.len() < LANES, "the batch is full");
-        tree::check_ranges(n, root, parents, &self.levels)?;
-        // The walks, each chunk's vertices then written straight into row
-        // `lane` of their tiles: level and whole parent, or unreached (also
-        // the padding past `n`).
+        // Each chunk's vertices are written straight into row `lane` of
+        // their tiles: level and whole parent, or unreached (also the
+        // padding past `n`).
         let (lane, layout) = (self.held.len(), self.layout);
-        let (reached, depth) = tree::walk_and_fill_with(
-            parents,
-            &self.levels,
-            &mut self.tiles,
-            TILE,
-            |first, levels, tiles| {
-                for (t, tile) in tiles.iter_mut().enumerate() {
-                    tile.0[lane] = Line(std::array::from_fn(|i| {
-                        let j = t * TILE + i;
-                        match levels.get(j).map(|l| l.load(Relaxed)) {
-                            Some(level) if level <= layout.max_level() => {
-                                // A reached vertex's parent is a checked id.
-                                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                                let parent = parents.parent(first + j) as u32;
-                                level << layout.shift | parent
-                            }
-                            // Unreached, too deep (the tree goes alone), or padding.
-                            _ => layout.unreached(),
-                        }
-                    }));
-                }
-                tree::count(levels.iter().map(|l| l.load(Relaxed)))
-            },
-        )?;
+        let (shift, max_level, unreached) = (layout.shift, layout.max_level(), layout.unreached());
+        let fill = |first: usize, levels: &[u32], tiles: &mut [Tile]| {
+            for (t, tile) in tiles.iter_mut().enumerate() {
+                let at = t * TILE;
+                let level: [u32; TILE] =
+                    std::array::from_fn(|i| levels.get(at + i).copied().unwrap_or(UNREACHED));
+                // A reached vertex's parent is a checked id; others' cells
+                // do not use theirs (and past `n`, the last vertex's).
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let parent: [u32; TILE] =
+                    std::array::from_fn(|i| parents.parent((first + at + i).min(n - 1)) as u32);
+                // Unreached, too deep (the tree goes alone), or padding:
+                // the unreached cell.
+                tile.0[lane] = Line(std::array::from_fn(|i| {
+                    if level[i] <= max_level {
+                        level[i] << shift | parent[i]
+                    } else {
+                        unreached
+                    }
+                }));
+            }
+            tree::count(levels.iter().copied())
+        };
+        let certified = levels.and_then(|claims| {
+            certify_and_fill_with(parents, root, claims, &mut self.tiles, TILE, fill)
+        });
+        let (reached, depth) = match certified {
+            Some(counts) => {
+                self.certified += 1;
+                counts
+            }
+            None => {
+                tree::check_ranges(n, root, parents, &self.levels)?;
+                tree::walk_and_fill_with(parents, &self.levels, &mut self.tiles, TILE, fill)?
+            }
+        };
         if depth > layout.max_level() {
             let single = self.single.get_or_insert_with(Validator::default);
             return single

@@ -47,6 +47,11 @@
 //! 2 run per search, then one pass over the tuples judges every held search
 //! at once, each vertex's sixteen cells side by side in one cache line
 //! (`batch.rs`). Its verdicts are [`Validator`]'s, search by search.
+//! A kernel that knows the level of each vertex may claim them (one byte a
+//! vertex, [`NO_LEVEL`] for unreached): the batch then proves checks 1 and
+//! 2 from the claims in one pass instead of walking the parent chains, and
+//! walks if any claim fails (`certificate.rs`). The claims are a
+//! certificate, never trusted: the same verdict comes with or without them.
 //!
 //! [`parents`] reads and writes the parent-array file that the validator
 //! judges (errors: [`FileError`]); [`distances`], the distance-array file
@@ -82,6 +87,7 @@
 mod array_file;
 pub mod batch;
 mod cells;
+mod certificate;
 pub mod distances;
 mod edges;
 mod error;
@@ -94,6 +100,7 @@ mod tree;
 mod wide;
 
 pub use batch::{Batch, Hold};
+pub use certificate::NO_LEVEL;
 pub use error::{ExactF32, FileError, Invalid};
 pub use order::TupleBlocks;
 pub use sssp::{SsspSummary, SsspValidator};

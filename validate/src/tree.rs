@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 /// The level of a reached vertex not yet walked.
 const PENDING: u32 = u32::MAX - 1;
 /// Vertices per parallel work item.
-const VERTEX_GRAIN: usize = 1 << 12;
+pub(crate) const VERTEX_GRAIN: usize = 1 << 12;
 /// How many pending vertices ahead a parent's level is prefetched.
 const LEVEL_AHEAD: usize = 16;
 
@@ -126,7 +126,7 @@ pub(crate) fn walk_and_fill<C: Cell, P: ParentArray + ?Sized>(
 ) -> Result<(u64, u32), Invalid> {
     let n = parents.entries();
     walk_and_fill_with(parents, levels, &mut cells[..n], 1, |first, own, cells| {
-        fill_chunk(own.iter().map(|l| l.load(Relaxed)), first, parents, cells)
+        fill_chunk(own.iter().copied(), first, parents, cells)
     })
 }
 
@@ -134,7 +134,8 @@ pub(crate) fn walk_and_fill<C: Cell, P: ParentArray + ?Sized>(
 /// element (`per` divides [`VERTEX_GRAIN`]; `out` has at least
 /// `ceil(N / per)` elements), and `fill(first, levels, out)` writes the
 /// elements of the chunk of vertices from `first`, whose final levels are
-/// `levels`, returning what [`count_levels`] would for them.
+/// `levels` (copied out of the shared array, [`UNREACHED`] for unreached),
+/// returning what [`count_levels`] would for them.
 pub(crate) fn walk_and_fill_with<P, T, F>(
     parents: &P,
     levels: &[AtomicU32],
@@ -145,7 +146,7 @@ pub(crate) fn walk_and_fill_with<P, T, F>(
 where
     P: ParentArray + ?Sized,
     T: Send,
-    F: Fn(usize, &[AtomicU32], &mut [T]) -> (u64, u32) + Sync,
+    F: Fn(usize, &[u32], &mut [T]) -> (u64, u32) + Sync,
 {
     debug_assert_eq!(VERTEX_GRAIN % per, 0);
     let n = parents.entries();
@@ -156,7 +157,13 @@ where
             let chunk = block * VERTEX_GRAIN..(block * VERTEX_GRAIN + VERTEX_GRAIN).min(n);
             match walk_chunk(chunk.clone(), parents, levels, scratch) {
                 Some(error) => Err(error),
-                None => Ok(fill(chunk.start, &levels[chunk], out)),
+                None => {
+                    scratch.levels.clear();
+                    scratch
+                        .levels
+                        .extend(levels[chunk.clone()].iter().map(|l| l.load(Relaxed)));
+                    Ok(fill(chunk.start, &scratch.levels, out))
+                }
             }
         })
         // Adjacent results combine in order, so the lowest chunk's error wins.
@@ -206,6 +213,8 @@ struct Scratch {
     pending: Vec<u32>,
     /// The chain of a walk.
     stack: Vec<u32>,
+    /// A walked chunk's levels, for its fill.
+    levels: Vec<u32>,
 }
 
 /// Reached vertices and the deepest level among `levels`, once the walks
@@ -317,6 +326,6 @@ fn fill_chunk<C: Cell, P: ParentArray + ?Sized>(
 }
 
 /// Two (reached, depth) counts as one.
-fn add_counts(a: (u64, u32), b: (u64, u32)) -> (u64, u32) {
+pub(crate) fn add_counts(a: (u64, u32), b: (u64, u32)) -> (u64, u32) {
     (a.0 + b.0, a.1.max(b.1))
 }

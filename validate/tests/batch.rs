@@ -1,11 +1,14 @@
 //! A [`Batch`] gives every search the verdict a single validation gives
 //! it: valid trees, broken trees of every kind, mixed in one batch, full
-//! and partial batches, one and two threads.
+//! and partial batches, one and two threads; and with levels claimed,
+//! honestly or not, the same verdicts.
+#![allow(clippy::cast_possible_truncation)]
 
 use generator::{Edge, EdgeList};
 use std::collections::VecDeque;
+use std::sync::atomic::AtomicU8;
 use validate::batch::LANES;
-use validate::{Batch, Hold, Invalid, TreeSummary, TupleBlocks, Validator};
+use validate::{Batch, Hold, Invalid, NO_LEVEL, TreeSummary, TupleBlocks, Validator};
 
 /// A sparse random graph over `n` vertices (some unreached from most
 /// roots, a few self-loops and duplicates), as a list and in block order.
@@ -111,12 +114,32 @@ fn batched(
     searches: &[(u64, Vec<i64>, Option<u64>)],
     per: usize,
 ) -> Vec<Result<TreeSummary, Invalid>> {
+    batched_with_levels(batch, blocks, searches, &vec![None; searches.len()], per)
+}
+
+/// [`batched`], each search with its claimed levels, if any.
+fn batched_with_levels(
+    batch: &mut Batch,
+    blocks: &TupleBlocks,
+    searches: &[(u64, Vec<i64>, Option<u64>)],
+    levels: &[Option<Vec<u8>>],
+    per: usize,
+) -> Vec<Result<TreeSummary, Invalid>> {
     let mut verdicts = Vec::new();
-    for group in searches.chunks(per) {
+    for (group, levels) in searches.chunks(per).zip(levels.chunks(per)) {
         // Held searches' verdicts come from the settle, in order.
         let mut slots = Vec::new();
-        for (root, parents, claimed) in group {
-            match batch.hold(blocks, *root, parents.as_slice(), *claimed) {
+        for ((root, parents, claimed), levels) in group.iter().zip(levels) {
+            let claims: Option<Vec<AtomicU8>> = levels
+                .as_ref()
+                .map(|l| l.iter().map(|&x| AtomicU8::new(x)).collect());
+            match batch.hold(
+                blocks,
+                *root,
+                parents.as_slice(),
+                claims.as_deref(),
+                *claimed,
+            ) {
                 Ok(Hold::Held) => slots.push(None),
                 Ok(Hold::Done(tree)) => slots.push(Some(Ok(tree))),
                 Err(e) => slots.push(Some(Err(e))),
@@ -165,6 +188,108 @@ fn a_batch_gives_every_search_the_verdict_a_single_validation_gives() {
     }
 }
 
+/// Each vertex's depth in `parents` (the steps of its chain to `root`),
+/// or [`NO_LEVEL`] when unreached, when its chain does not end at `root`
+/// or is over 254 steps: what an honest kernel claims.
+fn depths(parents: &[i64], root: u64) -> Vec<u8> {
+    (0..parents.len())
+        .map(|v| {
+            let (mut x, mut steps) = (v as i64, 0u32);
+            while x >= 0 && x as u64 != root && steps <= 254 {
+                x = parents[x as usize];
+                steps += 1;
+            }
+            match u8::try_from(steps) {
+                Ok(level) if x >= 0 && x as u64 == root && level < NO_LEVEL => level,
+                _ => NO_LEVEL,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn claimed_levels_never_change_a_verdict() {
+    // Every search of the verdict test, valid or broken, with the levels
+    // an honest kernel would claim for its parent array, and with claims
+    // forged in each way the certificate must catch: one level off, a
+    // second level 0, a level for an unreached vertex, none at all, all
+    // shifted by one. Each verdict must be the single validation's.
+    let n = 2 * (1 << 16) + 1234;
+    let (list, blocks) = graph(n);
+    let searches = searches(&list, &blocks);
+    let mut single = Validator::new(n as usize);
+    let expected: Vec<_> = searches
+        .iter()
+        .map(|(root, parents, claimed)| single.validate(&blocks, *root, parents, *claimed))
+        .collect();
+    let reached = |parents: &[i64], root: u64| {
+        let mut all = (0..parents.len()).filter(|&v| parents[v] >= 0 && v as u64 != root);
+        all.next_back().unwrap()
+    };
+    type Forgery<'a> = &'a dyn Fn(&mut Vec<u8>, &[i64], u64);
+    let forgeries: [Forgery; 6] = [
+        &|_, _, _| {},
+        &|c, p, root| c[reached(p, root)] = c[reached(p, root)].wrapping_add(1),
+        &|c, p, root| c[reached(p, root)] = 0,
+        &|c, p, _| c[p.iter().position(|&x| x < 0).unwrap()] = 1,
+        &|c, _, _| c.fill(NO_LEVEL),
+        &|c, _, _| c.iter_mut().for_each(|l| *l = l.saturating_add(1)),
+    ];
+    let mut batch = Batch::new(n as usize);
+    for (i, forge) in forgeries.iter().enumerate() {
+        let levels: Vec<Option<Vec<u8>>> = searches
+            .iter()
+            .map(|(root, parents, _)| {
+                let mut claims = depths(parents, *root);
+                forge(&mut claims, parents, *root);
+                Some(claims)
+            })
+            .collect();
+        let before = batch.certified();
+        let got = batched_with_levels(&mut batch, &blocks, &searches, &levels, LANES);
+        assert_eq!(got, expected, "forgery {i}");
+        let certified = batch.certified() - before;
+        if i == 0 {
+            // Honest claims prove every tree whose chains all end at the
+            // root: all but the second root and the cycle, per root.
+            assert!(
+                certified >= searches.len() as u64 * 5 / 7,
+                "{certified} certified"
+            );
+        } else {
+            assert_eq!(certified, 0, "forgery {i} was believed");
+        }
+    }
+}
+
+#[test]
+fn a_claim_for_an_unreached_parent_is_not_believed() {
+    // An inner vertex of a valid tree marked unreached, its children still
+    // pointing at it, and every claim from the unbroken tree: the children
+    // claim one more than their parent's stale claim. The certificate must
+    // fail on the unreached vertex's claim, and the walk name the error.
+    let n = 5000;
+    let (list, blocks) = graph(n);
+    let tree = bfs(&list, 1);
+    let claims: Vec<AtomicU8> = depths(&tree, 1).into_iter().map(AtomicU8::new).collect();
+    let inner = (0..n as usize)
+        .find(|&v| v != 1 && tree[v] >= 0 && tree.contains(&(v as i64)))
+        .unwrap();
+    let mut broken = tree.clone();
+    broken[inner] = -1;
+    let expected = Validator::new(n as usize).validate(&blocks, 1, &broken, None);
+    assert!(
+        matches!(expected, Err(Invalid::ParentUnreached { .. })),
+        "{expected:?}"
+    );
+    let mut batch = Batch::new(n as usize);
+    let held = batch.hold(&blocks, 1, broken.as_slice(), Some(&claims), None);
+    assert_eq!(held.map(|_| ()), expected.map(|_| ()));
+    assert_eq!(batch.certified(), 0);
+    let held = batch.hold(&blocks, 1, tree.as_slice(), Some(&claims), None);
+    assert!(matches!(held, Ok(Hold::Held)) && batch.certified() == 1);
+}
+
 /// A path of 300 vertices from the root: too deep for a lane's cell.
 #[test]
 fn a_tree_too_deep_for_a_lane_is_validated_alone_at_once() {
@@ -177,14 +302,14 @@ fn a_tree_too_deep_for_a_lane_is_validated_alone_at_once() {
     let expected = single.validate(&blocks, 0, &tree, Some(299)).unwrap();
     assert_eq!(expected.depth, 299);
     let mut batch = Batch::new(n as usize);
-    let held = batch.hold(&blocks, 0, tree.as_slice(), Some(299));
+    let held = batch.hold(&blocks, 0, tree.as_slice(), None, Some(299));
     assert_eq!(held, Ok(Hold::Done(expected)));
     assert!(batch.is_empty());
     let mut broken = tree.clone();
     broken[299] = 100;
     assert_eq!(
         batch
-            .hold(&blocks, 0, broken.as_slice(), Some(299))
+            .hold(&blocks, 0, broken.as_slice(), None, Some(299))
             .map(|_| ()),
         single.validate(&blocks, 0, &broken, Some(299)).map(|_| ()),
     );
@@ -221,7 +346,7 @@ fn above_2_to_the_24_vertices_a_batch_still_judges_as_a_single_validation() {
     let all = [tree, not_an_edge, unreached];
     let mut slots = Vec::new();
     for parents in &all {
-        let held = batch.hold(&blocks, top.into(), parents.as_slice(), Some(5));
+        let held = batch.hold(&blocks, top.into(), parents.as_slice(), None, Some(5));
         slots.push(held);
     }
     let mut settled = batch.settle(&blocks).into_iter();
