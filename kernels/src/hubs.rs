@@ -53,35 +53,15 @@ impl Hubs {
         let n = offsets.len().saturating_sub(1);
         let degree = |v: usize| offsets[v + 1] - offsets[v];
         let mut classes = vec![0u8; n];
-        let pieces = classes.chunks_mut(PIECE).enumerate().collect();
-        backend.for_each_init(
-            pieces,
-            || (),
-            |(), (i, piece): (usize, &mut [u8])| {
-                let first = i * PIECE;
-                for (j, class) in piece.iter_mut().enumerate() {
-                    *class = degree_class(degree(first + j));
-                }
-            },
-        );
+        fill_each(backend, &mut classes, |v| degree_class(degree(v)));
         let mut hubs = vec![0; n];
-        let pieces = hubs.chunks_mut(PIECE).enumerate().collect();
-        let classes = &classes;
-        backend.for_each_init(
-            pieces,
-            || (),
-            |(), (i, piece): (usize, &mut [Vertex])| {
-                let first = i * PIECE;
-                for (j, hub) in piece.iter_mut().enumerate() {
-                    let v = first + j;
-                    // Offsets are at most the number of arcs, a usize.
-                    #[allow(clippy::cast_possible_truncation)]
-                    let row = &targets[offsets[v] as usize..offsets[v + 1] as usize];
-                    let own = Vertex::try_from(v).expect("ids fit Vertex");
-                    *hub = best_of(&row[..row.len().min(HUB_SAMPLE)], classes).unwrap_or(own);
-                }
-            },
-        );
+        fill_each(backend, &mut hubs, |v| {
+            // Offsets are at most the number of arcs, a usize.
+            #[allow(clippy::cast_possible_truncation)]
+            let row = &targets[offsets[v] as usize..offsets[v + 1] as usize];
+            let own = Vertex::try_from(v).expect("ids fit Vertex");
+            best_of(&row[..row.len().min(HUB_SAMPLE)], &classes).unwrap_or(own)
+        });
         Hubs { hubs }
     }
 
@@ -95,6 +75,21 @@ impl Hubs {
     pub(crate) fn heap_bytes(&self) -> u64 {
         (self.hubs.len() * size_of::<Vertex>()) as u64
     }
+}
+
+/// `out[v] = value(v)` for every `v`, in parallel on `backend`, pieces of
+/// [`PIECE`] elements a work item.
+fn fill_each<T: Send>(backend: Backend, out: &mut [T], value: impl Fn(usize) -> T + Sync + Send) {
+    let pieces = out.chunks_mut(PIECE).enumerate().collect();
+    backend.for_each_init(
+        pieces,
+        || (),
+        |(), (i, piece): (usize, &mut [T])| {
+            for (j, x) in piece.iter_mut().enumerate() {
+                *x = value(i * PIECE + j);
+            }
+        },
+    );
 }
 
 /// The first target of highest class in `sample`; `None` if it is empty.

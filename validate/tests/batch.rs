@@ -10,6 +10,9 @@ use std::sync::atomic::AtomicU8;
 use validate::batch::LANES;
 use validate::{Batch, Hold, Invalid, NO_LEVEL, TreeSummary, TupleBlocks, Validator};
 
+/// A search to judge: its root, its parent array and the nedge it claims.
+type Search = (u64, Vec<i64>, Option<u64>);
+
 /// A sparse random graph over `n` vertices (some unreached from most
 /// roots, a few self-loops and duplicates), as a list and in block order.
 fn graph(n: u32) -> (EdgeList, TupleBlocks) {
@@ -55,7 +58,7 @@ fn bfs(list: &EdgeList, root: u32) -> Vec<i64> {
 /// parent that is no neighbour (check 3), a reached leaf marked unreached
 /// (check 4), a second root and a cycle (check 2), a wrong nedge (check
 /// 6); and once with no nedge claimed.
-fn searches(list: &EdgeList, blocks: &TupleBlocks) -> Vec<(u64, Vec<i64>, Option<u64>)> {
+fn searches(list: &EdgeList, blocks: &TupleBlocks) -> Vec<Search> {
     let n = list.num_vertices();
     let mut single = Validator::new(n);
     let mut out = Vec::new();
@@ -111,7 +114,7 @@ fn searches(list: &EdgeList, blocks: &TupleBlocks) -> Vec<(u64, Vec<i64>, Option
 fn batched(
     batch: &mut Batch,
     blocks: &TupleBlocks,
-    searches: &[(u64, Vec<i64>, Option<u64>)],
+    searches: &[Search],
     per: usize,
 ) -> Vec<Result<TreeSummary, Invalid>> {
     batched_with_levels(batch, blocks, searches, &vec![None; searches.len()], per)
@@ -121,7 +124,7 @@ fn batched(
 fn batched_with_levels(
     batch: &mut Batch,
     blocks: &TupleBlocks,
-    searches: &[(u64, Vec<i64>, Option<u64>)],
+    searches: &[Search],
     levels: &[Option<Vec<u8>>],
     per: usize,
 ) -> Vec<Result<TreeSummary, Invalid>> {
@@ -156,16 +159,23 @@ fn batched_with_levels(
     verdicts
 }
 
-#[test]
-fn a_batch_gives_every_search_the_verdict_a_single_validation_gives() {
-    let n = 2 * (1 << 16) + 1234;
+/// The verdict tests' graph of `n` vertices in block order, its
+/// [`searches`], and the verdict a single validation gives each.
+fn judged(n: u32) -> (TupleBlocks, Vec<Search>, Vec<Result<TreeSummary, Invalid>>) {
     let (list, blocks) = graph(n);
     let searches = searches(&list, &blocks);
     let mut single = Validator::new(n as usize);
-    let expected: Vec<_> = searches
+    let expected = searches
         .iter()
         .map(|(root, parents, claimed)| single.validate(&blocks, *root, parents, *claimed))
         .collect();
+    (blocks, searches, expected)
+}
+
+#[test]
+fn a_batch_gives_every_search_the_verdict_a_single_validation_gives() {
+    let n = 2 * (1 << 16) + 1234;
+    let (blocks, searches, expected) = judged(n);
     let valid = expected.iter().filter(|v| v.is_ok()).count();
     let checks: std::collections::BTreeSet<u8> = expected
         .iter()
@@ -215,13 +225,7 @@ fn claimed_levels_never_change_a_verdict() {
     // second level 0, a level for an unreached vertex, none at all, all
     // shifted by one. Each verdict must be the single validation's.
     let n = 2 * (1 << 16) + 1234;
-    let (list, blocks) = graph(n);
-    let searches = searches(&list, &blocks);
-    let mut single = Validator::new(n as usize);
-    let expected: Vec<_> = searches
-        .iter()
-        .map(|(root, parents, claimed)| single.validate(&blocks, *root, parents, *claimed))
-        .collect();
+    let (blocks, searches, expected) = judged(n);
     let reached = |parents: &[i64], root: u64| {
         let mut all = (0..parents.len()).filter(|&v| parents[v] >= 0 && v as u64 != root);
         all.next_back().unwrap()
