@@ -206,9 +206,13 @@ impl Batch {
             }
             tree::count(levels.iter().copied())
         };
-        let certified = levels.and_then(|claims| {
-            certify_and_fill_with(parents, root, claims, &mut self.tiles, TILE, fill)
-        });
+        // Only an array of this batch's length can be certified; any other
+        // goes to the walks, whose first check names the wrong length.
+        let certified = levels
+            .filter(|_| parents.entries() == n)
+            .and_then(|claims| {
+                certify_and_fill_with(parents, root, claims, &mut self.tiles, TILE, fill)
+            });
         let (reached, depth) = match certified {
             Some(counts) => {
                 self.certified += 1;

@@ -294,6 +294,23 @@ fn a_claim_for_an_unreached_parent_is_not_believed() {
     assert!(matches!(held, Ok(Hold::Held)) && batch.certified() == 1);
 }
 
+#[test]
+fn claims_for_an_array_of_another_length_are_not_believed() {
+    // One more vertex, unreached, and claims of that length that hold on
+    // their own: the array is refused as it is without claims.
+    let n = 5000;
+    let (list, blocks) = graph(n);
+    let tree = bfs(&list, 1);
+    let mut batch = Batch::new(n as usize);
+    let mut long = tree.clone();
+    long.push(-1);
+    let mut claims: Vec<AtomicU8> = depths(&tree, 1).into_iter().map(AtomicU8::new).collect();
+    claims.push(AtomicU8::new(NO_LEVEL));
+    let held = batch.hold(&blocks, 1, long.as_slice(), Some(&claims), None);
+    assert!(matches!(held, Err(Invalid::WrongLength { .. })), "{held:?}");
+    assert_eq!(batch.certified(), 0);
+}
+
 /// A path of 300 vertices from the root: too deep for a lane's cell.
 #[test]
 fn a_tree_too_deep_for_a_lane_is_validated_alone_at_once() {
