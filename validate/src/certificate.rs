@@ -57,7 +57,9 @@ where
 {
     let n = parents.entries();
     let root = usize::try_from(root).ok().filter(|&r| r < n)?;
-    if claims.len() != n || n == 0 {
+    // The root must be reached: the pass only checks reached vertices
+    // against the root's rule.
+    if claims.len() != n || parents.parent(root) != root as i64 {
         return None;
     }
     out[..n.div_ceil(per)]

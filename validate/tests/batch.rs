@@ -295,6 +295,22 @@ fn a_claim_for_an_unreached_parent_is_not_believed() {
 }
 
 #[test]
+fn an_unreached_root_is_never_certified() {
+    // Every parent -1 and every claim "unreached": each claim holds on its
+    // own, but the root is not its own parent (check 1).
+    let n = 5000;
+    let (_, blocks) = graph(n);
+    let parents = vec![-1i64; n as usize];
+    let claims: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(NO_LEVEL)).collect();
+    let expected = Validator::new(n as usize).validate(&blocks, 1, &parents, None);
+    assert!(matches!(expected, Err(Invalid::RootNotOwnParent { .. })));
+    let mut batch = Batch::new(n as usize);
+    let held = batch.hold(&blocks, 1, parents.as_slice(), Some(&claims), None);
+    assert_eq!(held.map(|_| ()), expected.map(|_| ()));
+    assert_eq!(batch.certified(), 0);
+}
+
+#[test]
 fn claims_for_an_array_of_another_length_are_not_believed() {
     // One more vertex, unreached, and claims of that length that hold on
     // their own: the array is refused as it is without claims.
