@@ -13,7 +13,8 @@
 //! first line the step would read.
 //!
 //! Which neighbour: the highest *degree class* (a quarter of an octave,
-//! [`degree_class`]: 1, 2, 3, 4-4, 5, 6, 7, 8-9, ...) among the first
+//! [`degree_class`]: degrees 0 to 7 each a class, then 8-9, 10-11, 12-13,
+//! 14-15, 16-19, ...) among the first
 //! [`HUB_SAMPLE`] arcs of the row, the first such arc on a tie. The
 //! classes of all vertices fit in one byte each (1 MiB at SCALE 20, in
 //! cache), so the build reads each row's first arcs once and looks each
@@ -108,7 +109,7 @@ fn best_of(sample: &[Vertex], classes: &[u8]) -> Option<Vertex> {
 /// A degree's class, four to an octave: degrees 0-3 are their own class;
 /// above, the octave and the two bits below the leading one. Monotone in
 /// the degree; at most 251.
-pub(crate) fn degree_class(degree: u64) -> u8 {
+fn degree_class(degree: u64) -> u8 {
     if degree < 4 {
         return u8::try_from(degree).expect("below 4");
     }
