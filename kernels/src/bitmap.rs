@@ -53,6 +53,21 @@ impl Bitmap {
         self.words[i / Self::WORD_BITS].fetch_or(1 << (i % Self::WORD_BITS), Relaxed);
     }
 
+    /// Sets bit `i` and says whether it was set before; one locked
+    /// `fetch_or`, so of concurrent callers for one bit exactly one gets
+    /// `false`.
+    #[inline]
+    pub fn test_and_set(&self, i: usize) -> bool {
+        let bit = 1 << (i % Self::WORD_BITS);
+        self.words[i / Self::WORD_BITS].fetch_or(bit, Relaxed) & bit != 0
+    }
+
+    /// Clears bit `i`; safe against concurrent writers of the same word.
+    #[inline]
+    pub fn clear_atomic(&self, i: usize) {
+        self.words[i / Self::WORD_BITS].fetch_and(!(1 << (i % Self::WORD_BITS)), Relaxed);
+    }
+
     /// Word `w`.
     #[inline]
     pub fn word(&self, w: usize) -> u64 {
@@ -98,6 +113,9 @@ mod tests {
         assert!(b.get(64) && b.get(66) && !b.get(65));
         a.swap(&mut b);
         assert!(a.get(66) && !a.get(0) && b.get(129));
+        assert!(!b.test_and_set(65) && b.test_and_set(65) && b.get(65));
+        b.clear_atomic(64);
+        assert!(!b.get(64) && b.get(65) && b.get(129));
         b.clear();
         assert!((0..130).all(|i| !b.get(i)));
         assert_eq!(a.word(1), 0b101);

@@ -7,13 +7,15 @@
 //! its vertices relax their light arcs (weight below `delta`), which may
 //! put vertices back into bucket `b`, until none comes; then one *heavy
 //! phase* relaxes the heavy arcs of every vertex the bucket settled, once
-//! (they can only reach later buckets). A vertex in a bucket's queue whose
-//! distance has since dropped into an earlier bucket is skipped (stale).
-//! On a graph split at `delta` ([`WeightedCsr::split_light`]) the light
+//! (they can only reach later buckets). A bucket waits in eight bins of
+//! width `delta / 8` (fewer for the narrowest deltas), and a light phase
+//! takes the lowest non-empty bin, with the bins after it while they hold
+//! at most [`MERGE`] vertices together. A queue entry whose vertex was
+//! processed since it was queued is skipped (stale). On a graph split at `delta` ([`WeightedCsr::split_light`]) the light
 //! arcs are a row's prefix and the heavy ones the rest, sorted by weight;
 //! otherwise each phase filters the whole row.
 //!
-//! Three things keep it near memory speed on Kronecker graphs, where the
+//! Four things keep it near memory speed on Kronecker graphs, where the
 //! first buckets settle the hubs and with them most of the arcs:
 //! - *done targets skipped unread.* `delta` is a power of two, so bucket
 //!   bounds are exact in f32 and a heavy arc from bucket `b` offers at
@@ -29,11 +31,19 @@
 //!   cannot beat what it has. The hubs' bucket then reads the few arcs of
 //!   the rest instead of the hubs' many (the idea of direction-optimizing
 //!   BFS, and of Chakaravarthy et al.'s push-pull SSSP for Graph500).
+//! - *bins in distance order.* Taken whole, the hubs' bucket processed
+//!   its vertices 2.7 times each on average before their distances
+//!   settled (214,000 queue entries and 1.36 million light arcs for
+//!   79,000 vertices, at SCALE 20); taken bin by bin, lowest first, 1.06
+//!   times (83,000 entries, 0.61 million arcs). Merging small bins keeps
+//!   the many small buckets of the tail at one or two light phases.
 //! - *prefetch.* A queue visits vertices at random; each costs misses on
-//!   its state, flags, row bounds and row. Light phases and pushes ask
-//!   for the vertex 16 entries ahead and the row 8 (or 4) ahead, and for
-//!   light arcs' targets 4 arcs ahead: the locked `fetch_and` per vertex
-//!   would otherwise serialize those misses.
+//!   its state, row bounds and row. Light phases and pushes ask for the
+//!   vertex 16 entries ahead and the row 8 (or 4) ahead, and for light
+//!   arcs' targets 4 arcs ahead: the locked `fetch_and` per vertex would
+//!   otherwise serialize those misses. A pull reads rows in vertex order
+//!   but only their first arcs, at strides no hardware prefetcher follows:
+//!   it asks for the heavy part of the vertex 16 on.
 //!
 //! Invariants:
 //! - each vertex's state is one `AtomicU64`: its distance's f32 bits above
@@ -46,10 +56,11 @@
 //! - distances are computed in f32 along paths from the root, as the
 //!   reference does; f32 addition is monotone, so the result (the least
 //!   fixpoint) is the same for any thread count. Parents may differ.
-//! - a vertex waits at most once in the bin of its distance's bucket: the
-//!   distance's sign bit marks it, set by the CAS that improves it and
-//!   cleared by the `fetch_and` that reads its distance to process it, so
-//!   the mark and the distance change in one atomic step.
+//! - a vertex waits at most once in the bin of its distance, and waits
+//!   exactly when marked: the distance's sign bit marks it, set by the
+//!   CAS that improves it and cleared by the `fetch_and` that reads its
+//!   distance to process it, so the mark and the distance change in one
+//!   atomic step.
 //! - a pull writes only unsettled vertices and reads only settled ones, so
 //!   it needs no compare-and-swap; it keeps strict improvement and the
 //!   mark exactly as a relaxation does, and its parent is settled, so the
@@ -67,8 +78,8 @@
 //! Cost: each vertex relaxes its light arcs once per light phase it is
 //! queued in (usually one) and its heavy arcs at most once (a pull reads
 //! an unsettled vertex's heavy arcs up to its first hopeless one); per
-//! phase, a barrier and a gather of the bins; 9 bytes per vertex and N/8
-//! bytes of bitmap.
+//! phase, a barrier and a gather of the bins; 8 bytes per vertex and two
+//! bitmaps of N/8 bytes (done, and listed as settled by this bucket).
 
 use crate::backend::Loops;
 use crate::{Backend, Bitmap, WeightedArc, WeightedCsr};
@@ -77,7 +88,7 @@ use par::LoopBody;
 use par::hint::prefetch;
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
@@ -99,6 +110,17 @@ const QUEUED: u64 = 1 << 63;
 /// --sssp --no-validate`, AMD EPYC, 2 threads, a noisy host); 16 was
 /// slower (126-169 ms), 1024 no better (93-144 ms).
 const GRAIN: usize = 256;
+/// Bins per bucket: light phases take a bucket's vertices bin by bin, in
+/// order of distance. 8 and 4 searched alike, both about 2% faster than 1
+/// (one bin a bucket, as before), in a temporary in-process A/B timer.
+const SUB_BINS: usize = 8;
+/// The most vertices a light phase takes from several bins together (one
+/// bin may hold more). 512, 2048 and 8192 searched alike.
+const MERGE: usize = 2048;
+/// How far ahead of the vertex it reads a pull prefetches a row's heavy
+/// part: rows are read in vertex order, but a few arcs of each, at strides
+/// no hardware prefetcher follows.
+const PULL_AHEAD: usize = 16;
 /// Done-bitmap words per parallel task of a pull.
 const PULL_GRAIN: usize = 64;
 /// Vertices per parallel task of counting the reached ones.
@@ -213,13 +235,20 @@ struct Shared {
     /// One per [`Backend::slot`] of the backend.
     workers: Vec<Mutex<Worker>>,
     backend: Backend,
-    /// Whether the vertex is in the current bucket's settled list.
-    settled: Vec<AtomicBool>,
+    /// The vertices in the current bucket's settled lists.
+    listed: Bitmap,
     /// The vertices of the buckets settled so far, and of the current one
     /// once its heavy phase starts: their distances are final.
     done: Bitmap,
     /// Whether the graph's rows are split at `delta` (light arcs first).
     split: bool,
+    /// Bins per bucket, a power of two: [`SUB_BINS`], fewer when the bins
+    /// would be narrower than [`SsspParams::MIN_DELTA`].
+    sub: usize,
+    /// `sub / delta`, a power of two: bins per unit of distance.
+    bins_per_unit: f32,
+    /// [`MERGE`] (tests take bins one at a time with 0).
+    merge: usize,
     /// The queue of the phase being run.
     queue: Vec<Vertex>,
 }
@@ -234,7 +263,7 @@ struct Phase {
 #[derive(Clone, Copy)]
 enum Parallel {
     /// Over the queue: relaxes light arcs ([`Shared::light_phase`]).
-    Light { bucket: usize },
+    Light,
     /// Over the queue: marks the settled vertices done.
     Mark,
     /// Over the queue: relaxes heavy arcs ([`Shared::push`]).
@@ -256,7 +285,7 @@ impl LoopBody for Phase {
     fn chunk(&self, (): &mut (), range: Range<usize>) -> (u64, f32) {
         let s = &*self.shared;
         match self.step {
-            Parallel::Light { bucket } => s.light_phase(bucket, range),
+            Parallel::Light => s.light_phase(range),
             Parallel::Mark => s.mark_done(range),
             Parallel::Push => s.push(range),
             Parallel::Pull { bucket } => s.pull(bucket, range),
@@ -275,6 +304,7 @@ impl LoopBody for Phase {
 #[derive(Debug, Default)]
 struct Worker {
     bins: Vec<Vec<Vertex>>,
+    /// The vertices this worker listed as settled by the current bucket.
     settled: Vec<Vertex>,
     /// The heavy arcs of `settled`.
     settled_heavy_arcs: u64,
@@ -287,11 +317,15 @@ impl DeltaStepping {
     }
 
     /// An engine for `graph` with `params` whose phases run on `backend`.
-    /// Allocates 9 bytes per vertex and a bitmap (and, on pipes, its
+    /// Allocates 8 bytes per vertex and two bitmaps (and, on pipes, its
     /// reusable loop); one parallel pass over the row bounds.
     pub fn on(backend: Backend, graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
         let delta = params.delta;
         let n = graph.num_vertices();
+        let mut sub = SUB_BINS;
+        while sub > 1 && delta / (sub as f32) < SsspParams::MIN_DELTA {
+            sub /= 2;
+        }
         let shared = Shared {
             state: (0..n)
                 .into_par_iter()
@@ -299,10 +333,10 @@ impl DeltaStepping {
                 .collect(),
             workers: Vec::new(),
             backend,
-            settled: (0..n)
-                .into_par_iter()
-                .map(|_| AtomicBool::new(false))
-                .collect(),
+            listed: Bitmap::new(n),
+            sub,
+            bins_per_unit: sub as f32 / delta,
+            merge: MERGE,
             split: graph.light_below() == Some(delta),
             done: Bitmap::new(n),
             queue: Vec::new(),
@@ -336,7 +370,7 @@ impl DeltaStepping {
     /// Bytes an engine takes for `num_vertices` vertices (its bins and
     /// queue aside, which grow with the pushes of a search).
     pub fn bytes_for(num_vertices: u64) -> u64 {
-        9 * num_vertices + num_vertices.div_ceil(8)
+        8 * num_vertices + 2 * num_vertices.div_ceil(8)
     }
 
     /// Asks searches to record their buckets (a clock read per bucket).
@@ -366,19 +400,21 @@ impl DeltaStepping {
         if self.shared.workers.len() != threads {
             self.shared_mut().workers = (0..threads).map(|_| Mutex::default()).collect();
         }
-        self.shared.state[root as usize].store(pack(0.0, root), Relaxed);
-        let queue = &mut self.shared_mut().queue;
-        queue.clear();
-        queue.push(root);
+        self.shared.state[root as usize].store(pack(0.0, root) | QUEUED, Relaxed);
+        let mut worker = lock(&self.shared.workers[0]);
+        if worker.bins.is_empty() {
+            worker.bins.push(Vec::new());
+        }
+        worker.bins[0].push(root);
+        drop(worker);
         self.steps.clear();
         let (mut bucket, mut buckets, mut phases) = (0, 0, 0);
         loop {
             buckets += 1;
             let (started, phases_before) = (self.tracing.then(Instant::now), phases);
-            while !self.shared.queue.is_empty() {
+            while self.gather(bucket) {
                 phases += 1;
-                self.light_phase(bucket);
-                self.gather(bucket);
+                self.light_phase();
             }
             phases += 1;
             self.heavy_phase(bucket);
@@ -394,7 +430,6 @@ impl DeltaStepping {
                 Some(b) => bucket = b,
                 None => break,
             }
-            self.gather(bucket);
         }
         let (reached, max_dist) = self.reached();
         SsspStats {
@@ -419,11 +454,11 @@ impl DeltaStepping {
         self.loops.run(phase, len, grain).unwrap_or((0, 0.0))
     }
 
-    /// Relaxes the light arcs of the queued vertices still in `bucket`, and
+    /// Relaxes the light arcs of the queued vertices still waiting, and
     /// lists the ones not listed yet as settled by this bucket.
-    fn light_phase(&mut self, bucket: usize) {
+    fn light_phase(&mut self) {
         let len = self.shared.queue.len();
-        self.run(Parallel::Light { bucket }, len, GRAIN);
+        self.run(Parallel::Light, len, GRAIN);
     }
 
     /// Relaxes the heavy arcs of every vertex the bucket settled, once:
@@ -452,16 +487,36 @@ impl DeltaStepping {
         }
     }
 
-    /// Moves every worker's bin `bucket` into the queue.
-    fn gather(&mut self, bucket: usize) {
+    /// Moves the lowest non-empty bin of `bucket`, and the bins after it
+    /// while they hold at most [`MERGE`] vertices together, from every
+    /// worker into the queue; false when the bucket's bins are all empty.
+    fn gather(&mut self, bucket: usize) -> bool {
         let shared = self.shared_mut();
-        shared.queue.clear();
-        for w in &shared.workers {
-            if let Some(bin) = lock(w).bins.get_mut(bucket) {
-                shared.queue.extend_from_slice(bin);
+        let (workers, queue, sub) = (&shared.workers, &mut shared.queue, shared.sub);
+        let size = |bin: usize| -> usize {
+            (workers.iter())
+                .map(|w| lock(w).bins.get(bin).map_or(0, Vec::len))
+                .sum()
+        };
+        let end = (bucket + 1) * sub;
+        let Some(low) = (bucket * sub..end).find(|&b| size(b) > 0) else {
+            return false;
+        };
+        let (mut high, mut total) = (low + 1, size(low));
+        while high < end && total + size(high) <= shared.merge {
+            total += size(high);
+            high += 1;
+        }
+        queue.clear();
+        for w in workers {
+            let mut w = lock(w);
+            let end = high.min(w.bins.len());
+            for bin in w.bins.get_mut(low..end).unwrap_or_default() {
+                queue.extend_from_slice(bin);
                 bin.clear();
             }
         }
+        true
     }
 
     /// The reached count and the largest distance. O(N), parallel.
@@ -501,33 +556,39 @@ impl DeltaStepping {
 }
 
 impl Shared {
-    /// Relaxes the light arcs of the queued vertices `range` still in
-    /// `bucket`, and lists the ones not listed yet as settled by this
+    /// Relaxes the light arcs of the queued vertices `range` still
+    /// waiting, and lists the ones not listed yet as settled by this
     /// bucket.
-    fn light_phase(&self, bucket: usize, range: Range<usize>) {
+    fn light_phase(&self, range: Range<usize>) {
         let delta = self.delta;
         let chunk = &self.queue[range];
         let mut worker = self.worker();
         for (i, &u) in chunk.iter().enumerate() {
             self.prefetch_ahead(chunk, i, |v| self.light_part(v));
             let state = &self.state[u as usize];
-            if self.bucket_of(dist(state.load(Relaxed))) != bucket {
-                continue; // stale: it waits in an earlier bucket's bin
+            // Stale unless marked: a vertex that improved into another bin
+            // was queued there too, and its first entry taken clears the
+            // mark. A marked one waits in the bin of its distance, which
+            // only fell since this entry's bin and is not below the lowest
+            // bin gathered: it waits in a bin of this phase.
+            if state.load(Relaxed) & QUEUED == 0 {
+                continue;
             }
             // Taken off its bin, reading its distance in the same atomic
             // step: an improvement before it is read here, one after it
-            // finds the mark clear and queues the vertex anew.
-            let du = dist(state.fetch_and(!QUEUED, Relaxed));
-            // Listed once per bucket. A plain load and store, not a
-            // locked swap: a phase's queue holds a vertex once (the
-            // mark), so no other thread processes it now; were it
-            // listed twice, its heavy arcs would be relaxed twice, the
-            // second time in vain. Listing it at every processing
-            // instead made hubs relax their heavy arcs many times
-            // (0.33 -> 0.62 s a search at SCALE 20).
-            let settled = &self.settled[u as usize];
-            if !settled.load(Relaxed) {
-                settled.store(true, Relaxed);
+            // finds the mark clear and queues the vertex anew. Of two
+            // entries for it in one phase, only one finds the mark set.
+            let taken = state.fetch_and(!QUEUED, Relaxed);
+            if taken & QUEUED == 0 {
+                continue;
+            }
+            let du = dist(taken);
+            // Listed once per bucket, at its first processing (the bit
+            // is tested before the locked set, which only the first
+            // takes). Listing it at every processing instead made hubs
+            // relax their heavy arcs many times (0.33 -> 0.62 s a search
+            // at SCALE 20).
+            if !self.listed.get(u as usize) && !self.listed.test_and_set(u as usize) {
                 worker.settled.push(u);
                 worker.settled_heavy_arcs += self.heavy_part(u).len() as u64;
             }
@@ -546,22 +607,28 @@ impl Shared {
     fn mark_done(&self, range: Range<usize>) {
         let chunk = &self.queue[range];
         for &u in chunk {
-            self.settled[u as usize].store(false, Relaxed);
+            self.listed.clear_atomic(u as usize);
             self.done.set_atomic(u as usize);
         }
     }
 
     /// Relaxes the heavy arcs of the queue's vertices `range`.
     fn push(&self, range: Range<usize>) {
-        let delta = self.delta;
         let chunk = &self.queue[range];
         let mut worker = self.worker();
         for (i, &u) in chunk.iter().enumerate() {
             self.prefetch_ahead(chunk, i, |v| self.heavy_part(v));
             let du = dist(self.state[u as usize].load(Relaxed));
-            for arc in self.heavy_part(u).iter().filter(|a| a.weight >= delta) {
-                self.relax(&mut worker, u, du + arc.weight, arc.target);
-            }
+            self.relax_heavy(&mut worker, u, du);
+        }
+    }
+
+    /// Offers `u`'s heavy neighbours `du` plus their arc's weight.
+    #[inline]
+    fn relax_heavy(&self, worker: &mut Worker, u: Vertex, du: f32) {
+        let delta = self.delta;
+        for arc in self.heavy_part(u).iter().filter(|a| a.weight >= delta) {
+            self.relax(worker, u, du + arc.weight, arc.target);
         }
     }
 
@@ -593,6 +660,12 @@ impl Shared {
                 let Some(state) = self.state.get(v) else {
                     break;
                 };
+                if v + PULL_AHEAD < self.state.len() {
+                    let far = Vertex::try_from(v + PULL_AHEAD).expect("ids fit Vertex");
+                    if let Some(first) = self.heavy_part(far).first() {
+                        prefetch(first);
+                    }
+                }
                 let v = Vertex::try_from(v).expect("ids fit Vertex");
                 let current = state.load(Relaxed);
                 let (mut best, mut from) = (dist(current), None);
@@ -628,7 +701,6 @@ impl Shared {
     ) {
         if let Some(&far) = chunk.get(i + AHEAD) {
             prefetch(&self.state[far as usize]);
-            prefetch(&self.settled[far as usize]);
             self.graph.prefetch_bounds(far);
         }
         if let Some(&near) = chunk.get(i + ROW_AHEAD)
@@ -660,8 +732,8 @@ impl Shared {
     /// `d`'s bin, unless it waits in that bin already.
     #[inline]
     fn queue_in_bin(&self, worker: &mut Worker, v: Vertex, old: u64, d: f32) {
-        let b = self.bucket_of(d);
-        if old & QUEUED != 0 && self.bucket_of(dist(old)) == b {
+        let b = self.bin_of(d);
+        if old & QUEUED != 0 && self.bin_of(dist(old)) == b {
             return; // it waits in that bin already
         }
         if worker.bins.len() <= b {
@@ -677,9 +749,9 @@ impl Shared {
         // list of guards (this runs inside the timed search, once a bucket).
         let lowest = |w: &Mutex<Worker>| {
             let w = lock(w);
-            (from..w.bins.len()).find(|&b| !w.bins[b].is_empty())
+            (from * self.sub..w.bins.len()).find(|&b| !w.bins[b].is_empty())
         };
-        self.workers.iter().filter_map(lowest).min()
+        Some(self.workers.iter().filter_map(lowest).min()? / self.sub)
     }
 
     /// The part of `u`'s row that holds its light arcs: the prefix of a row
@@ -711,10 +783,11 @@ impl Shared {
     }
 
     #[inline]
-    fn bucket_of(&self, d: f32) -> usize {
-        // Distances are finite and non-negative; far buckets saturate.
+    /// The bin of distance `d`: `d` times a power of two, exact.
+    fn bin_of(&self, d: f32) -> usize {
+        // Distances are finite and non-negative; far bins saturate.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let b = (d / self.delta) as usize;
+        let b = (d * self.bins_per_unit) as usize;
         b
     }
 
@@ -796,9 +869,9 @@ mod tests {
         dist
     }
 
-    /// Guards kernel 3: for several graphs, roots, deltas, thread counts
-    /// and both backends, the distances are Dijkstra's bit for bit (-1
-    /// unreached);
+    /// Guards kernel 3: for several graphs, roots, deltas, thread counts,
+    /// both backends and bins taken one at a time or merged, the distances
+    /// are Dijkstra's bit for bit (-1 unreached);
     /// every reached vertex's parent gives its distance exactly through an
     /// arc; following parents always ends at the root (a tree, also with
     /// zero weights); nedge is half the reached degree sum.
@@ -815,7 +888,8 @@ mod tests {
                 .collect();
             let mut split = (*g).clone();
             let mut pulls = 0;
-            for delta in [0.02, DEFAULT_DELTA, 0.5, 4.0] {
+            // The narrowest deltas take fewer bins per bucket.
+            for delta in [SsspParams::MIN_DELTA * 2.0, 0.02, DEFAULT_DELTA, 0.5, 4.0] {
                 let params = SsspParams::new(delta).unwrap();
                 split.split_light(params.delta());
                 let split = Arc::new(split.clone());
@@ -836,6 +910,11 @@ mod tests {
                             par::with_pool(threads, || {
                                 let mut engine =
                                     DeltaStepping::on(backend, Arc::clone(graph), params);
+                                // Bins one at a time on 2 threads, merged
+                                // on 1 and 3.
+                                if threads == 2 {
+                                    engine.shared_mut().merge = 0;
+                                }
                                 engine.reset();
                                 let stats = engine.search(root);
                                 engine.write_results(&mut parents, &mut dist);
