@@ -24,13 +24,14 @@
 //!   bitmap (`done`, N/8 bytes, in L2), and every relaxation skips a
 //!   marked target without reading its 8-byte state (three quarters of
 //!   the relaxations at SCALE 20).
-//! - *push or pull.* A heavy phase whose settled vertices hold more heavy
-//!   arcs than all unsettled vertices together is run the other way round:
-//!   each unsettled vertex scans its own heavy arcs, lightest first, takes
-//!   the best offer of a done neighbour, and stops at the first arc that
-//!   cannot beat what it has. The hubs' bucket then reads the few arcs of
-//!   the rest instead of the hubs' many (the idea of direction-optimizing
-//!   BFS, and of Chakaravarthy et al.'s push-pull SSSP for Graph500).
+//! - *push or pull.* A heavy phase is run the other way round when that
+//!   is expected to cost less ([`Cost`]): each unsettled vertex scans its
+//!   own heavy arcs, lightest first, takes the best offer of a done
+//!   neighbour, and stops at the first arc that cannot beat what it has.
+//!   The hubs' bucket, and usually the one after it, then read the few
+//!   arcs of the rest instead of the hubs' many (the idea of
+//!   direction-optimizing BFS, and of Chakaravarthy et al.'s push-pull
+//!   SSSP for Graph500).
 //! - *bins in distance order.* Taken whole, the hubs' bucket processed
 //!   its vertices 2.7 times each on average before their distances
 //!   settled (214,000 queue entries and 1.36 million light arcs for
@@ -209,6 +210,36 @@ pub struct SsspStats {
     pub phases: u32,
 }
 
+/// What a heavy phase is expected to cost, in pushed arcs: a push reads
+/// each heavy arc of the settled vertices, and a pull every vertex not
+/// done and, at most, its heavy arcs (it stops early). Measured at SCALE
+/// 20 on 2 threads (AMD EPYC), one forced pull beside one push of the same
+/// buckets: a push took 7-9 ns an arc (26 ms for 3.7 million), a pull 8-9
+/// ms for 0.9 million vertices not done plus 1.5 ns for each of their heavy
+/// arcs. A vertex not done weighs [`Cost::OPEN_VERTEX`] arcs of the pull,
+/// and a pushed arc [`Cost::PUSHED_ARC`]. Searches took 6.7% less time
+/// than when a pull was chosen only where the unsettled vertices held
+/// fewer heavy arcs than the settled ones (in a temporary in-process A/B
+/// timer); 4 or 8 for a vertex did not do better.
+struct Cost;
+
+impl Cost {
+    /// A pull's arcs each vertex not done costs.
+    const OPEN_VERTEX: u64 = 6;
+    /// A pull's arcs each pushed arc costs.
+    const PUSHED_ARC: u64 = 5;
+
+    /// A pull over `open_vertices` vertices not done, with `heavy_arcs`.
+    fn pull(open_vertices: u64, heavy_arcs: u64) -> u64 {
+        Self::OPEN_VERTEX * open_vertices + heavy_arcs
+    }
+
+    /// A push of `arcs` heavy arcs.
+    fn push(arcs: u64) -> u64 {
+        Self::PUSHED_ARC * arcs
+    }
+}
+
 /// A delta-stepping engine bound to one weighted graph.
 #[derive(Debug)]
 pub struct DeltaStepping {
@@ -216,6 +247,8 @@ pub struct DeltaStepping {
     /// Heavy arcs of all vertices, and of the done ones this search.
     heavy_arcs: u64,
     done_heavy_arcs: u64,
+    /// Vertices done this search.
+    done_vertices: u64,
     /// Heavy phases of the last search run as pulls.
     pulls: u32,
     /// Whether searches record their buckets ([`DeltaStepping::steps`]).
@@ -355,6 +388,7 @@ impl DeltaStepping {
             shared: Arc::new(shared),
             heavy_arcs,
             done_heavy_arcs: 0,
+            done_vertices: 0,
             pulls: 0,
             tracing: false,
             steps: Vec::new(),
@@ -391,6 +425,7 @@ impl DeltaStepping {
             .for_each(|s| s.store(UNREACHED, Relaxed));
         self.shared.done.clear();
         self.done_heavy_arcs = 0;
+        self.done_vertices = 0;
         self.pulls = 0;
     }
 
@@ -462,8 +497,8 @@ impl DeltaStepping {
     }
 
     /// Relaxes the heavy arcs of every vertex the bucket settled, once:
-    /// marks them done, then pushes their heavy arcs, or, when the
-    /// unsettled vertices hold fewer heavy arcs than they do, pulls.
+    /// marks them done, then pushes their heavy arcs, or pulls when that
+    /// costs less ([`Cost`]).
     fn heavy_phase(&mut self, bucket: usize) {
         let shared = self.shared_mut();
         shared.queue.clear();
@@ -478,7 +513,9 @@ impl DeltaStepping {
         self.run(Parallel::Mark, len, GRAIN);
         let pulls = self.heavy_arcs - self.done_heavy_arcs - pushes;
         self.done_heavy_arcs += pushes;
-        if self.shared.split && pulls < pushes {
+        self.done_vertices += len as u64;
+        let open = self.shared.state.len() as u64 - self.done_vertices;
+        if self.shared.split && Cost::pull(open, pulls) < Cost::push(pushes) {
             self.pulls += 1;
             let words = self.shared.done.num_words();
             self.run(Parallel::Pull { bucket }, words, PULL_GRAIN);
@@ -564,7 +601,7 @@ impl Shared {
         let chunk = &self.queue[range];
         let mut worker = self.worker();
         for (i, &u) in chunk.iter().enumerate() {
-            self.prefetch_ahead(chunk, i, |v| self.light_part(v));
+            self.prefetch_ahead(chunk, i);
             let state = &self.state[u as usize];
             // Stale unless marked: a vertex that improved into another bin
             // was queued there too, and its first entry taken clears the
@@ -588,11 +625,11 @@ impl Shared {
             // takes). Listing it at every processing instead made hubs
             // relax their heavy arcs many times (0.33 -> 0.62 s a search
             // at SCALE 20).
+            let (row, heavy) = self.parts(u);
             if !self.listed.get(u as usize) && !self.listed.test_and_set(u as usize) {
                 worker.settled.push(u);
-                worker.settled_heavy_arcs += self.heavy_part(u).len() as u64;
+                worker.settled_heavy_arcs += heavy.len() as u64;
             }
-            let row = self.light_part(u);
             for (j, arc) in row.iter().enumerate().filter(|(_, a)| a.weight < delta) {
                 if let Some(ahead) = row.get(j + ARC_AHEAD) {
                     prefetch(&self.state[ahead.target as usize]);
@@ -617,7 +654,7 @@ impl Shared {
         let chunk = &self.queue[range];
         let mut worker = self.worker();
         for (i, &u) in chunk.iter().enumerate() {
-            self.prefetch_ahead(chunk, i, |v| self.heavy_part(v));
+            self.prefetch_ahead(chunk, i);
             let du = dist(self.state[u as usize].load(Relaxed));
             self.relax_heavy(&mut worker, u, du);
         }
@@ -627,7 +664,7 @@ impl Shared {
     #[inline]
     fn relax_heavy(&self, worker: &mut Worker, u: Vertex, du: f32) {
         let delta = self.delta;
-        for arc in self.heavy_part(u).iter().filter(|a| a.weight >= delta) {
+        for arc in self.parts(u).1.iter().filter(|a| a.weight >= delta) {
             self.relax(worker, u, du + arc.weight, arc.target);
         }
     }
@@ -689,22 +726,18 @@ impl Shared {
         });
     }
 
-    /// Prefetches, for the vertex at `i` of `chunk`, the state, flag and
-    /// row bounds of the vertex [`AHEAD`] entries on, and the first arc of
-    /// `part` of the one [`ROW_AHEAD`] on.
+    /// Prefetches, for the vertex at `i` of `chunk`, the state and row
+    /// bounds of the vertex [`AHEAD`] entries on, and the first arc of the
+    /// row of the one [`ROW_AHEAD`] on (its light arcs, and the heavy ones
+    /// after them).
     #[inline]
-    fn prefetch_ahead<'a>(
-        &'a self,
-        chunk: &[Vertex],
-        i: usize,
-        part: impl Fn(Vertex) -> &'a [WeightedArc],
-    ) {
+    fn prefetch_ahead(&self, chunk: &[Vertex], i: usize) {
         if let Some(&far) = chunk.get(i + AHEAD) {
             prefetch(&self.state[far as usize]);
-            self.graph.prefetch_bounds(far);
+            self.graph.prefetch_offsets(far);
         }
         if let Some(&near) = chunk.get(i + ROW_AHEAD)
-            && let Some(first) = part(near).first()
+            && let Some(first) = self.graph.arcs(near).first()
         {
             prefetch(first);
         }
@@ -754,19 +787,25 @@ impl Shared {
         Some(self.workers.iter().filter_map(lowest).min()? / self.sub)
     }
 
-    /// The part of `u`'s row that holds its light arcs: the prefix of a row
-    /// split at `delta` ([`WeightedCsr::split_light`]), else the whole row.
+    /// The parts of `u`'s row that hold its light and its heavy arcs: on a
+    /// row split at `delta` ([`WeightedCsr::split_light`]) the light prefix
+    /// and the rest, found by reading the row, whose first line is read
+    /// anyway, rather than the graph's light counts (one random line less a
+    /// vertex); else the whole row twice.
     #[inline]
-    fn light_part(&self, u: Vertex) -> &[WeightedArc] {
+    fn parts(&self, u: Vertex) -> (&[WeightedArc], &[WeightedArc]) {
+        let row = self.graph.arcs(u);
         if self.split {
-            self.graph.light_and_heavy(u).0
+            let light = row.iter().take_while(|a| a.weight < self.delta).count();
+            row.split_at(light)
         } else {
-            self.graph.arcs(u)
+            (row, row)
         }
     }
 
     /// The part of `u`'s row that holds its heavy arcs: the rest of a split
-    /// row, else the whole row.
+    /// row, found from the graph's light counts (for loops in vertex order,
+    /// which read them in sequence), else the whole row.
     #[inline]
     fn heavy_part(&self, u: Vertex) -> &[WeightedArc] {
         if self.split {

@@ -108,15 +108,12 @@ impl WeightedCsr {
         self.light_below = Some(below);
     }
 
-    /// Starts loading `v`'s row bounds (its offset and light count), for
-    /// a loop that will read `v`'s row a few vertices from now. A hint:
-    /// nothing observable changes.
+    /// Starts loading `v`'s row bounds (its offsets), for a loop that will
+    /// read `v`'s row a few vertices from now. A hint: nothing observable
+    /// changes.
     #[inline]
-    pub fn prefetch_bounds(&self, v: Vertex) {
+    pub fn prefetch_offsets(&self, v: Vertex) {
         par::hint::prefetch(&self.offsets[v as usize]);
-        if let Some(light) = self.light.get(v as usize) {
-            par::hint::prefetch(light);
-        }
     }
 
     /// The bound of [`WeightedCsr::split_light`], if the rows are split.
