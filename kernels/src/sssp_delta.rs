@@ -124,8 +124,6 @@ const MERGE: usize = 2048;
 const PULL_AHEAD: usize = 16;
 /// Done-bitmap words per parallel task of a pull.
 const PULL_GRAIN: usize = 64;
-/// Vertices per parallel task of counting the reached ones.
-const REACHED_GRAIN: usize = 1 << 14;
 /// How far ahead in a queue a vertex's state, flag and row bounds are
 /// prefetched, and its row.
 const AHEAD: usize = 16;
@@ -247,8 +245,10 @@ pub struct DeltaStepping {
     /// Heavy arcs of all vertices, and of the done ones this search.
     heavy_arcs: u64,
     done_heavy_arcs: u64,
-    /// Vertices done this search.
+    /// Vertices settled this search.
     done_vertices: u64,
+    /// The vertices of the last bucket that settled any.
+    farthest: Vec<Vertex>,
     /// Heavy phases of the last search run as pulls.
     pulls: u32,
     /// Whether searches record their buckets ([`DeltaStepping::steps`]).
@@ -303,33 +303,25 @@ enum Parallel {
     Push,
     /// Over the done bitmap's words ([`Shared::pull`]).
     Pull { bucket: usize },
-    /// Over the vertices: counts the reached ones and their largest
-    /// distance.
-    Reached,
 }
 
 impl LoopBody for Phase {
     type Local<'a> = ();
-    /// The reached count and the largest distance ([`Parallel::Reached`]).
-    type Out = (u64, f32);
+    type Out = ();
 
     fn local(&self) {}
 
-    fn chunk(&self, (): &mut (), range: Range<usize>) -> (u64, f32) {
+    fn chunk(&self, (): &mut (), range: Range<usize>) {
         let s = &*self.shared;
         match self.step {
             Parallel::Light => s.light_phase(range),
             Parallel::Mark => s.mark_done(range),
             Parallel::Push => s.push(range),
             Parallel::Pull { bucket } => s.pull(bucket, range),
-            Parallel::Reached => return s.reached(range),
         }
-        (0, 0.0)
     }
 
-    fn reduce(&self, a: (u64, f32), b: (u64, f32)) -> (u64, f32) {
-        (a.0 + b.0, a.1.max(b.1))
-    }
+    fn reduce(&self, (): (), (): ()) {}
 }
 
 /// One worker's share of the buckets and of the current bucket's settled
@@ -389,6 +381,7 @@ impl DeltaStepping {
             heavy_arcs,
             done_heavy_arcs: 0,
             done_vertices: 0,
+            farthest: Vec::new(),
             pulls: 0,
             tracing: false,
             steps: Vec::new(),
@@ -426,6 +419,7 @@ impl DeltaStepping {
         self.shared.done.clear();
         self.done_heavy_arcs = 0;
         self.done_vertices = 0;
+        self.farthest.clear();
         self.pulls = 0;
     }
 
@@ -452,12 +446,12 @@ impl DeltaStepping {
                 self.light_phase();
             }
             phases += 1;
-            self.heavy_phase(bucket);
+            let settled = self.heavy_phase(bucket);
             if let Some(started) = started {
                 self.steps.push(BucketStep {
                     bucket: u32::try_from(bucket).unwrap_or(u32::MAX),
                     phases: phases - phases_before,
-                    settled: self.shared.queue.len() as u64,
+                    settled: settled as u64,
                     seconds: started.elapsed().as_secs_f64(),
                 });
             }
@@ -466,9 +460,13 @@ impl DeltaStepping {
                 None => break,
             }
         }
-        let (reached, max_dist) = self.reached();
+        // Every reached vertex was settled once, the farthest by the last
+        // bucket that settled any (later ones may hold stale entries only).
+        let max_dist = (self.farthest.iter())
+            .map(|&v| dist(self.shared.state[v as usize].load(Relaxed)))
+            .fold(0.0, f32::max);
         SsspStats {
-            reached,
+            reached: self.done_vertices,
             max_dist,
             buckets,
             phases,
@@ -481,12 +479,12 @@ impl DeltaStepping {
     }
 
     /// Runs `step` over `0..len` in chunks of `grain`.
-    fn run(&mut self, step: Parallel, len: usize, grain: usize) -> (u64, f32) {
+    fn run(&mut self, step: Parallel, len: usize, grain: usize) {
         let phase = Phase {
             shared: Arc::clone(&self.shared),
             step,
         };
-        self.loops.run(phase, len, grain).unwrap_or((0, 0.0))
+        self.loops.run(phase, len, grain);
     }
 
     /// Relaxes the light arcs of the queued vertices still waiting, and
@@ -498,8 +496,9 @@ impl DeltaStepping {
 
     /// Relaxes the heavy arcs of every vertex the bucket settled, once:
     /// marks them done, then pushes their heavy arcs, or pulls when that
-    /// costs less ([`Cost`]).
-    fn heavy_phase(&mut self, bucket: usize) {
+    /// costs less ([`Cost`]). Returns how many it settled, and keeps them
+    /// as the farthest so far unless none.
+    fn heavy_phase(&mut self, bucket: usize) -> usize {
         let shared = self.shared_mut();
         shared.queue.clear();
         let mut pushes = 0;
@@ -522,6 +521,11 @@ impl DeltaStepping {
         } else {
             self.run(Parallel::Push, len, GRAIN);
         }
+        if len > 0 {
+            let shared = Arc::get_mut(&mut self.shared).expect("no phase runs between phases");
+            std::mem::swap(&mut shared.queue, &mut self.farthest);
+        }
+        len
     }
 
     /// Moves the lowest non-empty bin of `bucket`, and the bins after it
@@ -554,12 +558,6 @@ impl DeltaStepping {
             }
         }
         true
-    }
-
-    /// The reached count and the largest distance. O(N), parallel.
-    fn reached(&mut self) -> (u64, f32) {
-        let n = self.shared.state.len();
-        self.run(Parallel::Reached, n, REACHED_GRAIN)
     }
 
     /// The last search's result in the Graph500 form: `parents[v]` (`-1`
@@ -829,15 +827,6 @@ impl Shared {
         let b = (d * self.bins_per_unit) as usize;
         b
     }
-
-    /// The reached count and largest distance among the vertices
-    /// `range`.
-    fn reached(&self, range: Range<usize>) -> (u64, f32) {
-        (self.state[range].iter())
-            .map(|s| dist(s.load(Relaxed)))
-            .filter(|d| d.is_finite())
-            .fold((0, 0f32), |(c, m), d| (c + 1, m.max(d)))
-    }
 }
 
 fn lock(w: &Mutex<Worker>) -> MutexGuard<'_, Worker> {
@@ -972,6 +961,11 @@ mod tests {
                         let reached: Vec<u32> =
                             (0..n as u32).filter(|&v| dist[v as usize] >= 0.0).collect();
                         assert_eq!(stats.reached, reached.len() as u64, "{what}");
+                        let farthest = want
+                            .iter()
+                            .filter(|d| d.is_finite())
+                            .fold(0f32, |m, &d| m.max(d));
+                        assert_eq!(stats.max_dist, farthest, "{what}");
                         let degrees: u64 = reached.iter().map(|&v| g.degree(v)).sum();
                         assert_eq!(nedge, degrees / 2, "{what}");
                         assert_eq!(parents[root as usize], i64::from(root), "{what}");
