@@ -5,13 +5,20 @@
 #   1. for each delta D in DELTAS: `graph500 --scale S --keys K --sssp
 #      --delta D --json`: the mean SSSP time and validation, kernel 1;
 #   2. with GAPBS=path/to/gapbs (built there with `make`): `sssp -g S -n K`,
-#      its "Average Time" (integer weights 1..255, its default delta).
+#      its "Average Time" (integer weights 1..255, its default delta);
+#   3. with REF=path/to/graph500_reference_bfs_sssp (the Graph500 reference,
+#      branch newreference, built outside this repository, see README):
+#      `mpirun -np $(nproc) $REF S`, its SSSP harmonic-mean TEPS and mean
+#      time (64 roots: give KEYS 64 to compare like with like; minutes a
+#      round at SCALE 20).
 #
 # Then the median of each figure over the rounds, and each delta's mean
-# SSSP time as a ratio to GAPBS's (issue 12 asks for at most 1/1.2) and
-# its validation as a ratio to its search (at most 1.5).
+# SSSP time as a ratio to GAPBS's (issue 12 asks for at most 1/1.2), its
+# validation as a ratio to its search (at most 1.5), and its SSSP
+# harmonic-mean TEPS as a ratio to the reference's (at least 10).
 #
-# Usage: [GAPBS=/tmp/gapbs] [DELTAS="0.015625 0.03125 0.0625"] \
+# Usage: [GAPBS=/tmp/gapbs] [REF=/tmp/g500ref/src/graph500_reference_bfs_sssp] \
+#        [DELTAS="0.015625 0.03125 0.0625"] \
 #        benches/sssp_side_by_side.sh [SCALE] [ROUNDS] [KEYS]   (defaults: 20 3 16)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +28,10 @@ rounds=${2:-3}
 keys=${3:-16}
 deltas=${DELTAS:-0.015625 0.03125 0.0625}
 gapbs=${GAPBS:-}
+ref=${REF:-}
 [[ -z $gapbs || -x $gapbs/sssp ]] || { echo "sssp_side_by_side.sh: no $gapbs/sssp" >&2; exit 2; }
+[[ -z $ref || -x $ref ]] || { echo "sssp_side_by_side.sh: REF=$ref is not an executable" >&2; exit 2; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cargo build --release --locked -q
 bin=target/release/graph500
 tmp=$(mktemp -d)
@@ -33,18 +43,27 @@ for ((r = 1; r <= rounds; r++)); do
         add "sssp$d" "$(field "$tmp/r.json" "d['statistics']['sssp']['time']['mean']")"
         add "valid$d" "$(field "$tmp/r.json" "d['statistics']['sssp']['validate']['mean']")"
         add "k1$d" "$(field "$tmp/r.json" "d['statistics']['construction_time']")"
+        add "teps$d" "$(field "$tmp/r.json" "d['statistics']['sssp']['teps']['harmonic_mean']")"
     done
     if [[ -n $gapbs ]]; then
         add gapbs "$("$gapbs/sssp" -g "$scale" -n "$keys" | awk '/Average Time/ { print $3 }')"
     fi
+    if [[ -n $ref ]]; then
+        (cd "$tmp" && mpirun -np "$(nproc)" --oversubscribe "$ref" "$scale" >"$tmp/ref.out" 2>&1)
+        add ref_teps "$(awk -F': +' '$1 == "sssp harmonic_mean_TEPS" { print $NF }' "$tmp/ref.out" | tr -d '! ')"
+        add ref_time "$(awk -F': +' '$1 == "sssp mean_time" { print $NF }' "$tmp/ref.out")"
+    fi
 done
 echo "SCALE $scale, $keys keys, $(nproc) threads, medians of $rounds alternating rounds; $(cpu_model)"
 echo
-echo "| delta | mean SSSP (s) | / GAPBS | mean validation (s) | / search | kernel 1 (s) |"
-echo "| ---: | ---: | ---: | ---: | ---: | ---: |"
+g3() { awk -v x="$1" 'BEGIN { printf "%.3g", x }'; }
+echo "| delta | mean SSSP (s) | / GAPBS | mean validation (s) | / search | kernel 1 (s) | SSSP TEPS (hm) | / reference |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for d in $deltas; do
     s=$(printf %.4f "$(m "sssp$d")"); v=$(printf %.4f "$(m "valid$d")")
     g=$([[ -n $gapbs ]] && ratio "$s" "$(m gapbs)" || echo "-")
-    echo "| $d | $s | $g | $v | $(ratio "$v" "$s") | $(printf %.3f "$(m "k1$d")") |"
+    r=$([[ -n $ref ]] && ratio "$(m "teps$d")" "$(m ref_teps)" || echo "-")
+    echo "| $d | $s | $g | $v | $(ratio "$v" "$s") | $(printf %.3f "$(m "k1$d")") | $(g3 "$(m "teps$d")") | $r |"
 done
-[[ -z $gapbs ]] || echo "| GAPBS | $(m gapbs) | 1.00 | | | |"
+[[ -z $gapbs ]] || echo "| GAPBS | $(m gapbs) | 1.00 | | | | | |"
+[[ -z $ref ]] || echo "| reference, $(nproc) ranks | $(m ref_time) | | | | | $(g3 "$(m ref_teps)") | 1.00 |"
