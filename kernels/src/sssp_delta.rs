@@ -11,9 +11,10 @@
 //! width `delta / 8` (fewer for the narrowest deltas), and a light phase
 //! takes the lowest non-empty bin, with the bins after it while they hold
 //! at most [`MERGE`] vertices together. A queue entry whose vertex was
-//! processed since it was queued is skipped (stale). On a graph split at `delta` ([`WeightedCsr::split_light`]) the light
-//! arcs are a row's prefix and the heavy ones the rest, sorted by weight;
-//! otherwise each phase filters the whole row.
+//! processed since it was queued is skipped (stale). On a graph split at
+//! `delta` ([`WeightedCsr::split_light`]) the light arcs are a row's
+//! prefix and the heavy ones the rest, sorted by weight; otherwise each
+//! phase filters the whole row.
 //!
 //! Four things keep it near memory speed on Kronecker graphs, where the
 //! first buckets settle the hubs and with them most of the arcs:
@@ -112,8 +113,9 @@ const QUEUED: u64 = 1 << 63;
 /// slower (126-169 ms), 1024 no better (93-144 ms).
 const GRAIN: usize = 256;
 /// Bins per bucket: light phases take a bucket's vertices bin by bin, in
-/// order of distance. 8 and 4 searched alike, both about 2% faster than 1
-/// (one bin a bucket, as before), in a temporary in-process A/B timer.
+/// order of distance. 8 and 4 searched alike, 0.5-2.8% faster than 1 (one
+/// bin a bucket, as before) in two runs of a temporary in-process A/B
+/// timer.
 const SUB_BINS: usize = 8;
 /// The most vertices a light phase takes from several bins together (one
 /// bin may hold more). 512, 2048 and 8192 searched alike.
@@ -124,7 +126,7 @@ const MERGE: usize = 2048;
 const PULL_AHEAD: usize = 16;
 /// Done-bitmap words per parallel task of a pull.
 const PULL_GRAIN: usize = 64;
-/// How far ahead in a queue a vertex's state, flag and row bounds are
+/// How far ahead in a queue a vertex's state and row bounds are
 /// prefetched, and its row.
 const AHEAD: usize = 16;
 const ROW_AHEAD: usize = 8;
@@ -819,8 +821,8 @@ impl Shared {
         lock(&self.workers[i])
     }
 
-    #[inline]
     /// The bin of distance `d`: `d` times a power of two, exact.
+    #[inline]
     fn bin_of(&self, d: f32) -> usize {
         // Distances are finite and non-negative; far bins saturate.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
