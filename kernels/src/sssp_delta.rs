@@ -214,13 +214,14 @@ pub struct SsspStats {
 /// each heavy arc of the settled vertices, and a pull every vertex not
 /// done and, at most, its heavy arcs (it stops early). Measured at SCALE
 /// 20 on 2 threads (AMD EPYC), one forced pull beside one push of the same
-/// buckets: a push took 7-9 ns an arc (26 ms for 3.7 million), a pull 8-9
-/// ms for 0.9 million vertices not done plus 1.5 ns for each of their heavy
-/// arcs. A vertex not done weighs [`Cost::OPEN_VERTEX`] arcs of the pull,
-/// and a pushed arc [`Cost::PUSHED_ARC`]. Searches took 6.7% less time
-/// than when a pull was chosen only where the unsettled vertices held
-/// fewer heavy arcs than the settled ones (in a temporary in-process A/B
-/// timer); 4 or 8 for a vertex did not do better.
+/// buckets: a push took 7-9 ns an arc (26 ms for 3.7 million), a pull
+/// 9.0-14.9 ms, about 7 ms for the 0.9 million vertices not done plus
+/// 1.5-2.5 ns for each of their heavy arcs. The weights below are the
+/// best of a few tried: a vertex not done weighs [`Cost::OPEN_VERTEX`]
+/// arcs of the pull, and a pushed arc [`Cost::PUSHED_ARC`]. Searches took
+/// 6.7% less time than when a pull was chosen only where the unsettled
+/// vertices held fewer heavy arcs than the settled ones (in a temporary
+/// in-process A/B timer); 4 or 8 for a vertex did not do better.
 struct Cost;
 
 impl Cost {
