@@ -7,7 +7,7 @@
 //!
 //! Weights (kernel 3, SSSP) are optional, one `f32` per tuple beside the
 //! tuples (`weights[i]` belongs to tuple `i`), present only when asked for
-//! ([`EdgeList::with_weights`]): each is finite and not negative.
+//! ([`EdgeList::with_weights`]): each one [`is_weight`].
 
 use crate::{Edge, Error, MAX_VERTICES, Tuple};
 use memmap2::Mmap;
@@ -267,13 +267,23 @@ impl EdgeList {
     }
 }
 
-/// Fails with the first weight that is NaN, infinite or negative (`-0.0`
-/// is zero), naming it by its tuple number: `first` is that of
-/// `weights[0]`. One parallel pass.
+/// Weights are below this, 2^64: a shortest path has fewer than 2^32
+/// arcs, each f32 addition on it adds at most three times its weight
+/// (rounding), so every distance stays below 2^98, finite in f32 (whose
+/// largest value is near 2^128). Graph500's weights are below 1.
+pub const WEIGHT_LIMIT: f32 = 18_446_744_073_709_551_616.0;
+
+/// Whether `w` may be an edge's weight: finite, not negative (`-0.0` is
+/// zero) and below [`WEIGHT_LIMIT`].
+pub fn is_weight(w: f32) -> bool {
+    // NaN is in no range, infinity past its end; -0.0 compares as 0.
+    (0.0..WEIGHT_LIMIT).contains(&w)
+}
+
+/// Fails with the first weight that is not [`is_weight`], naming it by its
+/// tuple number: `first` is that of `weights[0]`. One parallel pass.
 pub(crate) fn check_weights(weights: &[f32], first: u64) -> Result<(), Error> {
-    let bad = par::first_index(weights.len(), |i| {
-        !(weights[i].is_finite() && weights[i] >= 0.0)
-    });
+    let bad = par::first_index(weights.len(), |i| !is_weight(weights[i]));
     match bad {
         None => Ok(()),
         Some(i) => Err(Error::BadWeight {
@@ -345,6 +355,9 @@ mod tests {
         assert_eq!(weighted.checksum(), checksum, "the checksum is tuples only");
         let again = weighted.with_weights(vec![1.0, 2.0, -0.0]).unwrap();
         assert_eq!(again.weights(), Some(&[1.0, 2.0, 0.0][..]));
+        // The largest weight below 2^64 is one.
+        let top = f32::from_bits(WEIGHT_LIMIT.to_bits() - 1);
+        assert!(again.with_weights(vec![top, 1e19, 0.0]).is_ok());
         assert_eq!(EdgeList::weight_bytes(3), 12);
     }
 
@@ -371,6 +384,8 @@ mod tests {
             (f32::INFINITY, 2),
             (-1e-30, 0),
             (f32::NEG_INFINITY, 1),
+            (WEIGHT_LIMIT, 1),
+            (1e20, 2),
         ] {
             let mut w = vec![0.5; 3];
             w[at] = bad;

@@ -54,8 +54,8 @@ pub enum Error {
         /// The number of tuples.
         tuples: u64,
     },
-    /// An edge weight that is NaN, infinite or negative.
-    #[error("edge {edge} has weight {weight}: weights must be finite and not negative")]
+    /// An edge weight that is NaN, infinite, negative or 2^64 and up.
+    #[error("edge {edge} has weight {weight}: weights must be finite, not negative and below 2^64")]
     BadWeight {
         /// Position of the edge (and its weight) in the list, from 0.
         edge: u64,

@@ -38,7 +38,7 @@ mod scramble;
 mod tuple;
 
 pub use blocks::{EDGES_PER_BLOCK, EdgeGenerator, generate_blocks, generate_weights};
-pub use edge_list::EdgeList;
+pub use edge_list::{EdgeList, WEIGHT_LIMIT, is_weight};
 pub use error::Error;
 pub use kronecker::{
     DEFAULT_EDGEFACTOR, DEFAULT_SEED, Kronecker, MAX_EDGEFACTOR, MAX_SCALE, MAX_WIDE_SCALE,

@@ -23,9 +23,10 @@ fn file(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
 /// the weights' bit patterns if it has weights.
 type Graph = (u64, Vec<(u64, u64)>, Option<Vec<u32>>);
 
-/// A weight as the formats allow it: finite and not below zero.
+/// A weight as the formats allow it: finite, not below zero and below
+/// 2^64.
 fn allowed(w: f32) -> bool {
-    w.is_finite() && w >= 0.0
+    w.is_finite() && w >= 0.0 && w < 2f32.powi(64)
 }
 
 /// `M` little-endian `f32`s from `bytes`, as bit patterns, if all allowed.
@@ -426,7 +427,7 @@ proptest! {
         let n = u64::from(max) + 1 + extra;
         let mut edges = EdgeList::new(n, raw.iter().map(|&(u, v, _)| Edge::new(u, v)).collect()).unwrap();
         if weighted {
-            let weights = raw.iter().map(|&(_, _, w)| f32::from_bits(w)).map(|w| if w.is_finite() { w.abs() } else { 0.5 });
+            let weights = raw.iter().map(|&(_, _, w)| f32::from_bits(w)).map(|w| if allowed(w.abs()) { w.abs() } else { 0.5 });
             edges = edges.with_weights(weights.collect()).unwrap();
         }
         let bits = |l: &EdgeList| l.weights().map(|w| w.iter().map(|x| x.to_bits()).collect::<Vec<_>>());

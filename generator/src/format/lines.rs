@@ -232,12 +232,14 @@ impl<'a> Cursor<'a> {
     }
 
     /// An edge weight: one whitespace-free word that Rust's `f32` parsing
-    /// reads (`0.25`, `1e-3`, `.5`), finite and not negative.
+    /// reads (`0.25`, `1e-3`, `.5`), finite, not negative and below 2^64
+    /// ([`crate::is_weight`]).
     pub(crate) fn weight(&mut self) -> Result<f32, String> {
         match self.real() {
             Err(_) => Err("expected a weight (a decimal number such as 0.25)".into()),
             Ok(w) if !w.is_finite() => Err(format!("weight {w} is not finite")),
             Ok(w) if w < 0.0 => Err(format!("weight {w} is negative")),
+            Ok(w) if !crate::is_weight(w) => Err(format!("weight {w} is not below 2^64")),
             Ok(w) => Ok(w),
         }
     }

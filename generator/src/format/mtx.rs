@@ -11,7 +11,8 @@
 //!
 //! The banner must say `matrix coordinate`, with field `pattern`, `integer`
 //! (entry values are read past and ignored) or `real` (entry values are the
-//! edge weights, as `f32`, when every one is finite and not negative; a
+//! edge weights, as `f32`, when every one is finite, not negative and
+//! below 2^64 ([`crate::is_weight`]); a
 //! real matrix with another value, negative say, reads without weights, so
 //! a BFS still runs on it) and symmetry
 //! `general` or `symmetric` (either way each entry is one undirected edge
@@ -78,7 +79,7 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
     // A real file's values, all of them valid weights (also none at all).
     let weights = (header.value == Value::Weight).then(|| parsed.weights.unwrap_or_default());
     match weights {
-        Some(weights) if weights.iter().all(|&w| w.is_finite() && w >= 0.0) => {
+        Some(weights) if weights.iter().all(|&w| crate::is_weight(w)) => {
             list.with_weights(weights).map_err(in_file(path))
         }
         _ => Ok(list),
