@@ -73,7 +73,7 @@
 
 use crate::comm::{Comm, Reduce, exchange_into};
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
-use kernels::{Backend, BucketStep, SsspParams, SsspStats};
+use kernels::{Backend, Bins, BucketStep, SsspParams, SsspStats};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -101,7 +101,7 @@ enum Phase {
 /// indices by bucket) and the current bucket's vertices it settled.
 struct Worker<I> {
     out: Vec<Vec<[I; 3]>>,
-    bins: Vec<Vec<u32>>,
+    bins: Bins<u32>,
     settled: Vec<u32>,
 }
 
@@ -224,7 +224,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
         });
         for w in &self.workers {
             let mut w = lock(w);
-            w.bins.iter_mut().for_each(Vec::clear);
+            w.bins.clear();
             w.out.iter_mut().for_each(Vec::clear);
             w.settled.clear();
         }
@@ -249,7 +249,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
                 .map(|_| {
                     Mutex::new(Worker {
                         out: vec![Vec::new(); ranks],
-                        bins: Vec::new(),
+                        bins: Bins::default(),
                         settled: Vec::new(),
                     })
                 })
@@ -268,7 +268,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             self.parents[u].store(root, Relaxed);
             self.waiting[u].store(0, Relaxed);
             let mut w = lock(&self.workers[0]);
-            push(&mut w.bins, 0, index(u));
+            w.bins.push(0, index(u));
         }
         let (mut bucket, mut buckets, mut phases) = (0u32, 0u32, 0u32);
         loop {
@@ -409,10 +409,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
     fn gather(&mut self, bucket: u32) {
         self.queue.clear();
         for w in &self.workers {
-            if let Some(bin) = lock(w).bins.get_mut(bucket as usize) {
-                self.queue.extend_from_slice(bin);
-                bin.clear();
-            }
+            lock(w).bins.drain_into(bucket.into(), &mut self.queue);
         }
     }
 
@@ -507,7 +504,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
                         let b = bucket_of(f32::from_bits(d), self.delta);
                         if self.waiting[v].load(Relaxed) != b {
                             self.waiting[v].store(b, Relaxed);
-                            push(&mut worker.bins, b, index(v));
+                            worker.bins.push(b.into(), index(v));
                         }
                     }
                 }
@@ -522,14 +519,20 @@ impl<'c, I: Id> DistSssp<'c, I> {
         let waiting = &self.waiting;
         let lowest = |w: &Mutex<Worker<I>>| {
             let mut w = lock(w);
-            let start = (from as usize).min(w.bins.len());
-            w.bins[start..].iter_mut().zip(from..).find_map(|(bin, b)| {
-                bin.retain(|&v| waiting[v as usize].load(Relaxed) == b);
-                (!bin.is_empty()).then_some(b)
-            })
+            let mut from = u64::from(from);
+            while let Some(b) = w.bins.lowest_from(from) {
+                let bucket = u32::try_from(b).ok();
+                w.bins
+                    .retain(b, |&v| Some(waiting[v as usize].load(Relaxed)) == bucket);
+                if w.bins.len(b) > 0 {
+                    return Some(b);
+                }
+                from = b + 1;
+            }
+            None
         };
         let mine = self.workers.iter().filter_map(lowest).min();
-        let mine = mine.map_or(u64::MAX, u64::from);
+        let mine = mine.unwrap_or(u64::MAX);
         let lowest = crate::all_reduce(self.comm, [mine], Reduce::Min)[0];
         u32::try_from(lowest).ok()
     }
@@ -590,23 +593,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Puts local vertex `u` in bin `b`.
-#[inline]
-fn push(bins: &mut Vec<Vec<u32>>, b: u32, u: u32) {
-    let b = b as usize;
-    if bins.len() <= b {
-        bins.resize_with(b + 1, Vec::new);
-    }
-    bins[b].push(u);
-}
-
-/// The bucket of distance `d` (finite, `>= 0`); far buckets share the last.
+/// The bucket of distance `d` (finite, `>= 0`): [`kernels::bucket_of`],
+/// exact for every `f32` and below 2^30 for every `delta` allowed, so it
+/// never meets [`NOT_WAITING`].
 #[inline]
 fn bucket_of(d: f32, delta: f32) -> u32 {
-    // Saturating: a distance beyond 2^32 buckets waits in the last one.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let b = (d / delta) as u32;
-    b.min(NOT_WAITING - 1)
+    u32::try_from(kernels::bucket_of(d, delta)).unwrap_or(NOT_WAITING - 1)
 }
 
 /// A local index as a queue entry (below 2^32: checked by `new`).
@@ -979,6 +971,25 @@ mod tests {
             .collect();
         check_all::<u64>(&g, &setups, &roots);
         check_all::<u32>(&g, &setups, &roots);
+    }
+
+    /// Guards weights of any size an input file may bring (below 2^64):
+    /// distances whose buckets lie far past 2^24, where buckets once
+    /// saturated into one (and their bins grew with the distance), are
+    /// Dijkstra's on 1 to 3 ranks, from fine to wide deltas.
+    #[test]
+    fn weights_of_any_size_give_dijkstras_distances_over_ranks() {
+        let mut g = generated(&Kronecker::new(8, 16, 9).unwrap());
+        for (i, w) in g.weights.iter_mut().enumerate() {
+            *w *= [1e-3, 1.0, 1e6, 1e12, 1e18][i % 5];
+        }
+        let roots = roots(&g, 2);
+        for delta in [SsspParams::MIN_DELTA, 0.02, 4.0] {
+            let setups: Vec<Setup> = (1..=3)
+                .flat_map(|p| [1, 2].map(|threads| setup(p, threads, delta, p != 2)))
+                .collect();
+            check_all::<u32>(&g, &setups, &roots);
+        }
     }
 
     /// Guards ties and small components: a fifth of the weights are 0 (so

@@ -31,6 +31,7 @@ mod bfs_do;
 mod bfs_par;
 mod bfs_pipes;
 mod bfs_seq;
+mod bins;
 mod bitmap;
 mod counting_alloc;
 mod csr;
@@ -48,6 +49,7 @@ pub use bfs_do::{DoBfs, DoParams};
 pub use bfs_par::ParBfs;
 pub use bfs_pipes::{PipesBfs, Sharing};
 pub use bfs_seq::SeqBfs;
+pub use bins::{Bins, bucket_of};
 pub use bitmap::Bitmap;
 
 pub use counting_alloc::{

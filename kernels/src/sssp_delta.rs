@@ -67,8 +67,15 @@
 //!   it needs no compare-and-swap; it keeps strict improvement and the
 //!   mark exactly as a relaxation does, and its parent is settled, so the
 //!   tree stays a tree.
-//! - the workers' bins are kept from search to search: after the first
-//!   search on a pool, a search allocates nothing (their growth aside).
+//! - the workers' bins ([`Bins`]: a window of 4096 bins, farther ones in
+//!   a map) are kept from search to search: after the first search on a
+//!   pool, a search allocates nothing (their growth aside; a Graph500
+//!   search at the default delta never leaves the window).
+//! - buckets are exact for every finite distance: below 2^24 buckets the
+//!   bound `b delta` is exact in f32; past it each f32 value is a bucket
+//!   of its own ([`bucket_of`]), a heavy arc offers at least its bucket's
+//!   value (it may leave it unchanged in f32), and a done vertex's distance
+//!   is at most that, so skipping done targets stays right.
 //!
 //! Backends: the graph and the per-search arrays sit in one `Arc`
 //! (`Shared`) that every phase holds, so the phases run as `'static` tasks
@@ -84,6 +91,7 @@
 //! bitmaps of N/8 bytes (done, and listed as settled by this bucket).
 
 use crate::backend::Loops;
+use crate::bins::{Bins, bucket_of};
 use crate::{Backend, Bitmap, WeightedArc, WeightedCsr};
 use generator::Vertex;
 use par::LoopBody;
@@ -148,9 +156,9 @@ impl SsspParams {
         delta: DEFAULT_DELTA,
     };
 
-    /// The narrowest bucket width: 2^-14. A worker keeps a bin per bucket
-    /// up to the farthest distance, so narrower buckets cost memory
-    /// (distances of a Kronecker graph with weights below 1 stay under 3).
+    /// The narrowest bucket width: 2^-14. Narrower buckets only add steps:
+    /// distances of a Kronecker graph with weights below 1 stay under 3,
+    /// 50,000 buckets of this width.
     pub const MIN_DELTA: f32 = 1.0 / 16384.0;
 
     /// Buckets of width `delta` rounded down to a power of two (so 0.1
@@ -280,9 +288,11 @@ struct Shared {
     split: bool,
     /// Bins per bucket, a power of two: [`SUB_BINS`], fewer when the bins
     /// would be narrower than [`SsspParams::MIN_DELTA`].
-    sub: usize,
+    sub: u64,
     /// `sub / delta`, a power of two: bins per unit of distance.
     bins_per_unit: f32,
+    /// `2^24 sub`: the bins of the buckets [`bucket_of`] counts exactly.
+    exact_bins: f32,
     /// [`MERGE`] (tests take bins one at a time with 0).
     merge: usize,
     /// The queue of the phase being run.
@@ -305,7 +315,7 @@ enum Parallel {
     /// Over the queue: relaxes heavy arcs ([`Shared::push`]).
     Push,
     /// Over the done bitmap's words ([`Shared::pull`]).
-    Pull { bucket: usize },
+    Pull { bucket: u64 },
 }
 
 impl LoopBody for Phase {
@@ -331,7 +341,7 @@ impl LoopBody for Phase {
 /// vertices.
 #[derive(Debug, Default)]
 struct Worker {
-    bins: Vec<Vec<Vertex>>,
+    bins: Bins<Vertex>,
     /// The vertices this worker listed as settled by the current bucket.
     settled: Vec<Vertex>,
     /// The heavy arcs of `settled`.
@@ -354,6 +364,7 @@ impl DeltaStepping {
         while sub > 1 && delta / (sub as f32) < SsspParams::MIN_DELTA {
             sub /= 2;
         }
+        let (sub, exact) = (sub as u64, (1u32 << f32::MANTISSA_DIGITS) as f32);
         let shared = Shared {
             state: (0..n)
                 .into_par_iter()
@@ -364,6 +375,7 @@ impl DeltaStepping {
             listed: Bitmap::new(n),
             sub,
             bins_per_unit: sub as f32 / delta,
+            exact_bins: exact * sub as f32,
             merge: MERGE,
             split: graph.light_below() == Some(delta),
             done: Bitmap::new(n),
@@ -433,12 +445,10 @@ impl DeltaStepping {
             self.shared_mut().workers = (0..threads).map(|_| Mutex::default()).collect();
         }
         self.shared.state[root as usize].store(pack(0.0, root) | QUEUED, Relaxed);
-        let mut worker = lock(&self.shared.workers[0]);
-        if worker.bins.is_empty() {
-            worker.bins.push(Vec::new());
+        for w in &self.shared.workers {
+            lock(w).bins.clear(); // empty already, unless a search stopped
         }
-        worker.bins[0].push(root);
-        drop(worker);
+        lock(&self.shared.workers[0]).bins.push(0, root);
         self.steps.clear();
         let (mut bucket, mut buckets, mut phases) = (0, 0, 0);
         loop {
@@ -501,7 +511,7 @@ impl DeltaStepping {
     /// marks them done, then pushes their heavy arcs, or pulls when that
     /// costs less ([`Cost`]). Returns how many it settled, and keeps them
     /// as the farthest so far unless none.
-    fn heavy_phase(&mut self, bucket: usize) -> usize {
+    fn heavy_phase(&mut self, bucket: u64) -> usize {
         let shared = self.shared_mut();
         shared.queue.clear();
         let mut pushes = 0;
@@ -534,14 +544,10 @@ impl DeltaStepping {
     /// Moves the lowest non-empty bin of `bucket`, and the bins after it
     /// while they hold at most [`MERGE`] vertices together, from every
     /// worker into the queue; false when the bucket's bins are all empty.
-    fn gather(&mut self, bucket: usize) -> bool {
+    fn gather(&mut self, bucket: u64) -> bool {
         let shared = self.shared_mut();
         let (workers, queue, sub) = (&shared.workers, &mut shared.queue, shared.sub);
-        let size = |bin: usize| -> usize {
-            (workers.iter())
-                .map(|w| lock(w).bins.get(bin).map_or(0, Vec::len))
-                .sum()
-        };
+        let size = |bin: u64| -> usize { (workers.iter()).map(|w| lock(w).bins.len(bin)).sum() };
         let end = (bucket + 1) * sub;
         let Some(low) = (bucket * sub..end).find(|&b| size(b) > 0) else {
             return false;
@@ -554,10 +560,8 @@ impl DeltaStepping {
         queue.clear();
         for w in workers {
             let mut w = lock(w);
-            let end = high.min(w.bins.len());
-            for bin in w.bins.get_mut(low..end).unwrap_or_default() {
-                queue.extend_from_slice(bin);
-                bin.clear();
+            for bin in low..high {
+                w.bins.drain_into(bin, queue);
             }
         }
         true
@@ -678,7 +682,7 @@ impl Shared {
     /// their own heavy phases). Needs rows split at `delta`. Writes only
     /// vertices not done and reads only done ones: plain loads and stores.
     /// For the done bitmap's words `words`.
-    fn pull(&self, bucket: usize, words: Range<usize>) {
+    fn pull(&self, bucket: u64, words: Range<usize>) {
         // The bucket's lower bound, exact (a power of two times an integer
         // below 2^24); past 2^24 buckets `bucket as f32` could round up
         // and stop a pull too early, so the bound falls back to 0 there.
@@ -770,21 +774,15 @@ impl Shared {
         if old & QUEUED != 0 && self.bin_of(dist(old)) == b {
             return; // it waits in that bin already
         }
-        if worker.bins.len() <= b {
-            worker.bins.resize_with(b + 1, Vec::new);
-        }
-        worker.bins[b].push(v);
+        worker.bins.push(b, v);
     }
 
     /// The lowest bucket from `from` on that some worker holds vertices
     /// of.
-    fn next_bucket(&self, from: usize) -> Option<usize> {
+    fn next_bucket(&self, from: u64) -> Option<u64> {
         // Each worker's lowest non-empty bin, then the lowest of those: no
         // list of guards (this runs inside the timed search, once a bucket).
-        let lowest = |w: &Mutex<Worker>| {
-            let w = lock(w);
-            (from * self.sub..w.bins.len()).find(|&b| !w.bins[b].is_empty())
-        };
+        let lowest = |w: &Mutex<Worker>| lock(w).bins.lowest_from(from * self.sub);
         Some(self.workers.iter().filter_map(lowest).min()? / self.sub)
     }
 
@@ -822,13 +820,19 @@ impl Shared {
         lock(&self.workers[i])
     }
 
-    /// The bin of distance `d`: `d` times a power of two, exact.
+    /// The bin of distance `d` (finite, not negative): `d` times a power
+    /// of two, exact, while its bucket is below 2^24; past that the
+    /// bucket's first bin ([`bucket_of`]: a bucket per f32 value there).
     #[inline]
-    fn bin_of(&self, d: f32) -> usize {
-        // Distances are finite and non-negative; far bins saturate.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let b = (d * self.bins_per_unit) as usize;
-        b
+    fn bin_of(&self, d: f32) -> u64 {
+        let bins = d * self.bins_per_unit;
+        if bins < self.exact_bins {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let b = bins as u64;
+            b
+        } else {
+            bucket_of(d, self.delta) * self.sub
+        }
     }
 }
 
@@ -859,7 +863,7 @@ fn parent(state: u64) -> Vertex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use generator::{EdgeGenerator, Kronecker};
+    use generator::{Edge, EdgeGenerator, EdgeList, Kronecker};
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
@@ -900,95 +904,137 @@ mod tests {
         dist
     }
 
-    /// Guards kernel 3: for several graphs, roots, deltas, thread counts,
-    /// both backends and bins taken one at a time or merged, the distances
-    /// are Dijkstra's bit for bit (-1 unreached);
-    /// every reached vertex's parent gives its distance exactly through an
-    /// arc; following parents always ends at the root (a tree, also with
-    /// zero weights); nedge is half the reached degree sum.
+    /// Searches `root` on `threads` threads of `backend`, on `g` (one
+    /// thread) or its rows split at delta (more), taking bins one at a
+    /// time on 2 threads and merged otherwise, and checks: the distances
+    /// are Dijkstra's bit for bit (-1 unreached); every reached vertex's
+    /// parent gives its distance exactly through an arc; following parents
+    /// always ends at the root (a tree, also with zero weights); the
+    /// reached count and largest distance; nedge is half the reached degree
+    /// sum. Returns the heavy phases pulled.
+    fn check_search(
+        g: &Arc<WeightedCsr>,
+        split: &Arc<WeightedCsr>,
+        params: SsspParams,
+        (threads, backend): (usize, Backend),
+        root: Vertex,
+        what: &str,
+    ) -> u32 {
+        let n = g.num_vertices();
+        let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
+        let graph = if threads == 1 { g } else { split };
+        let (stats, nedge, pulls) = par::in_pool(threads, || {
+            par::with_pool(threads, || {
+                let mut engine = DeltaStepping::on(backend, Arc::clone(graph), params);
+                if threads == 2 {
+                    engine.shared_mut().merge = 0;
+                }
+                engine.reset();
+                let stats = engine.search(root);
+                engine.write_results(&mut parents, &mut dist);
+                // Pulls need rows split at delta.
+                assert!(threads > 1 || engine.pulls == 0, "{what}");
+                (stats, engine.nedge(), engine.pulls)
+            })
+        })
+        .unwrap();
+        let want = dijkstra(g, root);
+        for v in 0..n {
+            let expected = if want[v].is_finite() { want[v] } else { -1.0 };
+            assert_eq!(dist[v].to_bits(), expected.to_bits(), "{what}: vertex {v}");
+        }
+        let reached: Vec<u32> = (0..n as u32).filter(|&v| dist[v as usize] >= 0.0).collect();
+        assert_eq!(stats.reached, reached.len() as u64, "{what}");
+        let farthest = (want.iter())
+            .filter(|d| d.is_finite())
+            .fold(0f32, |m, &d| m.max(d));
+        assert_eq!(stats.max_dist, farthest, "{what}");
+        let degrees: u64 = reached.iter().map(|&v| g.degree(v)).sum();
+        assert_eq!(nedge, degrees / 2, "{what}");
+        assert_eq!(parents[root as usize], i64::from(root), "{what}");
+        for &v in reached.iter().filter(|&&v| v != root) {
+            let p = parents[v as usize] as u32;
+            let via = (g.arcs(p).iter())
+                .any(|a| a.target == v && dist[p as usize] + a.weight == dist[v as usize]);
+            assert!(via, "{what}: {v} from {p}");
+            let mut x = v;
+            for _ in 0..n {
+                x = parents[x as usize] as u32;
+            }
+            assert_eq!(x, root, "{what}: {v} does not lead to the root");
+        }
+        pulls
+    }
+
+    /// Checks every search from `roots` of the graph of `list` weighted
+    /// `w`, for each of `deltas`, on 1-3 threads of both backends
+    /// ([`check_search`]). Returns the heavy phases pulled.
+    fn check_searches(list: &EdgeList, w: &[f32], deltas: &[f32], roots: usize) -> u32 {
+        let g = Arc::new(WeightedCsr::build(list.num_vertices(), list.edges(), w));
+        let n = g.num_vertices();
+        let roots: Vec<Vertex> = (0..n as u32)
+            .filter(|&v| g.degree(v) > 0)
+            .step_by(n / roots)
+            .collect();
+        let mut split = (*g).clone();
+        let mut pulls = 0;
+        for &delta in deltas {
+            let params = SsspParams::new(delta).unwrap();
+            split.split_light(params.delta());
+            let split = Arc::new(split.clone());
+            let runs = [1, 2, 3]
+                .into_iter()
+                .flat_map(|t| Backend::ALL.map(|b| (t, b)));
+            for run in runs {
+                for &root in &roots {
+                    let what = format!(
+                        "{n} vertices, root {root}, delta {delta}, {} threads on {}",
+                        run.0,
+                        run.1.name()
+                    );
+                    pulls += check_search(&g, &split, params, run, root, &what);
+                }
+            }
+        }
+        pulls
+    }
+
+    /// Guards kernel 3: for several graphs, roots, deltas (the narrowest
+    /// take fewer bins per bucket), thread counts, both backends and bins
+    /// taken one at a time or merged, the search is right
+    /// ([`check_search`]), and some heavy phases are pulled.
     #[test]
     fn distances_are_dijkstras_and_parents_form_a_shortest_path_tree() {
         for (scale, seed) in [(8, 1), (10, 2), (12, 3)] {
             let list = Kronecker::new(scale, 16, seed).unwrap().generate();
-            let w = weights(list.len());
-            let g = Arc::new(WeightedCsr::build(list.num_vertices(), list.edges(), &w));
-            let n = g.num_vertices();
-            let roots: Vec<Vertex> = (0..n as u32)
-                .filter(|&v| g.degree(v) > 0)
-                .step_by(n / 5)
-                .collect();
-            let mut split = (*g).clone();
-            let mut pulls = 0;
-            // The narrowest deltas take fewer bins per bucket.
-            for delta in [SsspParams::MIN_DELTA * 2.0, 0.02, DEFAULT_DELTA, 0.5, 4.0] {
-                let params = SsspParams::new(delta).unwrap();
-                split.split_light(params.delta());
-                let split = Arc::new(split.clone());
-                let runs = [1, 2, 3]
-                    .into_iter()
-                    .flat_map(|t| Backend::ALL.map(|b| (t, b)));
-                for (threads, backend) in runs {
-                    let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
-                    for &root in &roots {
-                        let what = format!(
-                            "scale {scale} root {root} delta {delta} threads {threads} on {}",
-                            backend.name()
-                        );
-                        // Rows as built on one thread, split light-first
-                        // at delta on more.
-                        let graph = if threads == 1 { &g } else { &split };
-                        let (stats, nedge) = par::in_pool(threads, || {
-                            par::with_pool(threads, || {
-                                let mut engine =
-                                    DeltaStepping::on(backend, Arc::clone(graph), params);
-                                // Bins one at a time on 2 threads, merged
-                                // on 1 and 3.
-                                if threads == 2 {
-                                    engine.shared_mut().merge = 0;
-                                }
-                                engine.reset();
-                                let stats = engine.search(root);
-                                engine.write_results(&mut parents, &mut dist);
-                                // Pulls need rows split at delta.
-                                assert!(threads > 1 || engine.pulls == 0, "{what}");
-                                pulls += engine.pulls;
-                                (stats, engine.nedge())
-                            })
-                        })
-                        .unwrap();
-                        let want = dijkstra(&g, root);
-                        for v in 0..n {
-                            let expected = if want[v].is_finite() { want[v] } else { -1.0 };
-                            assert_eq!(dist[v].to_bits(), expected.to_bits(), "{what}: vertex {v}");
-                        }
-                        let reached: Vec<u32> =
-                            (0..n as u32).filter(|&v| dist[v as usize] >= 0.0).collect();
-                        assert_eq!(stats.reached, reached.len() as u64, "{what}");
-                        let farthest = want
-                            .iter()
-                            .filter(|d| d.is_finite())
-                            .fold(0f32, |m, &d| m.max(d));
-                        assert_eq!(stats.max_dist, farthest, "{what}");
-                        let degrees: u64 = reached.iter().map(|&v| g.degree(v)).sum();
-                        assert_eq!(nedge, degrees / 2, "{what}");
-                        assert_eq!(parents[root as usize], i64::from(root), "{what}");
-                        for &v in reached.iter().filter(|&&v| v != root) {
-                            let p = parents[v as usize] as u32;
-                            let via = g.arcs(p).iter().any(|a| {
-                                a.target == v && dist[p as usize] + a.weight == dist[v as usize]
-                            });
-                            assert!(via, "{what}: {v} from {p}");
-                            let mut x = v;
-                            for _ in 0..n {
-                                x = parents[x as usize] as u32;
-                            }
-                            assert_eq!(x, root, "{what}: {v} does not lead to the root");
-                        }
-                    }
-                }
-            }
+            let deltas = [SsspParams::MIN_DELTA * 2.0, 0.02, DEFAULT_DELTA, 0.5, 4.0];
+            let pulls = check_searches(&list, &weights(list.len()), &deltas, 5);
             assert!(pulls > 0, "scale {scale}: no heavy phase was pulled");
         }
+    }
+
+    /// Guards weights of any size an input file may bring (up to 2^64):
+    /// distances far past 2^24 buckets, where a heavy arc can leave a
+    /// distance unchanged in f32, stay Dijkstra's, and the bins follow the
+    /// vertices waiting rather than the span of their distances (a bin per
+    /// bucket up to 10^19 / 2^-13 would not fit in memory).
+    #[test]
+    fn weights_of_any_size_give_dijkstras_distances_in_bounded_bins() {
+        let list = Kronecker::new(9, 16, 5).unwrap().generate();
+        let w: Vec<f32> = weights(list.len())
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| x * [1e-3, 1.0, 1e6, 1e12, 1e18][i % 5])
+            .collect();
+        assert!(w.iter().all(|&x| generator::is_weight(x)));
+        let deltas = [SsspParams::MIN_DELTA * 2.0, DEFAULT_DELTA, 4.0];
+        check_searches(&list, &w, &deltas, 3);
+        // A path of heavy arcs: every bucket its own, far apart.
+        let n = 300u32;
+        let edges: Vec<Edge> = (0..n - 1).map(|v| Edge::new(v, v + 1)).collect();
+        let w: Vec<f32> = (0..n - 1).map(|i| 1e15 + i as f32 * 1e13).collect();
+        let path = EdgeList::new(u64::from(n), edges).unwrap();
+        check_searches(&path, &w, &[SsspParams::MIN_DELTA], 2);
     }
 
     /// Guards the exact buckets the skipping of done targets rests on:

@@ -249,6 +249,54 @@ fn sssp_subcommand_writes_what_validate_accepts() {
     }
 }
 
+/// Guards weights far from Graph500's: a weight of 2^64 or more (whose
+/// sums could overflow f32) is refused in one line naming its line, and
+/// weights up to 10^18 on a path search, write and validate (their buckets
+/// lie far past 2^24, where the bins once overflowed and panicked).
+#[test]
+fn weights_up_to_2_to_the_64_search_and_larger_ones_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (parents, dist) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
+    let sssp = |graph: &Path| {
+        graph500(&[
+            "sssp",
+            "--input",
+            path_str(graph),
+            "--root",
+            "0",
+            "--parents-out",
+            path_str(&parents),
+            "--dist-out",
+            path_str(&dist),
+        ])
+    };
+    let huge = dir.path().join("huge.el");
+    std::fs::write(&huge, "0 1 0.5\n1 2 1e20\n").unwrap();
+    assert_bad_input(&sssp(&huge), &["huge.el", "line 2", "2^64"]);
+    assert!(!parents.exists() && !dist.exists());
+    let path = dir.path().join("path.el");
+    let text: String = (0..50)
+        .map(|i| {
+            format!(
+                "{i} {} {}\n",
+                i + 1,
+                if i % 2 == 1 { "1e18" } else { "0.001" }
+            )
+        })
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    let o = sssp(&path);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("root 0: 51 reached"), "{}", stderr(&o));
+    let o = validate_sssp(&path, "0", &parents, &dist);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).starts_with("valid: root 0, 51 vertices reached"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// Kernel 3 on both backends, on 1 and 2 threads: every search validated,
 /// the same reach and nedge in a run, and from the `sssp` subcommand the
 /// same distances bit for bit (parents may differ between equal paths).
