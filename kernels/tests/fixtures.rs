@@ -1,10 +1,11 @@
 //! Every kernel on every fixture graph of `data/`, against the hand-derived
 //! answers of `data/answers.txt`, every search run and validated by the
-//! harness's run loop.
+//! harness's run loop: the BFS kernels, and kernel 3 with unit weights
+//! (its distances are then the BFS levels) and with others.
 
 use generator::format::read_edge_list;
-use harness::{BfsChecker, BfsSearcher, Silent, search_all};
-use kernels::{Csr, Kernel, SearchKey};
+use harness::{BfsChecker, BfsSearcher, Silent, SsspChecker, SsspSearcher, search_all};
+use kernels::{Backend, Csr, DeltaStepping, Kernel, SearchKey, SsspParams, WeightedCsr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -121,5 +122,63 @@ fn every_format_of_the_path_fixture_holds_the_same_tuples() {
         "formats/path-wide.g500",
     ] {
         assert_eq!(read(file), expected, "{file}");
+    }
+}
+
+/// Guards kernel 3 on every fixture and root of `answers.txt`, on both
+/// backends and 1 and 2 threads (rows split at delta on 2): with every
+/// weight 1 the distances are the BFS levels, so a search reaches the
+/// known vertices, its farthest distance is the known depth and its nedge
+/// the known count; with weights from a hash, every third 0, it reaches
+/// and counts the same, and the run loop's SSSP validator proves each
+/// result (every distance shortest, the parents a tree).
+#[test]
+fn kernel_3_matches_the_known_answers_and_validates_on_every_fixture() {
+    for a in &answers() {
+        let edges = read_edge_list(&data(&a.file)).unwrap();
+        let (n, m) = (edges.num_vertices(), edges.len() as u64);
+        let unit = vec![1.0f32; edges.len()];
+        let hashed: Vec<f32> = (0..m)
+            .map(|i| ((i * 2_654_435_761) % 1000) as f32 / 1000.0 * (i % 3).min(1) as f32)
+            .collect();
+        for (weights, unit_weights) in [(&unit, true), (&hashed, false)] {
+            for (threads, backend) in [1, 2]
+                .into_iter()
+                .flat_map(|t| Backend::ALL.map(|b| (t, b)))
+            {
+                let what = format!(
+                    "{} from {}, unit weights {unit_weights}, {threads} threads on {}",
+                    a.file,
+                    a.root,
+                    backend.name()
+                );
+                let params = SsspParams::DEFAULT;
+                par::in_pool(threads, || {
+                    par::with_pool(threads, || {
+                        let mut graph = WeightedCsr::build_on(backend, n, edges.edges(), weights);
+                        if threads == 2 {
+                            graph.split_light_on(backend, params.delta());
+                        }
+                        let graph = Arc::new(graph);
+                        let key = SearchKey::new(a.root, &graph.unweighted()).unwrap();
+                        let mut searcher = SsspSearcher::new(Arc::clone(&graph), params, backend);
+                        let mut checker = SsspChecker::new(n, edges.edges(), weights);
+                        let records =
+                            search_all(&mut searcher, Some(&mut checker), &[key], false, &Silent)
+                                .unwrap()
+                                .unwrap_or_else(|e| panic!("{what}: {}", e.failure));
+                        let r = &records[0];
+                        assert_eq!((r.reached, r.nedge), (a.reached, a.nedge), "{what}");
+                        if unit_weights {
+                            let mut engine = DeltaStepping::on(backend, graph, params);
+                            engine.reset();
+                            let stats = engine.search(key.vertex());
+                            assert_eq!(stats.max_dist, a.depth as f32, "{what}");
+                        }
+                    })
+                })
+                .unwrap();
+            }
+        }
     }
 }
