@@ -65,6 +65,39 @@ fn validate_sssp(graph: &Path, root: &str, parents: &Path, dist: &Path) -> Outpu
     ])
 }
 
+/// `graph500 sssp` of `graph` from `root` into `parents` and `dist`, with
+/// `more` arguments.
+fn sssp(graph: &Path, root: &str, parents: &Path, dist: &Path, more: &[&str]) -> Output {
+    let mut args = vec![
+        "sssp",
+        "--input",
+        path_str(graph),
+        "--root",
+        root,
+        "--parents-out",
+        path_str(parents),
+        "--dist-out",
+        path_str(dist),
+    ];
+    args.extend_from_slice(more);
+    graph500(&args)
+}
+
+/// Runs `graph500 sssp` of `graph` from `root`, asserts that it reached
+/// `reached` vertices, and that `graph500 validate --sssp` accepts the
+/// arrays it wrote with the same count.
+fn assert_sssp_validates(graph: &Path, root: &str, reached: u64, dir: &Path) {
+    let (parents, dist) = (dir.join("p.bin"), dir.join("d.bin"));
+    let o = sssp(graph, root, &parents, &dist, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = format!("root {root}: {reached} reached");
+    assert!(stderr(&o).contains(&said), "{}", stderr(&o));
+    let o = validate_sssp(graph, root, &parents, &dist);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let valid = format!("valid: root {root}, {reached} vertices reached");
+    assert!(stdout(&o).starts_with(&valid), "{}", stdout(&o));
+}
+
 #[test]
 fn sssp_runs_after_the_bfs_and_prints_the_combined_block() {
     let dir = tempfile::tempdir().unwrap();
@@ -203,27 +236,7 @@ fn sssp_subcommand_writes_what_validate_accepts() {
         text += &format!("{u} {v} {w}\n");
     }
     std::fs::write(&graph, text).unwrap();
-    let (parents, dist) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
-    let o = graph500(&[
-        "sssp",
-        "--input",
-        path_str(&graph),
-        "--root",
-        "5",
-        "--parents-out",
-        path_str(&parents),
-        "--dist-out",
-        path_str(&dist),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("root 5: 300 reached"), "{}", stderr(&o));
-    let o = validate_sssp(&graph, "5", &parents, &dist);
-    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).starts_with("valid: root 5, 300 vertices reached"),
-        "{}",
-        stdout(&o)
-    );
+    assert_sssp_validates(&graph, "5", 300, dir.path());
 
     let plain = dir.path().join("plain.el");
     std::fs::write(&plain, "0 1\n1 2\n").unwrap();
@@ -232,18 +245,7 @@ fn sssp_subcommand_writes_what_validate_accepts() {
         (&plain, "0", &["plain.el", "weight"][..]),
         (&graph, "300", &["--root", "300"][..]),
     ] {
-        let o = graph500(&[
-            "sssp",
-            "--input",
-            path_str(input),
-            "--root",
-            root,
-            "--parents-out",
-            path_str(&p2),
-            "--dist-out",
-            path_str(&d2),
-            "-q",
-        ]);
+        let o = sssp(input, root, &p2, &d2, &["-q"]);
         assert_bad_input(&o, words);
         assert!(!p2.exists() && !d2.exists());
     }
@@ -257,22 +259,10 @@ fn sssp_subcommand_writes_what_validate_accepts() {
 fn weights_up_to_2_to_the_64_search_and_larger_ones_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (parents, dist) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
-    let sssp = |graph: &Path| {
-        graph500(&[
-            "sssp",
-            "--input",
-            path_str(graph),
-            "--root",
-            "0",
-            "--parents-out",
-            path_str(&parents),
-            "--dist-out",
-            path_str(&dist),
-        ])
-    };
     let huge = dir.path().join("huge.el");
     std::fs::write(&huge, "0 1 0.5\n1 2 1e20\n").unwrap();
-    assert_bad_input(&sssp(&huge), &["huge.el", "line 2", "2^64"]);
+    let o = sssp(&huge, "0", &parents, &dist, &[]);
+    assert_bad_input(&o, &["huge.el", "line 2", "2^64"]);
     assert!(!parents.exists() && !dist.exists());
     let path = dir.path().join("path.el");
     let text: String = (0..50)
@@ -285,16 +275,7 @@ fn weights_up_to_2_to_the_64_search_and_larger_ones_are_refused() {
         })
         .collect();
     std::fs::write(&path, text).unwrap();
-    let o = sssp(&path);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("root 0: 51 reached"), "{}", stderr(&o));
-    let o = validate_sssp(&path, "0", &parents, &dist);
-    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
-    assert!(
-        stdout(&o).starts_with("valid: root 0, 51 vertices reached"),
-        "{}",
-        stdout(&o)
-    );
+    assert_sssp_validates(&path, "0", 51, dir.path());
 }
 
 /// Kernel 3 on both backends, on 1 and 2 threads: every search validated,
@@ -345,22 +326,8 @@ fn sssp_on_either_backend_and_thread_count_gives_the_same_distances() {
             assert_eq!(report.options.backend.as_deref(), Some(backend));
             let root = report.searches[0].root.to_string();
             let (parents, dist) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
-            let o = graph500(&[
-                "sssp",
-                "--input",
-                path_str(&bin),
-                "--root",
-                &root,
-                "--parents-out",
-                path_str(&parents),
-                "--dist-out",
-                path_str(&dist),
-                "--backend",
-                backend,
-                "--threads",
-                threads,
-                "-q",
-            ]);
+            let more = ["--backend", backend, "--threads", threads, "-q"];
+            let o = sssp(&bin, &root, &parents, &dist, &more);
             assert!(o.status.success(), "{what}: {}", stderr(&o));
             let o = validate_sssp(&bin, &root, &parents, &dist);
             assert!(o.status.success(), "{what}: {}{}", stdout(&o), stderr(&o));
@@ -399,18 +366,7 @@ fn generated_weights_reach_the_file_and_kernel_3() {
     let beside = dir.path().join("g.pe48.weights");
     assert_eq!(std::fs::metadata(&beside).unwrap().len(), 4 * 16 * 256);
     let (p, d) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
-    let o = graph500(&[
-        "sssp",
-        "--input",
-        path_str(&pe48),
-        "--root",
-        "1",
-        "--parents-out",
-        path_str(&p),
-        "--dist-out",
-        path_str(&d),
-        "-q",
-    ]);
+    let o = sssp(&pe48, "1", &p, &d, &["-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = validate_sssp(&pe48, "1", &p, &d);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
