@@ -67,10 +67,10 @@
 //!   it needs no compare-and-swap; it keeps strict improvement and the
 //!   mark exactly as a relaxation does, and its parent is settled, so the
 //!   tree stays a tree.
-//! - the workers' bins ([`Bins`]: a window of 4096 bins, farther ones in
-//!   a map) are kept from search to search: after the first search on a
-//!   pool, a search allocates nothing (their growth aside; a Graph500
-//!   search at the default delta never leaves the window).
+//! - the workers' bins ([`Bins`]: a window of up to 2^17 bins, farther
+//!   ones in a map) are kept from search to search: after the first search
+//!   on a pool, a search allocates nothing (their growth aside; a Graph500
+//!   search never leaves the window).
 //! - buckets are exact for every finite distance: below 2^24 buckets the
 //!   bound `b delta` is exact in f32; past it each f32 value is a bucket
 //!   of its own ([`bucket_of`]), a heavy arc offers at least its bucket's
