@@ -191,14 +191,19 @@ impl<T: Copy> Bins<T> {
     }
 }
 
+/// The buckets [`bucket_of`] counts as `floor(d / delta)`, 2^24: below
+/// it a bucket's bound `b delta` is exact in f32.
+pub const EXACT_BUCKETS: u64 = 1 << f32::MANTISSA_DIGITS;
+
 /// The bucket of distance `d` (finite, not negative) for buckets of width
-/// `delta` (a power of two): `floor(d / delta)` below 2^24, exact there,
-/// and past it one bucket per f32 value of `d`, in order (there every
-/// `d / delta` is an integer, and a bucket of width `delta` holds at most
-/// one value). Every finite `d` gets a bucket below 2^32.
+/// `delta` (a power of two): `floor(d / delta)` below [`EXACT_BUCKETS`],
+/// exact there, and past it one bucket per f32 value of `d`, in order
+/// (there every `d / delta` is an integer, and a bucket of width `delta`
+/// holds at most one value). Every finite `d` gets a bucket below 2^30.
 #[inline]
 pub fn bucket_of(d: f32, delta: f32) -> u64 {
-    const EXACT: f32 = (1u32 << f32::MANTISSA_DIGITS) as f32;
+    #[allow(clippy::cast_precision_loss)] // 2^24, exact
+    const EXACT: f32 = EXACT_BUCKETS as f32;
     let x = d / delta; // exact while finite: delta is a power of two
     if x < EXACT {
         // An integer part below 2^24, exact.
@@ -208,7 +213,7 @@ pub fn bucket_of(d: f32, delta: f32) -> u64 {
     } else {
         // Past 2^24 widths a float's bits count its values in order (read
         // off `d`, which unlike `x` cannot overflow).
-        (1 << f32::MANTISSA_DIGITS) + u64::from(d.to_bits() - (EXACT * delta).to_bits())
+        EXACT_BUCKETS + u64::from(d.to_bits() - (EXACT * delta).to_bits())
     }
 }
 

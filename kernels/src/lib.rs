@@ -49,7 +49,7 @@ pub use bfs_do::{DoBfs, DoParams};
 pub use bfs_par::ParBfs;
 pub use bfs_pipes::{PipesBfs, Sharing};
 pub use bfs_seq::SeqBfs;
-pub use bins::{Bins, bucket_of};
+pub use bins::{Bins, EXACT_BUCKETS, bucket_of};
 pub use bitmap::Bitmap;
 
 pub use counting_alloc::{

@@ -91,7 +91,7 @@
 //! bitmaps of N/8 bytes (done, and listed as settled by this bucket).
 
 use crate::backend::Loops;
-use crate::bins::{Bins, bucket_of};
+use crate::bins::{Bins, EXACT_BUCKETS, bucket_of};
 use crate::{Backend, Bitmap, WeightedArc, WeightedCsr};
 use generator::Vertex;
 use par::LoopBody;
@@ -291,7 +291,8 @@ struct Shared {
     sub: u64,
     /// `sub / delta`, a power of two: bins per unit of distance.
     bins_per_unit: f32,
-    /// `2^24 sub`: the bins of the buckets [`bucket_of`] counts exactly.
+    /// `EXACT_BUCKETS sub`: the bins of the buckets [`bucket_of`] counts
+    /// exactly.
     exact_bins: f32,
     /// [`MERGE`] (tests take bins one at a time with 0).
     merge: usize,
@@ -364,7 +365,7 @@ impl DeltaStepping {
         while sub > 1 && delta / (sub as f32) < SsspParams::MIN_DELTA {
             sub /= 2;
         }
-        let (sub, exact) = (sub as u64, (1u32 << f32::MANTISSA_DIGITS) as f32);
+        let sub = sub as u64;
         let shared = Shared {
             state: (0..n)
                 .into_par_iter()
@@ -375,7 +376,7 @@ impl DeltaStepping {
             listed: Bitmap::new(n),
             sub,
             bins_per_unit: sub as f32 / delta,
-            exact_bins: exact * sub as f32,
+            exact_bins: (EXACT_BUCKETS * sub) as f32,
             merge: MERGE,
             split: graph.light_below() == Some(delta),
             done: Bitmap::new(n),
@@ -436,6 +437,11 @@ impl DeltaStepping {
         self.done_vertices = 0;
         self.farthest.clear();
         self.pulls = 0;
+        // Bins are empty after a search, but a window that slid up must
+        // come back to 0 for the root's bin.
+        for w in &self.shared.workers {
+            lock(w).bins.clear();
+        }
     }
 
     /// Shortest paths from `root` (below `N`; panics otherwise).
@@ -445,9 +451,6 @@ impl DeltaStepping {
             self.shared_mut().workers = (0..threads).map(|_| Mutex::default()).collect();
         }
         self.shared.state[root as usize].store(pack(0.0, root) | QUEUED, Relaxed);
-        for w in &self.shared.workers {
-            lock(w).bins.clear(); // empty already, unless a search stopped
-        }
         lock(&self.shared.workers[0]).bins.push(0, root);
         self.steps.clear();
         let (mut bucket, mut buckets, mut phases) = (0, 0, 0);
@@ -687,7 +690,7 @@ impl Shared {
         // below 2^24); past 2^24 buckets `bucket as f32` could round up
         // and stop a pull too early, so the bound falls back to 0 there.
         #[allow(clippy::cast_precision_loss)]
-        let low = if bucket < 1 << f32::MANTISSA_DIGITS {
+        let low = if bucket < EXACT_BUCKETS {
             bucket as f32 * self.delta
         } else {
             0.0
