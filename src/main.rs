@@ -123,7 +123,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         progress: &progress,
         ranks,
     };
-    match &cli.command {
+    let result = match &cli.command {
         None => commands.run(&cli.run),
         Some(Command::Run(args)) => commands.run(args),
         Some(Command::Generate(args)) => commands.generate(args),
@@ -134,5 +134,18 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Plot(args)) => cli::plot::plot(args, &progress),
         Some(Command::Profile(args)) => cli::profile::profile(args, cli.force, &progress),
         Some(Command::Sweep(args)) => cli::sweep::sweep(args, cli.threads, &progress),
+    };
+    match ranks {
+        // Rank 0 reports an error before any rank exits: mpirun, seeing one
+        // rank end with status 2, stops the others, rank 0 too, perhaps
+        // before it has spoken. Every rank gets here (a distributed run's
+        // errors are agreed on); an interrupted run may have lost ranks, so
+        // it does not wait.
+        Some(comm) if !matches!(&result, Err(e) if is_interruption(e)) => {
+            let code = result.unwrap_or_else(|e| fail(&e));
+            comm.barrier();
+            Ok(code)
+        }
+        _ => result,
     }
 }
