@@ -63,6 +63,22 @@ pub struct Statistics {
     pub sssp: Option<KernelStatistics>,
 }
 
+/// The kernels the official block reports, by [`Pass`](crate::Pass) name,
+/// with the prefix of their lines, in the block's order: kernel 2, then
+/// kernel 3 if it ran.
+pub const KERNEL_PREFIXES: [(&str, &str); 2] = [("bfs", "bfs  "), ("sssp", "sssp ")];
+
+/// Kernel 2's and kernel 3's figures among a run's `kernels` (by pass
+/// name, in any order); `None` for a run without kernel 2, which the
+/// block cannot report.
+pub fn official_kernels(
+    kernels: &[(&str, KernelStatistics)],
+) -> Option<(KernelStatistics, Option<KernelStatistics>)> {
+    let find = |name: &str| kernels.iter().find(|(k, _)| *k == name).map(|(_, s)| *s);
+    let [(bfs, _), (sssp, _)] = KERNEL_PREFIXES;
+    Some((find(bfs)?, find(sssp)))
+}
+
 /// The seven statistics of a [`Summary`], in the block's order.
 const SUMMARY_NAMES: [&str; 7] = [
     "min",
@@ -151,8 +167,9 @@ impl Statistics {
         );
         // Each group for kernel 2, then for kernel 3 if it ran, as the
         // reference's `main.c` prints them.
+        let [(_, bfs), (_, sssp)] = KERNEL_PREFIXES;
         let kernels: Vec<(&str, &KernelStatistics)> =
-            [("bfs  ", Some(&self.bfs)), ("sssp ", self.sssp.as_ref())]
+            [(bfs, Some(&self.bfs)), (sssp, self.sssp.as_ref())]
                 .into_iter()
                 .filter_map(|(prefix, k)| Some((prefix, k?)))
                 .collect();

@@ -5,11 +5,9 @@
 //! allocations happen.
 
 use crate::Error;
-use dist::{
-    DistBfs, DistSssp, DistSsspValidator, DistValidator, Id, LocalGraph, WeightedLocalGraph,
-};
+use dist::{DistBfs, DistValidator, Id, LocalGraph};
 use generator::EdgeList;
-use kernels::{Csr, DeltaStepping, Kernel, WeightedCsr};
+use kernels::{Csr, Kernel};
 use validate::{Batch, TupleBlocks, Validator};
 
 /// What the program itself takes besides the data: code, libraries, thread
@@ -18,16 +16,22 @@ use validate::{Batch, TupleBlocks, Validator};
 pub const FIXED: u64 = 16 << 20;
 
 /// The `i64` parent array a validator or a parent file reads.
-fn i64_parents(n: u64) -> u64 {
+pub(crate) fn i64_parents(n: u64) -> u64 {
     8 * n
 }
 
-/// Peak bytes of a run on `m` tuples and `n` vertices: the edge list, the
-/// graph, the engine and, if validating, the validator (it reads the
-/// engine's parents where they lie).
+/// Peak bytes of a BFS run on `m` tuples and `n` vertices: the edge list,
+/// the program and the BFS pass ([`bfs_pass_bytes`]).
 pub fn run_bytes(m: u64, n: u64, kernel: Kernel, validate: bool) -> u64 {
+    EdgeList::bytes_for(m) + bfs_pass_bytes(m, n, kernel, validate) + FIXED
+}
+
+/// What a BFS pass holds in one process: the graph, the engine and, if
+/// validating, the validator (it reads the engine's parents where they
+/// lie).
+pub fn bfs_pass_bytes(m: u64, n: u64, kernel: Kernel, validate: bool) -> u64 {
     let checking = if validate { Validator::bytes_for(n) } else { 0 };
-    EdgeList::bytes_for(m) + Csr::bytes_for(n, m) + kernel.engine_bytes(n) + checking + FIXED
+    Csr::bytes_for(n, m) + kernel.engine_bytes(n) + checking
 }
 
 /// Peak bytes of the searches of a BFS run over `m` tuples and `n`
@@ -61,30 +65,12 @@ pub fn batch_bytes(n: u64) -> u64 {
     }
 }
 
-/// What kernel 3 adds to a run ([`run_bytes`]) on `m` tuples and `n`
-/// vertices: the weights, the weighted graph (the BFS graph is copied out
-/// of it, and both are held), the delta-stepping engine and, if
-/// validating, the SSSP checker (parents, distances, validator).
-pub fn sssp_bytes(m: u64, n: u64, validate: bool) -> u64 {
-    let checking = if validate {
-        crate::kernel3::SsspChecker::bytes_for(n)
-    } else {
-        0
-    };
-    EdgeList::weight_bytes(m)
-        + WeightedCsr::bytes_for(n, m)
-        + DeltaStepping::bytes_for(n)
-        + checking
-}
-
-/// The estimated peak bytes of one rank of `ranks` in a distributed run
-/// on `m` tuples and `n` vertices: its share of the tuples, its rows and
-/// kernel 1's rounds, the engine (its parents, its part of the bitmaps and
-/// the global frontier bitmap), the validator's per-vertex arrays and its
-/// rounds, the keys' global eligibility bitmap.
-pub fn rank_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
+/// What a BFS pass holds on one rank of `ranks` in a distributed run on
+/// `m` tuples and `n` vertices: its rows and kernel 1's rounds, the engine
+/// (its parents, its part of the bitmaps and the global frontier bitmap),
+/// and the validator's per-vertex arrays and its rounds.
+pub fn rank_bfs_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
     let (m_r, n_r) = (m.div_ceil(ranks), n.div_ceil(ranks));
-    let tuples = m_r * size_of::<I::Tuple>() as u64;
     let rows = LocalGraph::<I>::bytes_for(n_r, 2 * m_r);
     let engine = DistBfs::<I>::bytes_for(n_r, n);
     let checking = if validate {
@@ -92,43 +78,7 @@ pub fn rank_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
     } else {
         0
     };
-    tuples + rows + engine + checking + n / 4 + FIXED
-}
-
-/// What kernel 3 adds to one rank's run ([`rank_bytes`]), as
-/// [`sssp_bytes`] to one process's: the share's weights, the weighted rows
-/// (the BFS rows are copied out of them, and both are held until the BFS
-/// loop ends), the engine's per-vertex arrays and phase buffers, and, if
-/// validating, the validator and the parent and distance arrays it reads.
-/// The phase buffers are kept at the largest phase's size: each offer
-/// takes `3 size_of::<I>()` bytes three times (a worker's buffer, the
-/// outgoing run, the received run), and a phase offers at most its queued
-/// vertices' arcs. The estimate allows a phase three quarters of the
-/// rank's arcs: in a throwaway run with a counter added to `DistSssp`
-/// (SCALE 14 and 16, 1, 2 and 4 ranks as threads, both generators, delta
-/// 0.02, 0.1 and 1) the largest phase sent or received 0.13 (1 rank) to
-/// 0.62 (4 ranks) of a rank's arcs, the phase buffers outweighing the
-/// weighted rows.
-pub fn rank_sssp_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
-    let (m_r, n_r) = (m.div_ceil(ranks), n.div_ceil(ranks));
-    let offer = 3 * size_of::<I>() as u64;
-    let phases = 3 * offer * (2 * m_r * 3 / 4) + 8 * n_r;
-    let engine = DistSssp::<I>::bytes_for(n_r) + phases;
-    let checking = if validate {
-        DistSsspValidator::<I::Tuple>::bytes_for(n_r, m_r) + 12 * n_r
-    } else {
-        0
-    };
-    EdgeList::weight_bytes(m_r)
-        + WeightedLocalGraph::<I>::bytes_for(n_r, 2 * m_r)
-        + engine
-        + checking
-}
-
-/// Peak bytes of `graph500 sssp`: the weighted edge list, the weighted
-/// graph, the engine, and the parent and distance arrays it writes.
-pub fn sssp_search_bytes(m: u64, n: u64) -> u64 {
-    EdgeList::bytes_for(m) + sssp_bytes(m, n, false) + i64_parents(n) + 4 * n + FIXED
+    rows + engine + checking
 }
 
 /// Peak bytes of `graph500 generate`: the edge list.

@@ -77,10 +77,9 @@ fn fail(e: &anyhow::Error) -> ExitCode {
 /// Threads per core that `--threads` accepts. Beyond the cores, each
 /// worker only adds waiting: every idle rayon worker that wakes scans every
 /// other worker's queue (and crossbeam's epoch list, one entry per thread),
-/// so a parallel step costs about the square of the thread count. Measured
-/// on 2 cores (README): up to 64 per core a run costs what it costs on 2
-/// threads; at 256 per core, SCALE 16 runs 17 times slower, and 4096
-/// threads turn a SCALE 10 run into minutes.
+/// so a parallel step costs about the square of the thread count; up to
+/// this many a run costs what it costs on one thread a core
+/// (docs/history-harness.md).
 const THREADS_PER_CORE: usize = 64;
 
 /// Fails, naming the limit, if `threads` is above [`THREADS_PER_CORE`]

@@ -3,16 +3,15 @@
 //! are chosen, which kernel searches, and what is validated and recorded.
 
 use crate::observe::{Event, Observer};
-use crate::{Error, budget};
+use crate::{Error, Pass};
 use generator::format::EdgeFormat;
 use generator::{
     EdgeGenerator, EdgeList, Kronecker, ReferenceKronecker, RootCandidates, SeedStreams,
 };
 use kernels::{
-    Backend, Csr, Eligible, Kernel, SearchKey, SsspParams, choose_keys_among,
-    choose_reference_keys_among,
+    Backend, Csr, Eligible, Kernel, SearchKey, choose_keys_among, choose_reference_keys_among,
 };
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The Kronecker generators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,19 +152,21 @@ impl GraphSource {
     }
 
     /// The edge list and the rule for its keys; reports the progress of a
-    /// generator to `observer`. With `weights`, the list carries one weight
-    /// per tuple: generated, or read from the file (which must have them).
+    /// generator to `observer`. For a `weighted` pass, the list carries one
+    /// weight per tuple: generated, or read from the file (which must have
+    /// them).
     pub(crate) fn load(
         &self,
         observer: &dyn Observer,
-        weights: bool,
+        weighted: Option<&Pass>,
     ) -> Result<(EdgeList, KeyRule), Error> {
+        let weights = weighted.is_some();
         match self {
             GraphSource::Generated(spec) => {
                 let (g, keys) = spec.build()?;
                 observer.event(Event::Loading {
                     what: &spec.generating(&*g, weights),
-                    blocks: passes(weights) * g.num_blocks() as u64,
+                    blocks: block_passes(weights) * g.num_blocks() as u64,
                 });
                 let done = || observer.block_generated();
                 let edges = g.generate_reporting(&done);
@@ -182,8 +183,10 @@ impl GraphSource {
                     blocks: 0,
                 });
                 let edges = format.read(path)?;
-                if weights && edges.weights().is_none() {
-                    return Err(no_weights(path));
+                if let Some(pass) = weighted
+                    && edges.weights().is_none()
+                {
+                    return Err(pass.no_weights(path));
                 }
                 Ok((edges, KeyRule::Seeded(*seed)))
             }
@@ -191,17 +194,9 @@ impl GraphSource {
     }
 }
 
-/// The refusal of `--sssp` on the file at `path`, which has no weights.
-pub(crate) fn no_weights(path: &Path) -> Error {
-    Error::Refused(format!(
-        "{}: --sssp needs a weight per tuple, and this file has none (weights come from a binary file of version 2, a third column of a text list, the values of a real Matrix Market file when none is negative or not finite, or FILE.weights beside a .pe48 file)",
-        path.display()
-    ))
-}
-
 /// Passes over the blocks that generating makes: the tuples, and the
 /// weights if wanted.
-pub(crate) fn passes(weights: bool) -> u64 {
+pub(crate) fn block_passes(weights: bool) -> u64 {
     if weights { 2 } else { 1 }
 }
 
@@ -244,11 +239,11 @@ impl KeyRule {
 pub struct Plan {
     /// The graph.
     pub source: GraphSource,
-    /// How many searches (NBFS).
+    /// How many searches (NBFS), per pass.
     pub keys: usize,
-    /// Which BFS kernel, with which parameters.
-    pub kernel: Kernel,
-    /// What runs the parallel loops of kernel 1, the BFS and kernel 3.
+    /// The kernels timed, in order, each over every key: the BFS first.
+    pub passes: Vec<Pass>,
+    /// What runs the parallel loops of kernel 1 and of every pass.
     pub backend: Backend,
     /// Validate each search.
     pub validate: bool,
@@ -259,9 +254,6 @@ pub struct Plan {
     /// In a distributed run, use 64-bit global vertex ids even where 32
     /// bits would do (tests the path graphs beyond 2^32 vertices take).
     pub wide_ids: bool,
-    /// Also run kernel 3 (SSSP) over the same keys, with these parameters;
-    /// `None`: BFS only.
-    pub sssp: Option<SsspParams>,
 }
 
 impl Plan {
@@ -271,53 +263,26 @@ impl Plan {
         Plan {
             source,
             keys: 64,
-            kernel: Kernel::Dobfs(kernels::DoParams::DEFAULT),
+            passes: vec![Pass::Bfs(Kernel::Dobfs(kernels::DoParams::DEFAULT))],
             backend: Backend::Rayon,
             validate: true,
             trace: false,
             force: false,
             wide_ids: false,
-            sssp: None,
         }
     }
 
-    /// The estimated peak memory of the run on `m` tuples and `n` vertices:
-    /// the sum of what each library says its part needs ([`budget`]). A
-    /// validated run of both kernels over enough keys also copies the
-    /// tuples for the BFS validator's block order (8 bytes a tuple while
-    /// they are copied, 4 after). A run that validates in block order
-    /// batches its searches: the larger of the two phases' peaks
-    /// ([`budget::batched_search_bytes`]), or their sum in a run of both
-    /// kernels.
-    pub fn memory_estimate(&self, m: u64, n: u64) -> u64 {
-        let blocked_copy = self.validate && self.keys >= crate::run::BLOCK_ORDER_MIN_KEYS;
-        let sssp = if self.sssp.is_some() {
-            let copy = if blocked_copy {
-                generator::EdgeList::bytes_for(m)
-            } else {
-                0
-            };
-            budget::sssp_bytes(m, n, self.validate) + copy
-        } else {
-            0
-        };
-        let held = budget::run_bytes(m, n, self.kernel, self.validate) + sssp;
-        match (blocked_copy, self.sssp) {
-            (false, _) => held,
-            // Both kernels' structures are held while the BFS searches run.
-            (true, Some(_)) => held + budget::batch_bytes(n),
-            (true, None) => held.max(budget::batched_search_bytes(m, n, self.kernel)),
-        }
+    /// The BFS kernel of the plan's first BFS pass, if it has one.
+    pub fn bfs_kernel(&self) -> Option<Kernel> {
+        self.passes.iter().find_map(|p| match p {
+            Pass::Bfs(kernel) => Some(*kernel),
+            _ => None,
+        })
     }
 
-    /// The estimated peak memory of one rank of `ranks` in a distributed
-    /// run of this plan on `m` tuples and `n` vertices, with ids `I`.
-    pub fn rank_memory_estimate<I: dist::Id>(&self, m: u64, n: u64, ranks: u64) -> u64 {
-        let sssp = if self.sssp.is_some() {
-            budget::rank_sssp_bytes::<I>(m, n, ranks, self.validate)
-        } else {
-            0
-        };
-        budget::rank_bytes::<I>(m, n, ranks, self.validate) + sssp
+    /// The plan with `pass` run after its passes.
+    pub fn then(mut self, pass: Pass) -> Self {
+        self.passes.push(pass);
+        self
     }
 }

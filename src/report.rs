@@ -9,7 +9,10 @@
 //! memory figures. Non-finite numbers (the NaN spread of a single search)
 //! are written as `null` and read back as NaN.
 
-use crate::block::Statistics;
+use crate::block::{self, KernelStatistics, Statistics};
+use crate::plan::{GeneratorSpec, GraphSource};
+use crate::stats::Summary;
+use crate::{Measured, Pass, Plan, system};
 use serde::{Deserialize, Serialize};
 
 /// Any JSON this program writes.
@@ -358,6 +361,154 @@ pub struct ProfileRow {
     pub bytes_copied: f64,
 }
 
+impl Plan {
+    /// The statistics of the official block for `measured`, a run of this
+    /// plan with at least one search.
+    pub fn statistics(&self, measured: &Measured) -> Statistics {
+        let at_least_one = "a run has at least one search";
+        let of = |records: &[SearchRecord]| {
+            let times: Vec<f64> = records.iter().map(|r| r.time).collect();
+            let nedges: Vec<f64> = records.iter().map(|r| r.nedge as f64).collect();
+            let validate: Option<Vec<f64>> = records.iter().map(|r| r.validate_time).collect();
+            let k = KernelStatistics::of(&times, &nedges, validate.as_deref()).expect(at_least_one);
+            (k, nedges)
+        };
+        let kernels: Vec<(&str, (KernelStatistics, Vec<f64>))> = (measured.passes.iter())
+            .map(|p| (p.kernel, of(&p.searches)))
+            .collect();
+        // As the reference: the nedge lines are the last kernel's searches'
+        // (in a run of both, SSSP's; the same roots give the same counts).
+        let nedges = &kernels.last().expect(at_least_one).1.1;
+        let figures: Vec<(&str, KernelStatistics)> =
+            kernels.iter().map(|(name, (k, _))| (*name, *k)).collect();
+        let (bfs, sssp) = block::official_kernels(&figures).expect("a run has a BFS pass");
+        let (scale, edgefactor) = match &self.source {
+            GraphSource::Generated(g) => (g.scale, g.edgefactor),
+            GraphSource::File { .. } => {
+                let (m, n) = (measured.num_edges as u64, measured.num_vertices as u64);
+                (scale_of(measured.num_vertices), (m + n / 2) / n.max(1))
+            }
+        };
+        Statistics {
+            scale,
+            edgefactor,
+            nbfs: measured.passes[0].searches.len(),
+            graph_generation: measured.graph_generation,
+            num_mpi_processes: measured
+                .ranks
+                .as_ref()
+                .map_or(1, |m| u32::try_from(m.ranks).unwrap_or(u32::MAX)),
+            construction_time: measured.construction_time,
+            nedge: Summary::of(nedges).expect(at_least_one),
+            bfs,
+            sssp,
+        }
+    }
+
+    /// The options of this plan as a report records them; `threads` is the
+    /// worker count the run had.
+    pub fn options(&self, threads: usize) -> RunOptions {
+        let (generated, file) = match &self.source {
+            GraphSource::Generated(g) => (Some(g), None),
+            GraphSource::File { path, format, seed } => (None, Some((path, format, *seed))),
+        };
+        let kernel = self.bfs_kernel().expect("a run has a BFS pass");
+        let dobfs = match kernel {
+            kernels::Kernel::Dobfs(p) => Some(p),
+            _ => None,
+        };
+        let delta = self.passes.iter().find_map(|p| match p {
+            Pass::Sssp(params) => Some(params.delta()),
+            Pass::Bfs(_) => None,
+        });
+        RunOptions {
+            generator: self.source.generator_name().to_string(),
+            scale: generated.map(|g| g.scale),
+            edgefactor: generated.map(|g| g.edgefactor),
+            seed: generated.map_or(file.map(|f| f.2), GeneratorSpec::seed),
+            input: file.map(|f| f.0.display().to_string()),
+            format: file.map(|f| f.1.name().to_string()),
+            keys: self.keys,
+            kernel: kernel.name().to_string(),
+            backend: Some(self.backend.name().to_string()),
+            alpha: dobfs.map(|p| p.alpha),
+            beta: dobfs.map(|p| p.beta),
+            scan_all: dobfs.map(|p| p.scan_every_vertex),
+            hubs: dobfs.map(|p| p.ask_hubs),
+            threads,
+            validate: self.validate,
+            trace: self.trace,
+            sssp_delta: delta,
+        }
+    }
+
+    /// The JSON report of `measured`, a valid run of this plan on `threads`
+    /// workers; the peak memory is this process's so far.
+    pub fn report(&self, measured: &Measured, threads: usize) -> RunReport {
+        RunReport {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            machine: system::describe_machine(),
+            options: self.options(threads),
+            graph: GraphReport {
+                num_vertices: measured.num_vertices,
+                num_edges: measured.num_edges,
+                checksum: format!("{:#018x}", measured.checksum),
+                tuple_order: measured.tuple_order.name().to_string(),
+                tuple_order_seconds: measured.tuple_order.seconds(),
+                validation_lanes: measured.validation_lanes(),
+                validation_certified: measured.validation_certified(),
+            },
+            statistics: self.statistics(measured),
+            searches: measured.passes[0].searches.clone(),
+            sssp_searches: measured.searches("sssp").map(<[_]>::to_vec),
+            memory_estimate_bytes: measured.memory_estimate,
+            peak_memory_bytes: system::peak_resident_bytes(),
+            mpi: measured.mpi_report(),
+        }
+    }
+
+    /// Lines of ours after the official block: where the graph came from
+    /// (and its seed), for runs the reference could not have made. A run on
+    /// the reference generator adds nothing, so its stdout differs from the
+    /// reference's only in measured times and TEPS.
+    pub fn block_lines(&self) -> Vec<(&'static str, String)> {
+        match &self.source {
+            GraphSource::Generated(g) => match g.seed() {
+                Some(seed) => vec![
+                    ("generator", g.kind.name().to_string()),
+                    ("seed", seed.to_string()),
+                ],
+                None => Vec::new(),
+            },
+            GraphSource::File { .. } => vec![("generator", "file".to_string())],
+        }
+    }
+}
+
+impl Measured {
+    /// What a distributed run adds to its report: the ranks' figures and
+    /// each pass's bytes (`None` in one process).
+    pub fn mpi_report(&self) -> Option<MpiReport> {
+        let ranks = self.ranks.as_ref()?;
+        let bytes = |kernel: &str| {
+            let pass = self.passes.iter().find(|p| p.kernel == kernel)?;
+            Some((pass.search_bytes.clone()?, pass.validate_bytes.clone()?))
+        };
+        let (search_bytes, validate_bytes) = bytes("bfs").unwrap_or_default();
+        let sssp = bytes("sssp");
+        Some(MpiReport {
+            ranks: ranks.ranks,
+            id_bytes: ranks.id_bytes,
+            peak_memory_bytes_per_rank: ranks.peak_memory_bytes_per_rank.clone(),
+            kernel1_bytes: ranks.kernel1_bytes,
+            search_bytes,
+            validate_bytes,
+            sssp_search_bytes: sssp.as_ref().map(|b| b.0.clone()),
+            sssp_validate_bytes: sssp.map(|b| b.1),
+        })
+    }
+}
+
 /// Serde for an `f64` that may be NaN or infinite: written as `null`, read
 /// back from `null` as NaN.
 pub(crate) mod nan_as_null {
@@ -380,15 +531,15 @@ pub(crate) mod nan_as_null {
 pub const CSV_HEADER: &str =
     "search,root,time,reset_time,nedge,teps,validate_time,depth,reached,kernel";
 
-/// One CSV row per search, with [`CSV_HEADER`] first: the BFS searches,
-/// then the SSSP searches of a run of both kernels (`kernel` says which;
-/// `search` counts from 1 within each). Times are seconds; an empty
-/// `validate_time` means not validated.
-pub fn csv(searches: &[SearchRecord], sssp_searches: Option<&[SearchRecord]>) -> String {
+/// One CSV row per search, with [`CSV_HEADER`] first: each pass's
+/// searches in the plan's order, the BFS's, then the SSSP's of a run of
+/// both kernels (`kernel` says which; `search` counts from 1 within each).
+/// Times are seconds; an empty `validate_time` means not validated.
+pub fn csv(measured: &Measured) -> String {
     let mut out = format!("{CSV_HEADER}\n");
-    let kernels = [("bfs", Some(searches)), ("sssp", sssp_searches)];
-    for (kernel, records) in kernels.into_iter().filter_map(|(k, r)| Some((k, r?))) {
-        for (i, r) in records.iter().enumerate() {
+    for pass in &measured.passes {
+        let kernel = pass.kernel;
+        for (i, r) in pass.searches.iter().enumerate() {
             let validate = r.validate_time.map_or(String::new(), |t| t.to_string());
             out += &format!(
                 "{},{},{},{},{},{},{},{},{},{kernel}\n",

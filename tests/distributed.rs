@@ -4,7 +4,7 @@
 //! validated across the ranks.
 
 use dist::ThreadRanks;
-use harness::{GeneratorKind, GeneratorSpec, GraphSource, Measured, Outcome, Plan, Silent};
+use harness::{GeneratorKind, GeneratorSpec, GraphSource, Measured, Outcome, Pass, Plan, Silent};
 
 fn plan(kind: GeneratorKind, scale: u32) -> Plan {
     Plan {
@@ -28,7 +28,8 @@ fn valid(outcome: Result<Outcome, harness::Error>) -> Measured {
 
 /// (root, nedge, reached, depth) per search.
 fn searches(m: &Measured) -> Vec<(u64, u64, u64, u32)> {
-    m.searches
+    m.searches("bfs")
+        .unwrap()
         .iter()
         .map(|s| (s.root, s.nedge, s.reached, s.depth))
         .collect()
@@ -37,7 +38,7 @@ fn searches(m: &Measured) -> Vec<(u64, u64, u64, u32)> {
 /// (root, nedge, reached, depth) per SSSP search in a run of both
 /// kernels, every one validated if the plan validates.
 fn sssp_searches(plan: &Plan, m: &Measured) -> Option<Vec<(u64, u64, u64, u32)>> {
-    let records = m.sssp_searches.as_ref()?;
+    let records = m.searches("sssp")?;
     assert!(
         (records.iter()).all(|s| s.validate_time.is_some() == plan.validate),
         "every SSSP search validated, or none"
@@ -47,6 +48,14 @@ fn sssp_searches(plan: &Plan, m: &Measured) -> Option<Vec<(u64, u64, u64, u32)>>
             .map(|s| (s.root, s.nedge, s.reached, s.depth))
             .collect(),
     )
+}
+
+/// The SSSP pass of `plan`, if it has one.
+fn sssp_pass(plan: &Plan) -> Option<Pass> {
+    plan.passes
+        .iter()
+        .copied()
+        .find(|p| matches!(p, Pass::Sssp(_)))
 }
 
 /// The labels of a block's lines, in order.
@@ -61,7 +70,10 @@ fn labels(block: &str) -> Vec<&str> {
 fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
     let one = valid(harness::run(plan, &Silent));
     let sssp = sssp_searches(plan, &one);
-    assert_eq!(sssp.as_ref().map(Vec::len), plan.sssp.map(|_| plan.keys));
+    assert_eq!(
+        sssp.as_ref().map(Vec::len),
+        sssp_pass(plan).map(|_| plan.keys)
+    );
     let block = plan.statistics(&one).block(&[]);
     let validations = if plan.validate { plan.keys } else { 0 };
     for &p in ranks {
@@ -72,13 +84,13 @@ fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
             assert_eq!(m.checksum, one.checksum, "P {p} rank {rank}: checksum");
             assert_eq!(searches(m), searches(&one), "P {p} rank {rank}: searches");
             assert_eq!(sssp_searches(plan, m), sssp, "P {p} rank {rank}: SSSP");
-            let mpi = m.mpi.as_ref().expect("a distributed run says so");
+            let mpi = m.mpi_report().expect("a distributed run says so");
             assert_eq!(mpi.ranks, p);
             assert_eq!(mpi.search_bytes.len(), plan.keys);
             assert_eq!(mpi.validate_bytes.len(), validations);
             let sssp_bytes = [&mpi.sssp_search_bytes, &mpi.sssp_validate_bytes];
             let counts = sssp_bytes.map(|b| b.as_ref().map(Vec::len));
-            let expected = [plan.keys, validations].map(|c| plan.sssp.map(|_| c));
+            let expected = [plan.keys, validations].map(|c| sssp_pass(plan).map(|_| c));
             assert_eq!(counts, expected, "P {p}: SSSP bytes per search, validation");
             if p > 1 {
                 let sssp = sssp_bytes.into_iter().flatten().flatten();
@@ -112,7 +124,7 @@ fn wide_ids_give_the_same_answers() {
     let all = ThreadRanks::run(2, |comm| {
         valid(harness::run_distributed(&wide, &Silent, comm))
     });
-    assert_eq!(all[0].mpi.as_ref().unwrap().id_bytes, 8);
+    assert_eq!(all[0].mpi_report().unwrap().id_bytes, 8);
 }
 
 /// Guards the limits beyond SCALE 31: ranks accept such graphs (64-bit
@@ -146,11 +158,7 @@ fn beyond_scale_31_the_ranks_refuse_only_what_they_cannot_hold() {
 }
 
 fn with_sssp(plan: Plan) -> Plan {
-    Plan {
-        keys: 4,
-        sssp: Some(kernels::SsspParams::DEFAULT),
-        ..plan
-    }
+    Plan { keys: 4, ..plan }.then(Pass::Sssp(kernels::SsspParams::DEFAULT))
 }
 
 #[test]
@@ -171,14 +179,20 @@ fn sssp_over_ranks_with_wide_ids_another_delta_and_buckets() {
         wide_ids: true,
         validate: false,
         trace: true,
-        sssp: Some(kernels::SsspParams::new(0.1).unwrap()),
         ..with_sssp(plan(GeneratorKind::Xoshiro, 8))
+    };
+    let wide = Plan {
+        passes: vec![
+            wide.passes[0],
+            Pass::Sssp(kernels::SsspParams::new(0.1).unwrap()),
+        ],
+        ..wide
     };
     same_as_one_process(&wide, &[2]);
     let all = ThreadRanks::run(2, |comm| {
         valid(harness::run_distributed(&wide, &Silent, comm))
     });
-    for s in all[0].sssp_searches.as_ref().unwrap() {
+    for s in all[0].searches("sssp").unwrap() {
         let buckets = s.buckets.as_ref().expect("traced buckets");
         assert!(!buckets.is_empty());
         // Each reached vertex settles in its bucket (a rounding in f32 may

@@ -3,7 +3,7 @@
 //! nothing below this module sees a clap type.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use harness::{GeneratorKind, GeneratorSpec, GraphSource, Plan};
+use harness::{GeneratorKind, GeneratorSpec, GraphSource, Pass, Plan};
 use kernels::SsspParams;
 use std::path::PathBuf;
 
@@ -185,18 +185,18 @@ impl RunArgs {
             },
             None => GraphSource::Generated(self.kronecker.spec()),
         };
+        let bfs = Pass::Bfs(kernel_of(self.kernel, &self.tuning));
+        let sssp = (self.sssp)
+            .then(|| self.delta.map_or(Ok(SsspParams::DEFAULT), SsspParams::new))
+            .transpose()?;
         Ok(Plan {
             keys: usize::try_from(self.keys)?,
-            kernel: kernel_of(self.kernel, &self.tuning),
+            passes: std::iter::once(bfs).chain(sssp.map(Pass::Sssp)).collect(),
             backend: self.backend.into(),
             validate: !self.no_validate,
             trace: self.trace,
             force,
             wide_ids: self.wide_ids,
-            sssp: self
-                .sssp
-                .then(|| self.delta.map_or(Ok(SsspParams::DEFAULT), SsspParams::new))
-                .transpose()?,
             ..Plan::new(source)
         })
     }

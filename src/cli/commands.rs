@@ -84,8 +84,7 @@ impl Commands<'_> {
             self.progress.say(&format!("wrote {}", path.display()));
         }
         if let Some(path) = &args.csv {
-            let sssp = measured.sssp_searches.as_deref();
-            write_text(path, &report::csv(&measured.searches, sssp))?;
+            write_text(path, &report::csv(&measured))?;
             self.progress.say(&format!("wrote {}", path.display()));
         }
         Ok(ExitCode::SUCCESS)
@@ -233,7 +232,7 @@ impl Commands<'_> {
         let edges = self.read_within_budget(
             &args.search,
             "a shortest-path search of",
-            budget::sssp_search_bytes,
+            harness::pass::sssp::search_bytes,
         )?;
         let Some(weights) = edges.weights() else {
             bail!(

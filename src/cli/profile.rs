@@ -158,7 +158,7 @@ pub(crate) fn profile(
         ));
         let checker = &mut checker as &mut dyn Checker<Parents>;
         let searches =
-            on_pool_worker(|| search_all(subject, Some(checker), &keys, false, progress))?;
+            on_pool_worker(|| search_all("bfs", subject, Some(checker), &keys, false, progress))?;
         let records = match searches {
             Ok(records) => records,
             Err(invalid) => {

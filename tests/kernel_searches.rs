@@ -4,7 +4,8 @@
 //! distances too).
 
 use generator::{EdgeGenerator, EdgeList, Kronecker, SeedStreams};
-use harness::{BfsChecker, BfsSearcher, Silent, SsspChecker, SsspSearcher, search_all};
+use harness::pass::sssp::{SsspChecker, SsspSearcher};
+use harness::{BfsChecker, BfsSearcher, Silent, search_all};
 use kernels::{
     Backend, Bfs, Csr, DoParams, Kernel, PipesBfs, SearchKey, Sharing, SsspParams, WeightedCsr,
     choose_search_keys,
@@ -24,14 +25,21 @@ fn validated(
 ) -> Vec<harness::report::SearchRecord> {
     let mut searcher = BfsSearcher::new(engine, Arc::clone(graph));
     let mut checker = BfsChecker::new(edges);
-    search_all(&mut searcher, Some(&mut checker), keys, trace, &Silent)
-        .unwrap()
-        .unwrap_or_else(|invalid| {
-            panic!(
-                "search {} from root {}: {}",
-                invalid.search, invalid.root, invalid.failure
-            )
-        })
+    search_all(
+        "bfs",
+        &mut searcher,
+        Some(&mut checker),
+        keys,
+        trace,
+        &Silent,
+    )
+    .unwrap()
+    .unwrap_or_else(|invalid| {
+        panic!(
+            "search {} from root {}: {}",
+            invalid.search, invalid.root, invalid.failure
+        )
+    })
 }
 
 /// (root, nedge, reached, depth) of validated searches of `kernel` on
@@ -76,15 +84,15 @@ const DOBFS: Kernel = Kernel::Dobfs(DoParams::DEFAULT);
 
 /// `f` with rayon's pool and `par`'s both of `threads` workers.
 fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    par::in_pool(threads, || par::with_pool(threads, f)).unwrap()
+    kernels::par::in_pool(threads, || kernels::par::with_pool(threads, f)).unwrap()
 }
 
 #[test]
 fn par_kernel_results_do_not_depend_on_the_thread_count() {
     let kernel = (Kernel::Par, Backend::Rayon);
-    let one = par::in_pool(1, || searches(kernel, 13, 8, 7)).unwrap();
-    let two = par::in_pool(2, || searches(kernel, 13, 8, 7)).unwrap();
-    let four = par::in_pool(4, || searches(kernel, 13, 8, 7)).unwrap();
+    let one = kernels::par::in_pool(1, || searches(kernel, 13, 8, 7)).unwrap();
+    let two = kernels::par::in_pool(2, || searches(kernel, 13, 8, 7)).unwrap();
+    let four = kernels::par::in_pool(4, || searches(kernel, 13, 8, 7)).unwrap();
     assert_eq!(one, two);
     assert_eq!(one, four);
 }
@@ -130,9 +138,16 @@ fn sssp_gives_the_same_validated_distances_on_both_backends_and_thread_counts() 
                 .unwrap();
                 let mut searcher = SsspSearcher::new(Arc::clone(&graph), params, backend);
                 let mut checker = SsspChecker::new(n, edges.edges(), &weights);
-                let records = search_all(&mut searcher, Some(&mut checker), &keys, false, &Silent)
-                    .unwrap()
-                    .unwrap_or_else(|e| panic!("{what}: {}", e.failure));
+                let records = search_all(
+                    "sssp",
+                    &mut searcher,
+                    Some(&mut checker),
+                    &keys,
+                    false,
+                    &Silent,
+                )
+                .unwrap()
+                .unwrap_or_else(|e| panic!("{what}: {}", e.failure));
                 // The last search's distances, written by the engine.
                 let mut engine = kernels::DeltaStepping::on(backend, graph, params);
                 engine.reset();

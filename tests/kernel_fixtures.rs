@@ -4,7 +4,8 @@
 //! (its distances are then the BFS levels) and with others.
 
 use generator::format::read_edge_list;
-use harness::{BfsChecker, BfsSearcher, Silent, SsspChecker, SsspSearcher, search_all};
+use harness::pass::sssp::{SsspChecker, SsspSearcher};
+use harness::{BfsChecker, BfsSearcher, Silent, search_all};
 use kernels::{Backend, Csr, DeltaStepping, Kernel, SearchKey, SsspParams, WeightedCsr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -19,7 +20,7 @@ struct Answer {
 
 fn data(file: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../data")
+        .join("data")
         .join(file)
 }
 
@@ -57,9 +58,16 @@ fn every_kernel_matches_the_known_answers_and_validates() {
             // The loop validates each tree, checks the kernel's nedge against
             // the validator's count and its reach and depth against the
             // validator's.
-            let records = search_all(&mut searcher, Some(&mut checker), &[root], false, &Silent)
-                .unwrap()
-                .unwrap_or_else(|e| panic!("{what}: {}", e.failure));
+            let records = search_all(
+                "bfs",
+                &mut searcher,
+                Some(&mut checker),
+                &[root],
+                false,
+                &Silent,
+            )
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{what}: {}", e.failure));
             let r = &records[0];
             assert_eq!(
                 (r.reached, r.depth, r.nedge),
@@ -153,8 +161,8 @@ fn kernel_3_matches_the_known_answers_and_validates_on_every_fixture() {
                     backend.name()
                 );
                 let params = SsspParams::DEFAULT;
-                par::in_pool(threads, || {
-                    par::with_pool(threads, || {
+                kernels::par::in_pool(threads, || {
+                    kernels::par::with_pool(threads, || {
                         let mut graph = WeightedCsr::build_on(backend, n, edges.edges(), weights);
                         if threads == 2 {
                             graph.split_light_on(backend, params.delta());
@@ -163,10 +171,16 @@ fn kernel_3_matches_the_known_answers_and_validates_on_every_fixture() {
                         let key = SearchKey::new(a.root, &graph.unweighted()).unwrap();
                         let mut searcher = SsspSearcher::new(Arc::clone(&graph), params, backend);
                         let mut checker = SsspChecker::new(n, edges.edges(), weights);
-                        let records =
-                            search_all(&mut searcher, Some(&mut checker), &[key], false, &Silent)
-                                .unwrap()
-                                .unwrap_or_else(|e| panic!("{what}: {}", e.failure));
+                        let records = search_all(
+                            "sssp",
+                            &mut searcher,
+                            Some(&mut checker),
+                            &[key],
+                            false,
+                            &Silent,
+                        )
+                        .unwrap()
+                        .unwrap_or_else(|e| panic!("{what}: {}", e.failure));
                         let r = &records[0];
                         assert_eq!((r.reached, r.nedge), (a.reached, a.nedge), "{what}");
                         if unit_weights {

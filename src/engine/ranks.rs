@@ -1,0 +1,456 @@
+//! The engine of P ranks (MPI, or ranks as threads), 1-D: rank `r` owns
+//! the vertices of [`Partition`] `r` and their rows.
+//!
+//! Every step is collective: rank `r` generates its share of the edge
+//! blocks, or reads its byte range of a binary file (the ranks' shares,
+//! in rank order, are the single-process list, so the checksum is the
+//! same); kernel 1 sends each arc to its source's owner; the search keys
+//! come from every rank's eligible vertices gathered into one [`Eligible`]
+//! set, so they are the single-process keys. Weights come with the tuples
+//! when a pass needs them. Phase times end with a barrier, so each is the
+//! slowest rank's. Only rank 0's observer hears events; stop requests are
+//! agreed on (any rank's request stops every rank at the same point), and
+//! so are failures: every rank returns the same error.
+//!
+//! Cost, besides the passes': kernel 1 sends each of the rank's tuples
+//! twice (both directions); the keys cost one all-gather of N/8 bytes.
+
+use super::{Engine, Loaded, RankFigures, TupleOrder, later};
+use crate::observe::{Event, Observer};
+use crate::plan::{self, GraphSource, KeyRule, Plan};
+use crate::searches::{Checker, PassOutput, Searching};
+use crate::{Error, Pass, budget, system};
+use dist::{Comm, Id, LocalGraph, Partition, Reduce, WeightedLocalGraph, agree, all_gather};
+use generator::format::{EdgeFormat, binary};
+use generator::{EDGES_PER_BLOCK, EdgeList, Tuple};
+use kernels::{Eligible, Kernel, SearchKey};
+use std::marker::PhantomData;
+use std::sync::Arc;
+use validate::{Invalid, TreeSummary};
+
+/// Runs `plan` as one of the ranks of `comm`. Collective: every rank calls
+/// it with the same plan. A generated graph, or a binary edge-list file
+/// (each rank reads its own byte range), searched by `dobfs`; global ids
+/// of 32 bits, or 64 beyond 2^32 vertices (or with `wide_ids`).
+pub fn run_distributed(
+    plan: &Plan,
+    observer: &dyn Observer,
+    comm: &dyn Comm,
+) -> Result<super::Outcome, Error> {
+    if let GraphSource::File { path, format, .. } = &plan.source
+        && *format != EdgeFormat::Binary
+    {
+        return Err(Error::Refused(format!(
+            "{}: under mpirun each rank reads its own byte range, which only a binary edge list has; convert it first: graph500 convert {} FILE.bin",
+            path.display(),
+            path.display()
+        )));
+    }
+    if let Some(other) = plan.passes.iter().find_map(|p| match p {
+        Pass::Bfs(Kernel::Dobfs(_)) => None,
+        Pass::Bfs(kernel) => Some(kernel),
+        _ => None,
+    }) {
+        return Err(Error::Refused(format!(
+            "under mpirun only --kernel dobfs runs, not {other}"
+        )));
+    }
+    let observer = Agreed {
+        comm,
+        own: observer,
+        speaks: comm.rank() == 0,
+    };
+    let (m, n) = agreed(comm, sizes(plan))?;
+    let rows = Partition::new(n, comm.size()).count(0) as u64;
+    if rows > u64::from(u32::MAX) {
+        let fewest = (comm.size()..)
+            .find(|&p| Partition::new(n, p).count(0) as u64 <= u64::from(u32::MAX))
+            .expect("enough ranks exist");
+        return Err(Error::Refused(format!(
+            "{n} vertices over {} ranks: a rank would own {rows}, but a rank counts its own vertices in 32 bits; run at least {fewest} ranks",
+            comm.size()
+        )));
+    }
+    if plan.wide_ids || n > u64::from(u32::MAX) {
+        super::drive(&mut Ranks::<u64>::new(comm, m, n), plan, &observer)
+    } else {
+        super::drive(&mut Ranks::<u32>::new(comm, m, n), plan, &observer)
+    }
+}
+
+/// `M` and `N` of the graph, before it is made or read; refuses a file
+/// without weights when a pass needs them.
+fn sizes(plan: &Plan) -> Result<(u64, u64), Error> {
+    Ok(match &plan.source {
+        GraphSource::Generated(spec) => (spec.num_edges(), spec.num_vertices()),
+        GraphSource::File { path, .. } => {
+            let header = binary::read_header(path)?;
+            if let Some(pass) = plan.weighted_pass()
+                && !header.weighted
+            {
+                return Err(pass.no_weights(path));
+            }
+            (header.num_edges, header.num_vertices)
+        }
+    })
+}
+
+/// The estimated peak bytes of one rank of `ranks` in a run of `plan` on
+/// `m` tuples and `n` vertices, with ids `I`: its share of the tuples,
+/// the keys' global eligibility bitmap and the program, plus what each
+/// pass holds ([`Pass::rank_bytes`]).
+pub fn rank_memory_estimate<I: Id>(plan: &Plan, m: u64, n: u64, ranks: u64) -> u64 {
+    let tuples = m.div_ceil(ranks) * size_of::<I::Tuple>() as u64;
+    let passes = plan.passes.iter();
+    tuples
+        + n / 4
+        + budget::FIXED
+        + passes
+            .map(|p| p.rank_bytes::<I>(m, n, ranks, plan.validate))
+            .sum::<u64>()
+}
+
+/// One rank's run, with global ids `I`.
+pub(crate) struct Ranks<'c, I: Id> {
+    comm: &'c dyn Comm,
+    part: Partition,
+    m: u64,
+    share: Option<Share<I::Tuple>>,
+    sent_before: u64,
+    kernel1_bytes: u64,
+    ids: PhantomData<I>,
+}
+
+/// This rank's share of the tuples: generated (its blocks) or read (its
+/// byte range), their weights when a pass needs them, the global number of
+/// its first tuple, and the key rule.
+pub(crate) struct Share<T> {
+    pub(crate) tuples: Vec<T>,
+    pub(crate) weights: Option<Vec<f32>>,
+    pub(crate) first_tuple: u64,
+    key_rule: KeyRule,
+}
+
+/// Kernel 1's structures on a rank; each is `None` once no later pass
+/// searches it.
+pub(crate) struct RankGraph<I: Id> {
+    /// The unweighted rows.
+    pub(crate) graph: Option<Arc<LocalGraph<I>>>,
+    /// The weighted rows, when a pass needs weights.
+    pub(crate) weighted: Option<Arc<WeightedLocalGraph<I>>>,
+}
+
+/// What a pass on a rank reads.
+pub(crate) struct RankView<'a, I: Id> {
+    /// The ranks.
+    pub(crate) comm: &'a dyn Comm,
+    /// Who owns which vertex.
+    pub(crate) part: Partition,
+    /// Kernel 1's structures.
+    pub(crate) graph: &'a RankGraph<I>,
+    /// This rank's share of the tuples.
+    pub(crate) share: &'a Share<I::Tuple>,
+    /// Searches to come (and the warm-up), for buffers sized up front.
+    pub(crate) keys: usize,
+}
+
+impl<'c, I: Id> Ranks<'c, I> {
+    fn new(comm: &'c dyn Comm, m: u64, n: u64) -> Self {
+        Ranks {
+            comm,
+            part: Partition::new(n, comm.size()),
+            m,
+            share: None,
+            sent_before: 0,
+            kernel1_bytes: 0,
+            ids: PhantomData,
+        }
+    }
+
+    fn share(&self) -> &Share<I::Tuple> {
+        self.share.as_ref().expect("loaded")
+    }
+}
+
+impl<I: Id> Engine for Ranks<'_, I> {
+    type Graph = RankGraph<I>;
+
+    fn admit(&mut self, plan: &Plan) -> Result<(), Error> {
+        let (comm, ranks) = (self.comm, self.comm.size());
+        let (m, n) = (self.m, self.part.num_vertices());
+        let estimate = rank_memory_estimate::<I>(plan, m, n, ranks as u64);
+        let sharing = comm.ranks_on_this_machine() as u64;
+        let what = format!(
+            "a run on {n} vertices and {m} tuples over {ranks} ranks ({sharing} on this machine, about {:.1} GiB each)",
+            estimate as f64 / f64::from(1u32 << 30)
+        );
+        agreed(
+            comm,
+            budget::check(sharing * estimate, &what, None, plan.force),
+        )
+    }
+
+    fn load(&mut self, plan: &Plan, observer: &dyn Observer) -> Result<(), Error> {
+        let loaded = load_share(plan, observer, self.comm);
+        self.comm.barrier();
+        self.share = Some(agreed(self.comm, loaded)?);
+        Ok(())
+    }
+
+    fn loaded(&mut self, plan: &Plan) -> Result<Loaded, Error> {
+        let share = self.share();
+        let n = self.part.num_vertices();
+        let terms = EdgeList::checksum_terms(&share.tuples, share.first_tuple);
+        let sum = dist::all_reduce(self.comm, [terms], Reduce::Sum)[0];
+        let ranks = self.comm.size() as u64;
+        Ok(Loaded {
+            num_vertices: n,
+            num_edges: self.m,
+            checksum: EdgeList::finish_checksum(sum, n),
+            memory_estimate: rank_memory_estimate::<I>(plan, self.m, n, ranks),
+        })
+    }
+
+    /// The unweighted rows or, when a pass needs weights, the weighted rows
+    /// split light-first where a pass asks ([`Pass::light_split`]) and the
+    /// unweighted rows copied out of them; ends with a barrier.
+    fn build(&mut self, plan: &Plan) -> RankGraph<I> {
+        let (comm, part, backend) = (self.comm, self.part, plan.backend);
+        self.sent_before = comm.bytes_sent();
+        let share = self.share();
+        let built = match (&share.weights, plan.light_split()) {
+            (Some(weights), Some(delta)) => {
+                let weighted = WeightedLocalGraph::<I>::build_weighted_on(
+                    backend,
+                    comm,
+                    part,
+                    &share.tuples,
+                    weights,
+                    delta,
+                );
+                RankGraph {
+                    graph: Some(Arc::new(weighted.unweighted_on(backend))),
+                    weighted: Some(Arc::new(weighted)),
+                }
+            }
+            _ => RankGraph {
+                graph: Some(Arc::new(LocalGraph::<I>::build_on(
+                    backend,
+                    comm,
+                    part,
+                    &share.tuples,
+                ))),
+                weighted: None,
+            },
+        };
+        comm.barrier();
+        built
+    }
+
+    fn keys(&mut self, plan: &Plan, graph: &RankGraph<I>) -> Result<Vec<SearchKey>, Error> {
+        let comm = self.comm;
+        self.kernel1_bytes = sum(comm, comm.bytes_sent() - self.sent_before);
+        let rows = graph.graph.as_ref().expect("built");
+        let keys = (self.share().key_rule).choose_among(&eligible(comm, rows), plan.keys);
+        agreed(comm, keys)
+    }
+
+    fn ready(&mut self, _: &Plan, _: usize) -> TupleOrder {
+        TupleOrder::Input
+    }
+
+    fn pass<'a>(
+        &'a mut self,
+        plan: &'a Plan,
+        index: usize,
+        graph: &'a RankGraph<I>,
+        keys: usize,
+    ) -> Box<dyn Searching + 'a> {
+        let view = RankView {
+            comm: self.comm,
+            part: self.part,
+            graph,
+            share: self.share.as_ref().expect("loaded"),
+            keys,
+        };
+        plan.passes[index].on_ranks(plan, view)
+    }
+
+    /// Sums the validation bytes over the ranks (each rank counted its
+    /// own) and drops the rows no later pass searches.
+    fn passed(
+        &mut self,
+        plan: &Plan,
+        index: usize,
+        graph: &mut RankGraph<I>,
+        out: &mut PassOutput,
+    ) {
+        if let Some(bytes) = &mut out.validate_bytes {
+            self.comm.all_reduce(bytes, Reduce::Sum);
+        }
+        let later = later(plan, index);
+        if !later.iter().any(|p| !p.weighted()) {
+            graph.graph = None;
+        }
+        if !later.iter().any(|p| p.weighted()) {
+            graph.weighted = None;
+        }
+    }
+
+    fn finish(&mut self) -> Option<RankFigures> {
+        let ranks = self.comm.size();
+        let peak = system::peak_resident_bytes().unwrap_or(0);
+        let mut peaks = vec![0u64; ranks];
+        all_gather(self.comm, &[peak], &vec![1; ranks], &mut peaks);
+        Some(RankFigures {
+            ranks,
+            id_bytes: size_of::<I>(),
+            peak_memory_bytes_per_rank: peaks,
+            kernel1_bytes: self.kernel1_bytes,
+        })
+    }
+}
+
+fn load_share<T: Tuple>(
+    plan: &Plan,
+    observer: &dyn Observer,
+    comm: &dyn Comm,
+) -> Result<Share<T>, Error> {
+    let (rank, ranks) = (comm.rank(), comm.size());
+    let weighted = plan.needs_weights();
+    match &plan.source {
+        GraphSource::Generated(spec) => {
+            let (generator, key_rule) = spec.build_for_ranks()?;
+            let blocks = generator.block_share(rank, ranks);
+            observer.event(Event::Loading {
+                what: &format!(
+                    "{}, over {ranks} ranks",
+                    spec.generating(&*generator, weighted)
+                ),
+                blocks: plan::block_passes(weighted) * blocks.len() as u64,
+            });
+            let first_tuple = (blocks.start * EDGES_PER_BLOCK) as u64;
+            let done = || observer.block_generated();
+            let tuples = generator::generate_blocks(&*generator, blocks.clone(), &done);
+            let weights = weighted.then(|| generator::generate_weights(&*generator, blocks, &done));
+            Ok(Share {
+                tuples,
+                weights,
+                first_tuple,
+                key_rule,
+            })
+        }
+        GraphSource::File { path, seed, .. } => {
+            observer.event(Event::Loading {
+                what: &format!("reading {} (binary), a share per rank", path.display()),
+                blocks: 0,
+            });
+            let (_, tuples, first_tuple) = binary::read_share(path, rank, ranks)?;
+            let weights = match plan.weighted_pass() {
+                Some(pass) => {
+                    let weights = binary::read_weights_share(path, rank, ranks)?;
+                    Some(weights.ok_or_else(|| pass.no_weights(path))?)
+                }
+                None => None,
+            };
+            Ok(Share {
+                tuples,
+                weights,
+                first_tuple,
+                key_rule: KeyRule::Seeded(*seed),
+            })
+        }
+    }
+}
+
+/// `Ok` on every rank only if it is on every rank; otherwise every rank
+/// fails with the lowest failing rank's message.
+fn agreed<T>(comm: &dyn Comm, mine: Result<T, Error>) -> Result<T, Error> {
+    agree(comm, mine.map_err(|e| e.to_string())).map_err(Error::Refused)
+}
+
+/// `x` summed over the ranks.
+fn sum(comm: &dyn Comm, x: u64) -> u64 {
+    dist::all_reduce(comm, [x], Reduce::Sum)[0]
+}
+
+/// The vertices with an edge (not a self-loop), every rank's words
+/// gathered: the same set as the whole graph's [`Eligible::of`].
+fn eligible<I: Id>(comm: &dyn Comm, graph: &LocalGraph<I>) -> Eligible {
+    let part = graph.partition();
+    let rows = graph.num_rows();
+    let mine: Vec<u64> = (0..rows.div_ceil(64))
+        .map(|w| {
+            (w * 64..(w * 64 + 64).min(rows)).fold(0u64, |bits, row| {
+                bits | u64::from(graph.degree(row) > 0) << (row % 64)
+            })
+        })
+        .collect();
+    let counts: Vec<usize> = (0..part.ranks()).map(|r| part.words(r)).collect();
+    let mut words = vec![0u64; counts.iter().sum()];
+    all_gather(comm, &mine, &counts, &mut words);
+    Eligible::from_words(part.num_vertices(), words)
+}
+
+/// A checker across the ranks, with the bytes this rank sent in each check.
+pub(crate) struct Metered<'c, C> {
+    checker: C,
+    comm: &'c dyn Comm,
+    bytes: Vec<u64>,
+}
+
+impl<'c, C> Metered<'c, C> {
+    /// `checker`, metered, for `keys` checks.
+    pub(crate) fn new(checker: C, comm: &'c dyn Comm, keys: usize) -> Self {
+        Metered {
+            checker,
+            comm,
+            bytes: Vec::with_capacity(keys),
+        }
+    }
+}
+
+impl<O: ?Sized, C: Checker<O>> Checker<O> for Metered<'_, C> {
+    fn prepare(&mut self, output: &O) {
+        self.checker.prepare(output);
+    }
+
+    fn check(&mut self, output: &O, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
+        let before = self.comm.bytes_sent();
+        let verdict = self.checker.check(output, root, nedge);
+        self.bytes.push(self.comm.bytes_sent() - before);
+        verdict
+    }
+
+    fn bytes_sent(&self) -> &[u64] {
+        &self.bytes
+    }
+}
+
+/// Each rank's observer, heard only on rank 0, with stop requests agreed
+/// on: asking any rank to stop stops all of them at the same check (one
+/// small all-reduce per check).
+struct Agreed<'a> {
+    comm: &'a dyn Comm,
+    own: &'a dyn Observer,
+    speaks: bool,
+}
+
+impl Observer for Agreed<'_> {
+    fn event(&self, event: Event<'_>) {
+        if self.speaks {
+            self.own.event(event);
+        }
+    }
+
+    fn block_generated(&self) {
+        if self.speaks {
+            self.own.block_generated();
+        }
+    }
+
+    fn stop_requested(&self) -> bool {
+        let mine = u64::from(self.own.stop_requested());
+        dist::all_reduce(self.comm, [mine], Reduce::Max)[0] == 1
+    }
+}

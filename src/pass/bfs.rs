@@ -1,0 +1,237 @@
+//! Kernel 2 in the harness: each engine's BFS as a [`Searcher`] and the
+//! BFS validator as its [`Checker`].
+//!
+//! - One process: [`BfsSearcher`] drives any [`Bfs`] engine over the
+//!   shared [`Csr`]; [`BfsChecker`] reads the engine's parent array where
+//!   it lies (no `i64` copy) and, over block-ordered tuples of at most
+//!   `2^26` vertices, holds up to [`validate::batch::LANES`] searches and
+//!   judges their tuples in one pass ([`Batch`]).
+//! - Ranks: `RankBfs` drives a [`DistBfs`] and records the bytes each
+//!   search sent; `RankBfsChecker` copies this rank's parents out of the
+//!   engine's atomics (untimed) and runs the distributed validator.
+
+use crate::report::{SearchRecord, TraceStep};
+use crate::searches::{Checker, Searcher};
+use dist::{Comm, DistBfs, DistValidator, Id, Partition};
+use generator::Tuple;
+use kernels::{Bfs, Csr, Parents, SearchKey, SearchStats};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use validate::{Batch, Hold, Invalid, TreeSummary, TupleBlocks, Tuples, Validator};
+
+/// A BFS engine and the graph it searches.
+pub struct BfsSearcher {
+    engine: Box<dyn Bfs>,
+    graph: Arc<Csr>,
+}
+
+impl BfsSearcher {
+    /// `engine`, which searches `graph`.
+    pub fn new(engine: Box<dyn Bfs>, graph: Arc<Csr>) -> Self {
+        BfsSearcher { engine, graph }
+    }
+}
+
+impl Searcher for BfsSearcher {
+    type Output = Parents;
+
+    fn reset(&mut self) {
+        self.engine.reset();
+    }
+
+    fn search(&mut self, key: SearchKey) -> SearchStats {
+        self.engine.search(key)
+    }
+
+    fn output(&self) -> &Parents {
+        self.engine.parents()
+    }
+
+    fn nedge(&self) -> u64 {
+        self.graph.nedge(self.engine.parents())
+    }
+
+    /// The levels, for kernels that record them (an empty list otherwise).
+    fn trace(&self, record: &mut SearchRecord) {
+        record.trace = Some(self.engine.steps().iter().map(TraceStep::from).collect());
+    }
+}
+
+/// The validator of BFS parent arrays over an edge list; it reads the
+/// kernel's parent array where it lies (no `i64` copy). Over block-ordered
+/// tuples of at most `2^26` vertices it holds up to [`validate::batch::LANES`]
+/// searches and judges their tuples in one pass ([`Batch`]).
+pub struct BfsChecker<'a> {
+    judge: Judge<'a>,
+}
+
+/// How a [`BfsChecker`] judges, and the tuples it reads.
+enum Judge<'a> {
+    /// Each search alone.
+    Alone(Validator, Tuples<'a>),
+    /// Searches held in a batch, judged together.
+    Batched(Batch, &'a TupleBlocks),
+}
+
+impl<'a> BfsChecker<'a> {
+    /// A checker for searches of the graph of `tuples` (an edge list or
+    /// its [`TupleBlocks`]); allocates the validator
+    /// ([`Validator::bytes_for`], or [`Batch::bytes_for`] when batched).
+    pub fn new(tuples: impl Into<Tuples<'a>>) -> Self {
+        let tuples = tuples.into();
+        let n = tuples.num_vertices();
+        let judge = match tuples {
+            Tuples::Blocks(blocks) if Batch::suits(n) => Judge::Batched(Batch::new(n), blocks),
+            _ => Judge::Alone(Validator::new(n), tuples),
+        };
+        BfsChecker { judge }
+    }
+}
+
+impl Checker<Parents> for BfsChecker<'_> {
+    /// Holds and settles at once: with no other search held, the verdict a
+    /// single validation gives.
+    fn check(
+        &mut self,
+        parents: &Parents,
+        root: SearchKey,
+        nedge: u64,
+    ) -> Result<TreeSummary, Invalid> {
+        match self.hold(parents, root, nedge)? {
+            Some(tree) => Ok(tree),
+            None => self.settle().pop().expect("the search just held"),
+        }
+    }
+
+    fn lanes(&self) -> usize {
+        match self.judge {
+            Judge::Alone(..) => 1,
+            Judge::Batched(..) => validate::batch::LANES,
+        }
+    }
+
+    fn hold(
+        &mut self,
+        parents: &Parents,
+        root: SearchKey,
+        nedge: u64,
+    ) -> Result<Option<TreeSummary>, Invalid> {
+        match &mut self.judge {
+            Judge::Batched(batch, blocks) => {
+                let claims = parents.levels();
+                match batch.hold(blocks, root.id(), parents.slots(), claims, Some(nedge))? {
+                    Hold::Held => Ok(None),
+                    Hold::Done(tree) => Ok(Some(tree)),
+                }
+            }
+            Judge::Alone(validator, tuples) => validator
+                .validate_any(*tuples, root.id(), parents.slots(), Some(nedge))
+                .map(Some),
+        }
+    }
+
+    fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
+        match &mut self.judge {
+            Judge::Batched(batch, blocks) => batch.settle(blocks),
+            Judge::Alone(..) => Vec::new(),
+        }
+    }
+
+    fn certified(&self) -> u64 {
+        match &self.judge {
+            Judge::Batched(batch, _) => batch.certified(),
+            Judge::Alone(..) => 0,
+        }
+    }
+}
+
+/// The distributed BFS as the loop drives it; records the bytes each
+/// search sent (the warm-up's first).
+pub(crate) struct RankBfs<'c, I: Id> {
+    engine: DistBfs<'c, I>,
+    bytes: Vec<u64>,
+}
+
+impl<'c, I: Id> RankBfs<'c, I> {
+    /// `engine`, for `keys` searches (and the warm-up): no push
+    /// reallocates inside a timed search.
+    pub(crate) fn new(engine: DistBfs<'c, I>, keys: usize) -> Self {
+        RankBfs {
+            engine,
+            bytes: Vec::with_capacity(keys + 1),
+        }
+    }
+}
+
+impl<I: Id> Searcher for RankBfs<'_, I> {
+    type Output = [AtomicU64];
+
+    fn reset(&mut self) {
+        self.engine.reset();
+    }
+
+    fn search(&mut self, key: SearchKey) -> SearchStats {
+        let stats = self.engine.search(key.id());
+        self.bytes
+            .push(self.engine.steps().iter().map(|s| s.bytes).sum());
+        stats
+    }
+
+    fn output(&self) -> &[AtomicU64] {
+        self.engine.parents()
+    }
+
+    fn nedge(&self) -> u64 {
+        self.engine.nedge()
+    }
+
+    fn trace(&self, record: &mut SearchRecord) {
+        let steps = self.engine.steps().iter().map(|s| TraceStep {
+            direction: s.direction.name().to_string(),
+            frontier: s.frontier,
+            discovered: s.discovered,
+            edges_examined: (s.direction == kernels::Direction::TopDown).then_some(s.scanned),
+            seconds: s.seconds,
+            bytes: Some(s.bytes),
+        });
+        record.trace = Some(steps.collect());
+    }
+
+    fn bytes_sent(&self) -> &[u64] {
+        &self.bytes
+    }
+}
+
+/// The distributed BFS validator as the loop drives it.
+pub(crate) struct RankBfsChecker<'c, T: Tuple> {
+    validator: DistValidator<'c, T>,
+    parents: Vec<u64>,
+}
+
+impl<'c, T: Tuple> RankBfsChecker<'c, T> {
+    /// A checker of this rank's rows of `part`, over its share of the
+    /// tuples, the first of which is tuple number `first_tuple`.
+    pub(crate) fn new(comm: &'c dyn Comm, part: Partition, tuples: &'c [T], first: u64) -> Self {
+        RankBfsChecker {
+            validator: DistValidator::new(comm, part, tuples, first),
+            parents: vec![0; part.count(comm.rank())],
+        }
+    }
+}
+
+impl<T: Tuple> Checker<[AtomicU64]> for RankBfsChecker<'_, T> {
+    fn prepare(&mut self, parents: &[AtomicU64]) {
+        for (mine, p) in self.parents.iter_mut().zip(parents) {
+            *mine = p.load(Ordering::Relaxed);
+        }
+    }
+
+    fn check(
+        &mut self,
+        _: &[AtomicU64],
+        root: SearchKey,
+        nedge: u64,
+    ) -> Result<TreeSummary, Invalid> {
+        self.validator.check(root.id(), &self.parents, Some(nedge))
+    }
+}
