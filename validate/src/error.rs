@@ -295,26 +295,45 @@ impl Invalid {
     /// the BFS check they stand beside: ranges and the root 1, the tree 2,
     /// tree edges 3, tuples 4, nedge 6 (see the crate documentation).
     pub fn check(&self) -> u8 {
+        self.precedence().0
+    }
+
+    /// Where this kind of failure stands among all kinds: its check number
+    /// ([`Invalid::check`]), then its step within the check. The steps of
+    /// check 1 are the order in which the single-process validators
+    /// ([`crate::Validator`], [`crate::SsspValidator`]) look (the lengths,
+    /// the root, the entries, the root's own entry); those of check 2, a
+    /// second root, then an unreached parent, then a cycle (the order in
+    /// which a search for levels round by round meets them; the
+    /// single-process walk names whichever its lowest vertex meets).
+    /// Kinds that one scan finds share a step (both kinds of BFS check 4,
+    /// for one): among them the lowest vertex or tuple position comes
+    /// first. A validator that finds failures in pieces (across ranks,
+    /// say) picks the one that sorts first by precedence, then by that
+    /// vertex or position.
+    ///
+    /// The one table of the kinds' order: [`Invalid::check`] reads it.
+    pub fn precedence(&self) -> (u8, u8) {
         match self {
-            Invalid::WrongLength { .. }
-            | Invalid::RootOutOfRange { .. }
-            | Invalid::ParentOutOfRange { .. }
-            | Invalid::RootNotOwnParent { .. }
-            | Invalid::DistWrongLength { .. }
-            | Invalid::WeightCount { .. }
+            Invalid::WrongLength { .. } => (1, 0),
+            Invalid::DistWrongLength { .. } => (1, 1),
+            Invalid::WeightCount { .. } => (1, 2),
+            Invalid::RootOutOfRange { .. } => (1, 3),
+            Invalid::ParentOutOfRange { .. }
             | Invalid::DistOutOfRange { .. }
-            | Invalid::ReachMismatch { .. }
-            | Invalid::RootDist { .. } => 1,
-            Invalid::SecondRoot { .. }
-            | Invalid::ParentUnreached { .. }
-            | Invalid::Cycle { .. } => 2,
-            Invalid::NotAnEdge { .. } | Invalid::Unconfirmed { .. } => 3,
+            | Invalid::ReachMismatch { .. } => (1, 4),
+            Invalid::RootNotOwnParent { .. } => (1, 5),
+            Invalid::RootDist { .. } => (1, 6),
+            Invalid::SecondRoot { .. } => (2, 0),
+            Invalid::ParentUnreached { .. } => (2, 1),
+            Invalid::Cycle { .. } => (2, 2),
+            Invalid::NotAnEdge { .. } | Invalid::Unconfirmed { .. } => (3, 0),
             Invalid::HalfReachedEdge { .. }
             | Invalid::LevelGap { .. }
             | Invalid::TupleOutOfRange { .. }
             | Invalid::WeightOutOfRange { .. }
-            | Invalid::TriangleRule { .. } => 4,
-            Invalid::NedgeMismatch { .. } => 6,
+            | Invalid::TriangleRule { .. } => (4, 0),
+            Invalid::NedgeMismatch { .. } => (6, 0),
         }
     }
 }
