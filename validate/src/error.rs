@@ -1,33 +1,11 @@
 //! `Invalid`: why a parent array is not a BFS tree, or a parent and a
-//! distance array not an SSSP tree; `FileError`: why a parent-array or
-//! distance-array file could not be read; `ExactF32`: a distance or weight
-//! as an error names it.
+//! distance array not an SSSP tree; `ExactF32`: a distance or weight as an
+//! error names it. Why a parent-array or distance-array file could not be
+//! read is `generator`'s [`FileError`], the graph files' own, re-exported:
+//! one type and one wording for every file graph500 reads.
 
+pub use generator::FileError;
 use std::fmt;
-use std::path::PathBuf;
-
-/// A parent-array or distance-array file that could not be read: each
-/// variant names the file and is one line.
-#[derive(Debug, thiserror::Error)]
-pub enum FileError {
-    /// The operating system refused an operation on the file.
-    #[error("{}: {cause}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What the operating system said (part of the message, so not also
-        /// reported as a source).
-        cause: std::io::Error,
-    },
-    /// The file's contents are not a parent (or distance) array.
-    #[error("{}: {what}", path.display())]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        what: String,
-    },
-}
 
 /// An `f32` exactly as a check saw it: compared by its bits, so that
 /// [`Invalid`] stays `Eq` (a NaN equals itself, `-0.0` differs from `0.0`),
