@@ -651,34 +651,13 @@ fn decode(r: &[u64]) -> Invalid {
     }
 }
 
-/// Where a failure's kind sorts among the ranks' failures: its check
-/// number, then its tier within the check, the order in which the
-/// single-process validators ([`validate::Validator`],
-/// [`validate::SsspValidator`]) look for them. Kinds that one scan finds
-/// share a tier (both kinds of BFS check 4, for one), so among them the
-/// lowest vertex or position wins, as in the single-process validators.
+/// Where a failure's kind sorts among the ranks' failures, as one record
+/// word: [`Invalid::precedence`], its check number, then its step within
+/// the check (below 16).
 fn order(e: &Invalid) -> u64 {
-    let tier = match e {
-        Invalid::WrongLength { .. }
-        | Invalid::SecondRoot { .. }
-        | Invalid::NotAnEdge { .. }
-        | Invalid::Unconfirmed { .. }
-        | Invalid::HalfReachedEdge { .. }
-        | Invalid::LevelGap { .. }
-        | Invalid::TupleOutOfRange { .. }
-        | Invalid::WeightOutOfRange { .. }
-        | Invalid::TriangleRule { .. }
-        | Invalid::NedgeMismatch { .. } => 0,
-        Invalid::DistWrongLength { .. } | Invalid::ParentUnreached { .. } => 1,
-        Invalid::WeightCount { .. } | Invalid::Cycle { .. } => 2,
-        Invalid::RootOutOfRange { .. } => 3,
-        Invalid::ParentOutOfRange { .. }
-        | Invalid::DistOutOfRange { .. }
-        | Invalid::ReachMismatch { .. } => 4,
-        Invalid::RootNotOwnParent { .. } => 5,
-        Invalid::RootDist { .. } => 6,
-    };
-    16 * u64::from(e.check()) + tier
+    let (check, step) = e.precedence();
+    debug_assert!(step < 16);
+    16 * u64::from(check) + u64::from(step)
 }
 
 /// Two 32-bit fields in one record word, `high` first.

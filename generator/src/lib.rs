@@ -39,7 +39,7 @@ mod tuple;
 
 pub use blocks::{EDGES_PER_BLOCK, EdgeGenerator, generate_blocks, generate_weights};
 pub use edge_list::{EdgeList, WEIGHT_LIMIT, is_weight};
-pub use error::Error;
+pub use error::{Error, FileError};
 pub use kronecker::{
     DEFAULT_EDGEFACTOR, DEFAULT_SEED, Kronecker, MAX_EDGEFACTOR, MAX_SCALE, MAX_WIDE_SCALE,
 };

@@ -30,14 +30,8 @@ pub(crate) fn write<T: bytemuck::Pod>(out: &mut dyn Write, values: &[T]) -> std:
 /// cannot be read, is not a regular file, or is not a whole number of
 /// values.
 pub(crate) fn read<T: bytemuck::Pod>(path: &Path, what: &str) -> Result<Vec<T>, FileError> {
-    let io = |cause| FileError::Io {
-        path: path.to_path_buf(),
-        cause,
-    };
-    let format = |what: String| FileError::Format {
-        path: path.to_path_buf(),
-        what,
-    };
+    let io = |cause| FileError::io(path, cause);
+    let format = |what: String| FileError::format(path, what);
     let size = size_of::<T>();
     let mut file = File::open(path).map_err(io)?;
     let meta = file.metadata().map_err(io)?;

@@ -24,10 +24,6 @@
 //!
 //! The first two are one type, [`Packed`], over the word that holds them.
 
-use crate::ParentArray;
-use crate::order::Item;
-use std::sync::atomic::AtomicBool;
-
 /// What [`Cell::level`] returns for an unreached vertex: a value at least
 /// 2 away from every level a cell can hold, so that one test,
 /// `level_u.abs_diff(level_v) > 1`, catches both failures of check 4.
@@ -54,20 +50,6 @@ pub(crate) trait Cell: Copy + Send + Sync {
     fn is_unreached_level(level: u32) -> bool;
     /// False if `parent` is certainly not this vertex's parent.
     fn might_be_child_of(self, parent: u32) -> bool;
-
-    /// The edge pass over whole groups of 16 block-ordered `words` of
-    /// `item` in the wide loop (`wide.rs`): nedge and whether check 4
-    /// failed, having marked the confirmed tree edges in `seen`; `None`
-    /// where this cell type or processor has no wide loop.
-    fn check_words_wide<P: ParentArray + ?Sized>(
-        _item: &Item,
-        _words: &[u32],
-        _cells: &[Self],
-        _parents: &P,
-        _seen: &[AtomicBool],
-    ) -> Option<(u64, bool)> {
-        None
-    }
 }
 
 /// A cell the wide loop (`wide.rs`) reads: its bits widened to a `u32`,
@@ -174,18 +156,6 @@ impl<W: Word> Cell for Packed<W> {
     #[inline]
     fn might_be_child_of(self, parent: u32) -> bool {
         (self.bits() & Self::PRINT) == (parent & Self::PRINT)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn check_words_wide<P: ParentArray + ?Sized>(
-        item: &Item,
-        words: &[u32],
-        cells: &[Self],
-        parents: &P,
-        seen: &[AtomicBool],
-    ) -> Option<(u64, bool)> {
-        crate::wide::available()
-            .then(|| crate::wide::check_words(item, words, cells, parents, seen))
     }
 }
 

@@ -14,12 +14,18 @@
 //! the list's order; in block order both lie in two cache-resident blocks)
 //! and one rarely taken branch for the rare cases (an error, a possible
 //! tree edge). Block order's whole groups of sixteen tuples go through the
-//! wide loop of `wide.rs` where the processor has it. A block that meets an
-//! error keeps marking tree edges to its end, so check 3's verdict never
-//! depends on where a check-4 error was found; check 3 is reported first
-//! when both fail, and within a check the lowest tuple or vertex.
+//! wide loop of `wide.rs` where the processor has it and the cell type
+//! has one ([`EdgeCell`]); possible tree edges are confirmed through
+//! `confirm.rs`. A block that meets an error keeps marking tree edges to
+//! its end, so check 3's verdict never depends on where a check-4 error
+//! was found; check 3 is reported first when both fail, and within a
+//! check the lowest tuple or vertex.
+//!
+//! Cells know nothing of either loop: `cells.rs` uses none of the passes,
+//! `wide.rs` uses the cells and `confirm.rs`, and this module all three.
 
-use crate::cells::Cell;
+use crate::cells::{Cell, Exact64, Packed, Word};
+use crate::confirm::Pending;
 use crate::order::{BLOCK, Item, TupleBlocks};
 use crate::{Invalid, ParentArray, Tuples};
 use generator::{Edge, Vertex};
@@ -33,13 +39,51 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 const EDGE_GRAIN: usize = 1 << 14;
 /// How many tuples ahead the cells are prefetched.
 const AHEAD: usize = 16;
-/// Tuples per step of the wide loop (`wide.rs`): the whole groups an item
-/// hands it.
-pub(crate) const WIDE_LANES: usize = 16;
+
+/// A [`Cell`] the edge pass reads, and the wide loop it has, if any: the
+/// hook by which [`check_item`] hands whole groups of block-ordered
+/// tuples to `wide.rs` for the cell types it serves.
+pub(crate) trait EdgeCell: Cell {
+    /// The edge pass over the whole groups of sixteen at the start of
+    /// `words`, block-ordered words of `item`, in the wide loop
+    /// (`wide.rs`): how many words it judged, their nedge and whether
+    /// check 4 failed among them, having marked the confirmed tree edges
+    /// in `seen`; `None` where this cell type or processor has no wide
+    /// loop.
+    fn check_words_wide<P: ParentArray + ?Sized>(
+        _item: &Item,
+        _words: &[u32],
+        _cells: &[Self],
+        _parents: &P,
+        _seen: &[AtomicBool],
+    ) -> Option<(usize, u64, bool)> {
+        None
+    }
+}
+
+impl<W: Word> EdgeCell for Packed<W> {
+    #[cfg(target_arch = "x86_64")]
+    fn check_words_wide<P: ParentArray + ?Sized>(
+        item: &Item,
+        words: &[u32],
+        cells: &[Self],
+        parents: &P,
+        seen: &[AtomicBool],
+    ) -> Option<(usize, u64, bool)> {
+        let whole = words.len() - words.len() % crate::wide::LANES;
+        crate::wide::available().then(|| {
+            let (nedge, failed) =
+                crate::wide::check_words(item, &words[..whole], cells, parents, seen);
+            (whole, nedge, failed)
+        })
+    }
+}
+
+impl EdgeCell for Exact64 {}
 
 /// Checks 3 and 4 over `tuples`; returns nedge. `cells` holds at least
 /// `N` cells, rounded up to a whole [`BLOCK`] for block-ordered tuples.
-pub(crate) fn check_edges<C: Cell, P: ParentArray + ?Sized>(
+pub(crate) fn check_edges<C: EdgeCell, P: ParentArray + ?Sized>(
     tuples: Tuples<'_>,
     parents: &P,
     cells: &[C],
@@ -113,7 +157,7 @@ fn check_chunk<C: Cell, P: ParentArray + ?Sized>(
 /// sixteen go through the wide loop where the cell type and the processor
 /// allow it (`wide.rs`), the rest, and any item in which check 4 failed,
 /// through the scalar loop, which names the first bad tuple.
-fn check_item<C: Cell, P: ParentArray + ?Sized>(
+fn check_item<C: EdgeCell, P: ParentArray + ?Sized>(
     item: &Item,
     words: &[u32],
     parents: &P,
@@ -121,13 +165,12 @@ fn check_item<C: Cell, P: ParentArray + ?Sized>(
     seen: &[AtomicBool],
 ) -> (u64, Option<Invalid>) {
     let words = &words[item.start..item.end];
-    let whole = words.len() - words.len() % WIDE_LANES;
-    match C::check_words_wide(item, &words[..whole], cells, parents, seen) {
-        Some((nedge, false)) => {
+    match C::check_words_wide(item, words, cells, parents, seen) {
+        Some((whole, nedge, false)) => {
             let (rest, error) = check_words(item, whole, &words[whole..], parents, cells, seen);
             (nedge + rest, error)
         }
-        Some((_, true)) | None => check_words(item, 0, words, parents, cells, seen),
+        Some((_, _, true)) | None => check_words(item, 0, words, parents, cells, seen),
     }
 }
 
@@ -219,76 +262,6 @@ impl<'a, C: Cell, P: ParentArray + ?Sized> Judge<'a, C, P> {
     }
 }
 
-/// Possible tree edges waiting for their confirmation: each entry's parent
-/// slot was prefetched when it was queued and is read `PENDING` candidates
-/// later, by when it has usually arrived in cache. Also the SSSP pass's
-/// (`sssp/tuples.rs`), which always confirms.
-#[derive(Default)]
-pub(crate) struct Pending {
-    entries: [(u32, u32); PENDING],
-    len: usize,
-    next: usize,
-}
-
-/// Entries of [`Pending`] (a power of two).
-const PENDING: usize = 8;
-
-impl Pending {
-    /// Queues `child`'s possible tree edge to `parent`; with `confirm`
-    /// false, marks it at once (the cell already named the parent).
-    #[inline]
-    pub(crate) fn push<P: ParentArray + ?Sized>(
-        &mut self,
-        child: u32,
-        parent: u32,
-        parents: &P,
-        seen: &[AtomicBool],
-        confirm: bool,
-    ) {
-        if !confirm {
-            seen[child as usize].store(true, Relaxed);
-            return;
-        }
-        parents.prefetch(child as usize);
-        if self.len == PENDING {
-            let (c, p) = self.entries[self.next];
-            settle(c, p, parents, seen);
-        } else {
-            self.len += 1;
-        }
-        self.entries[self.next] = (child, parent);
-        self.next = (self.next + 1) & (PENDING - 1);
-    }
-
-    /// Settles every queued entry.
-    pub(crate) fn drain<P: ParentArray + ?Sized>(
-        &mut self,
-        parents: &P,
-        seen: &[AtomicBool],
-        confirm: bool,
-    ) {
-        if confirm {
-            for &(c, p) in &self.entries[..self.len] {
-                settle(c, p, parents, seen);
-            }
-        }
-        self.len = 0;
-    }
-}
-
-/// Marks `child`'s tree edge present if `parent` really is its parent.
-#[inline]
-pub(crate) fn settle<P: ParentArray + ?Sized>(
-    child: u32,
-    parent: u32,
-    parents: &P,
-    seen: &[AtomicBool],
-) {
-    if parents.parent(child as usize) == i64::from(parent) {
-        seen[child as usize].store(true, Relaxed);
-    }
-}
-
 /// The check-4 error of tuple `(u, v)` at position `edge`, with the given
 /// levels.
 #[cold]
@@ -315,5 +288,88 @@ fn level_error<C: Cell>(edge: usize, u: Vertex, v: Vertex, level_u: u32, level_v
             level_u,
             level_v,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cells::{Narrow, Packed16, Packed32};
+    use crate::wide::{LANES, available};
+
+    /// A fixed pseudo-random sequence.
+    fn sequence(seed: u64) -> impl FnMut() -> u32 {
+        let mut x = seed;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 16) as u32
+        }
+    }
+
+    /// Guards the wide loop against the scalar one: on tuples spanning
+    /// several blocks (the last one partial), with random levels and
+    /// parents chosen so that many tuples are tree edges, both give the
+    /// same verdict on check 4, the same marks and, when check 4 holds,
+    /// the same nedge (a failing item is re-run by the scalar loop, whose
+    /// nedge then does not count).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_wide_loop_agrees_with_the_scalar_loop() {
+        if !available() {
+            return; // this processor runs the scalar loop only
+        }
+        wide_agrees_with_scalar::<Packed32>();
+        wide_agrees_with_scalar::<Packed16>();
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn wide_agrees_with_scalar<C: Narrow>() {
+        let n = 3 * BLOCK + 1234;
+        let mut next = sequence(7);
+        for gap in [false, true] {
+            // Levels 3 and 4 only (no check-4 failure), or also 6.
+            let levels: Vec<u32> = (0..n)
+                .map(|_| match next() % 8 {
+                    0 if gap => 6,
+                    0..4 => 3,
+                    _ => 4,
+                })
+                .collect();
+            let tuples: Vec<Edge> = (0..400_000)
+                .map(|_| Edge::new(next() % n as u32, next() % n as u32))
+                .collect();
+            // A vertex's parent: the far end of one of its tuples.
+            let mut parent: Vec<u32> = (0..n as u32).collect();
+            for e in &tuples {
+                parent[e.v as usize] = e.u;
+            }
+            let blocks = TupleBlocks::from_tuples(n, tuples);
+            let mut cells = vec![C::unreached(); n.next_multiple_of(BLOCK)];
+            for v in 0..n {
+                cells[v] = C::reached(levels[v], parent[v]);
+            }
+            let parents: Vec<i64> = parent.iter().map(|&p| i64::from(p)).collect();
+            let fresh = || (0..n).map(|_| AtomicBool::new(false)).collect::<Vec<_>>();
+            let (seen_wide, seen_scalar) = (fresh(), fresh());
+            let (mut wide, mut scalar) = ((0, false), (0, false));
+            for item in blocks.items() {
+                let words = &blocks.words()[item.start..item.end];
+                let words = &words[..words.len() - words.len() % LANES];
+                let w = crate::wide::check_words(item, words, &cells, &parents[..], &seen_wide);
+                let s = check_words(item, 0, words, &parents[..], &cells, &seen_scalar);
+                wide = (wide.0 + w.0, wide.1 | w.1);
+                scalar = (scalar.0 + s.0, scalar.1 | s.1.is_some());
+            }
+            assert_eq!((wide.1, scalar.1), (gap, gap));
+            if !gap {
+                assert_eq!(wide.0, scalar.0, "nedge");
+            }
+            let marks =
+                |s: &[AtomicBool]| -> Vec<bool> { s.iter().map(|b| b.load(Relaxed)).collect() };
+            assert_eq!(marks(&seen_wide), marks(&seen_scalar));
+            assert!(marks(&seen_wide).iter().filter(|&&m| m).count() > 1000);
+        }
     }
 }

@@ -1,33 +1,11 @@
 //! `Invalid`: why a parent array is not a BFS tree, or a parent and a
-//! distance array not an SSSP tree; `FileError`: why a parent-array or
-//! distance-array file could not be read; `ExactF32`: a distance or weight
-//! as an error names it.
+//! distance array not an SSSP tree; `ExactF32`: a distance or weight as an
+//! error names it. Why a parent-array or distance-array file could not be
+//! read is `generator`'s [`FileError`], the graph files' own, re-exported:
+//! one type and one wording for every file graph500 reads.
 
+pub use generator::FileError;
 use std::fmt;
-use std::path::PathBuf;
-
-/// A parent-array or distance-array file that could not be read: each
-/// variant names the file and is one line.
-#[derive(Debug, thiserror::Error)]
-pub enum FileError {
-    /// The operating system refused an operation on the file.
-    #[error("{}: {cause}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What the operating system said (part of the message, so not also
-        /// reported as a source).
-        cause: std::io::Error,
-    },
-    /// The file's contents are not a parent (or distance) array.
-    #[error("{}: {what}", path.display())]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        what: String,
-    },
-}
 
 /// An `f32` exactly as a check saw it: compared by its bits, so that
 /// [`Invalid`] stays `Eq` (a NaN equals itself, `-0.0` differs from `0.0`),
@@ -295,26 +273,45 @@ impl Invalid {
     /// the BFS check they stand beside: ranges and the root 1, the tree 2,
     /// tree edges 3, tuples 4, nedge 6 (see the crate documentation).
     pub fn check(&self) -> u8 {
+        self.precedence().0
+    }
+
+    /// Where this kind of failure stands among all kinds: its check number
+    /// ([`Invalid::check`]), then its step within the check. The steps of
+    /// check 1 are the order in which the single-process validators
+    /// ([`crate::Validator`], [`crate::SsspValidator`]) look (the lengths,
+    /// the root, the entries, the root's own entry); those of check 2, a
+    /// second root, then an unreached parent, then a cycle (the order in
+    /// which a search for levels round by round meets them; the
+    /// single-process walk names whichever its lowest vertex meets).
+    /// Kinds that one scan finds share a step (both kinds of BFS check 4,
+    /// for one): among them the lowest vertex or tuple position comes
+    /// first. A validator that finds failures in pieces (across ranks,
+    /// say) picks the one that sorts first by precedence, then by that
+    /// vertex or position.
+    ///
+    /// The one table of the kinds' order: [`Invalid::check`] reads it.
+    pub fn precedence(&self) -> (u8, u8) {
         match self {
-            Invalid::WrongLength { .. }
-            | Invalid::RootOutOfRange { .. }
-            | Invalid::ParentOutOfRange { .. }
-            | Invalid::RootNotOwnParent { .. }
-            | Invalid::DistWrongLength { .. }
-            | Invalid::WeightCount { .. }
+            Invalid::WrongLength { .. } => (1, 0),
+            Invalid::DistWrongLength { .. } => (1, 1),
+            Invalid::WeightCount { .. } => (1, 2),
+            Invalid::RootOutOfRange { .. } => (1, 3),
+            Invalid::ParentOutOfRange { .. }
             | Invalid::DistOutOfRange { .. }
-            | Invalid::ReachMismatch { .. }
-            | Invalid::RootDist { .. } => 1,
-            Invalid::SecondRoot { .. }
-            | Invalid::ParentUnreached { .. }
-            | Invalid::Cycle { .. } => 2,
-            Invalid::NotAnEdge { .. } | Invalid::Unconfirmed { .. } => 3,
+            | Invalid::ReachMismatch { .. } => (1, 4),
+            Invalid::RootNotOwnParent { .. } => (1, 5),
+            Invalid::RootDist { .. } => (1, 6),
+            Invalid::SecondRoot { .. } => (2, 0),
+            Invalid::ParentUnreached { .. } => (2, 1),
+            Invalid::Cycle { .. } => (2, 2),
+            Invalid::NotAnEdge { .. } | Invalid::Unconfirmed { .. } => (3, 0),
             Invalid::HalfReachedEdge { .. }
             | Invalid::LevelGap { .. }
             | Invalid::TupleOutOfRange { .. }
             | Invalid::WeightOutOfRange { .. }
-            | Invalid::TriangleRule { .. } => 4,
-            Invalid::NedgeMismatch { .. } => 6,
+            | Invalid::TriangleRule { .. } => (4, 0),
+            Invalid::NedgeMismatch { .. } => (6, 0),
         }
     }
 }

@@ -88,6 +88,7 @@ mod array_file;
 pub mod batch;
 mod cells;
 mod certificate;
+mod confirm;
 pub mod distances;
 mod edges;
 mod error;
@@ -106,6 +107,7 @@ pub use order::TupleBlocks;
 pub use sssp::{SsspSummary, SsspValidator};
 
 use cells::{Cell, Exact64, Packed16, Packed32};
+use edges::EdgeCell;
 use generator::EdgeList;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 
@@ -283,7 +285,7 @@ impl Validator {
 
     /// [`Validator::check_with`] the cells that `cells` picks out of the
     /// validator ([`Validator::ensure_capacity`] sized them).
-    fn check_in<C: Cell, P: ParentArray + ?Sized>(
+    fn check_in<C: EdgeCell, P: ParentArray + ?Sized>(
         &mut self,
         cells: impl Fn(&mut Self) -> &mut Vec<C>,
         tuples: Tuples<'_>,
@@ -299,7 +301,7 @@ impl Validator {
     /// Checks 1 to 5 with `cells` (at least `padded(N)` of them), falling
     /// back to [`Exact64`] cells for a tree deeper than `C::MAX_LEVEL`:
     /// reached vertices, depth and nedge.
-    fn check_with<C: Cell, P: ParentArray + ?Sized>(
+    fn check_with<C: EdgeCell, P: ParentArray + ?Sized>(
         &mut self,
         cells: &mut [C],
         tuples: Tuples<'_>,

@@ -28,7 +28,7 @@
 
 use crate::ParentArray;
 use crate::cells::Narrow;
-use crate::edges::settle;
+use crate::confirm::settle;
 use crate::order::{BLOCK, Item};
 use std::arch::x86_64::{
     __m512i, __mmask16, _mm512_add_epi32, _mm512_and_si512, _mm512_cmpeq_epi32_mask,
@@ -39,7 +39,7 @@ use std::arch::x86_64::{
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// Tuples per step: one 512-bit vector of `u32` words.
-pub(crate) const LANES: usize = crate::edges::WIDE_LANES;
+pub(crate) const LANES: usize = 16;
 
 /// True when this processor runs [`check_words`].
 pub(crate) fn available() -> bool {
@@ -233,89 +233,6 @@ impl Candidates {
             pairs.for_each(|(&child, &parent)| settle(child, parent, parents, seen));
         } else {
             pairs.for_each(|(&child, _)| seen[child as usize].store(true, Relaxed));
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cells::{Packed16, Packed32};
-    use crate::order::TupleBlocks;
-    use generator::Edge;
-
-    /// A fixed pseudo-random sequence.
-    fn sequence(seed: u64) -> impl FnMut() -> u32 {
-        let mut x = seed;
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 16) as u32
-        }
-    }
-
-    /// Guards the wide loop against the scalar one: on tuples spanning
-    /// several blocks (the last one partial), with random levels and
-    /// parents chosen so that many tuples are tree edges, both give the
-    /// same verdict on check 4, the same marks and, when check 4 holds,
-    /// the same nedge (a failing item is re-run by the scalar loop, whose
-    /// nedge then does not count).
-    #[test]
-    fn the_wide_loop_agrees_with_the_scalar_loop() {
-        if !available() {
-            return; // this processor runs the scalar loop only
-        }
-        wide_agrees_with_scalar::<Packed32>();
-        wide_agrees_with_scalar::<Packed16>();
-    }
-
-    fn wide_agrees_with_scalar<C: Narrow>() {
-        let n = 3 * BLOCK + 1234;
-        let mut next = sequence(7);
-        for gap in [false, true] {
-            // Levels 3 and 4 only (no check-4 failure), or also 6.
-            let levels: Vec<u32> = (0..n)
-                .map(|_| match next() % 8 {
-                    0 if gap => 6,
-                    0..4 => 3,
-                    _ => 4,
-                })
-                .collect();
-            let tuples: Vec<Edge> = (0..400_000)
-                .map(|_| Edge::new(next() % n as u32, next() % n as u32))
-                .collect();
-            // A vertex's parent: the far end of one of its tuples.
-            let mut parent: Vec<u32> = (0..n as u32).collect();
-            for e in &tuples {
-                parent[e.v as usize] = e.u;
-            }
-            let blocks = TupleBlocks::from_tuples(n, tuples);
-            let mut cells = vec![C::unreached(); n.next_multiple_of(BLOCK)];
-            for v in 0..n {
-                cells[v] = C::reached(levels[v], parent[v]);
-            }
-            let parents: Vec<i64> = parent.iter().map(|&p| i64::from(p)).collect();
-            let fresh = || (0..n).map(|_| AtomicBool::new(false)).collect::<Vec<_>>();
-            let (seen_wide, seen_scalar) = (fresh(), fresh());
-            let (mut wide, mut scalar) = ((0, false), (0, false));
-            for item in blocks.items() {
-                let words = &blocks.words()[item.start..item.end];
-                let words = &words[..words.len() - words.len() % LANES];
-                let w = check_words(item, words, &cells, &parents[..], &seen_wide);
-                let s =
-                    crate::edges::check_words(item, 0, words, &parents[..], &cells, &seen_scalar);
-                wide = (wide.0 + w.0, wide.1 | w.1);
-                scalar = (scalar.0 + s.0, scalar.1 | s.1.is_some());
-            }
-            assert_eq!((wide.1, scalar.1), (gap, gap));
-            if !gap {
-                assert_eq!(wide.0, scalar.0, "nedge");
-            }
-            let marks =
-                |s: &[AtomicBool]| -> Vec<bool> { s.iter().map(|b| b.load(Relaxed)).collect() };
-            assert_eq!(marks(&seen_wide), marks(&seen_scalar));
-            assert!(marks(&seen_wide).iter().filter(|&&m| m).count() > 1000);
         }
     }
 }

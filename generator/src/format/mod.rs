@@ -185,7 +185,7 @@ fn write_weights(out: &mut dyn Write, weights: &[f32]) -> std::io::Result<()> {
 /// vertices) as a format error of the file `path`.
 fn in_file(path: &Path) -> impl Fn(Error) -> Error + '_ {
     move |e| match e {
-        Error::Io { .. } | Error::Format { .. } => e,
+        Error::File(_) => e,
         other => Error::format(path, other.to_string()),
     }
 }

@@ -10,7 +10,7 @@
 //! which is either a broken triangle rule (`<`) or a possible tree edge
 //! (`==`; one test for both was measured 13% faster than two). Only
 //! there is the parent array read: a tuple confirms `v` when, besides,
-//! `parent[v] == u`, settled through `edges.rs`'s queue, which prefetches
+//! `parent[v] == u`, settled through `confirm.rs`'s queue, which prefetches
 //! the parent entry a few candidates early (without it a validation took
 //! twice the CPU time, at SCALE 20 on 2 threads). A tree edge
 //! is such a tuple by definition, so none is missed; all the others the
@@ -27,7 +27,7 @@
 
 use super::{confirms, finite_non_negative, tuple_error, vertex};
 use crate::Invalid;
-use crate::edges::Pending;
+use crate::confirm::Pending;
 use generator::Edge;
 use par::first_index;
 use par::hint::prefetch;
