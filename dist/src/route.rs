@@ -4,7 +4,7 @@
 //! items into its own slice of each destination's run (pieces in order),
 //! so the outgoing buffer is the same for any thread count.
 
-use kernels::Backend;
+use par::Backend;
 
 /// Items for every rank, grouped by destination: `items[..counts[0]]` go
 /// to rank 0, the next `counts[1]` to rank 1, and so on.

@@ -73,7 +73,8 @@
 
 use crate::comm::{Comm, Reduce, exchange_into};
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
-use kernels::{Backend, Bins, BucketStep, SsspParams, SsspStats};
+use kernels::{Bins, BucketStep, SsspParams, SsspStats};
+use par::Backend;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};

@@ -39,8 +39,8 @@
 //!
 //! [`ParBfs`]: crate::ParBfs
 
-use crate::backend::Loops;
 use crate::frontier::claim_neighbors;
+use crate::loops::Loops;
 use crate::{
     Backend, Bfs, Bitmap, Csr, Direction, Frontier, LocalBuffer, Parents, SearchKey, SearchStats,
     Step, StepLog, Vertex,

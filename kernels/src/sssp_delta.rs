@@ -90,8 +90,8 @@
 //! phase, a barrier and a gather of the bins; 8 bytes per vertex and two
 //! bitmaps of N/8 bytes (done, and listed as settled by this bucket).
 
-use crate::backend::Loops;
 use crate::bins::{Bins, EXACT_BUCKETS, bucket_of};
+use crate::loops::Loops;
 use crate::{Backend, Bitmap, WeightedArc, WeightedCsr};
 use generator::Vertex;
 use par::LoopBody;

@@ -47,7 +47,11 @@
 //!   [`hint::LineWriter`]: whole cache lines written past the caches.
 //! - [`in_pool`]: run a closure on a rayon pool of a given size (for the
 //!   tests that compare thread counts).
+//!
+//! [`Backend`] names what runs a kernel's parallel loops, rayon or this
+//! crate's pool, for every crate that has such loops (kernels, dist).
 
+mod backend;
 mod future;
 pub mod hint;
 mod loops;
@@ -58,6 +62,7 @@ mod scan;
 mod scoped;
 mod threads;
 
+pub use backend::Backend;
 pub use future::{Future, TaskError, spawn};
 pub use loops::{Loop, LoopBody};
 pub use map::{map, map_chunks, map_ranges};
