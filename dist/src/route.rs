@@ -76,8 +76,8 @@ pub fn route<I: Sync, T: Copy + Default + Send + Sync>(
 }
 
 /// [`route`] into `out`, reusing its memory (for rounds: a fresh buffer
-/// per round costs a page fault per 4 KiB, which measured more than the
-/// routing itself).
+/// per round costs a page fault per 4 KiB,
+/// docs/history-kernels.md#dist-route).
 pub fn route_into<I: Sync, T: Copy + Default + Send + Sync>(
     inputs: &[I],
     ranks: usize,
