@@ -1,5 +1,5 @@
 //! The two backends (rayon, pipes) on every kernel, alternated inside one
-//! process, so both meet the same noise: the measurement of issue 13.
+//! process, so both meet the same noise.
 //!
 //! For each SCALE and thread count T the graph (the default generator and
 //! seed, weights a hash of the tuple's position in `[0, 1)`) and the keys
@@ -27,8 +27,9 @@
 //! rounds, 16 keys); set `GRAPH500_BENCH_SCALES="18 20 22"`,
 //! `GRAPH500_BENCH_THREADS="1 2"`, `GRAPH500_BENCH_ROUNDS`,
 //! `GRAPH500_BENCH_KEYS`, and `GRAPH500_BENCH_KERNELS` (names separated by
-//! commas, e.g. `dobfs,sssp`) to run only some kernels. `benches/backends.sh` compares whole runs of the
-//! binary instead (a process per run, noisier).
+//! commas, e.g. `dobfs,sssp`) to run only some kernels.
+//! `benches/backends.sh` compares whole runs of the binary instead (a
+//! process per run, noisier).
 
 // A benchmark program: its table is its output.
 #![allow(clippy::print_stdout, clippy::print_stderr)]

@@ -1,4 +1,5 @@
-//! Criterion benchmarks of `kernels::par`, after the seed's 2012 figures.
+//! Criterion benchmarks of `kernels::par`'s primitives against their
+//! alternatives.
 //!
 //! - `pipe_round_trip`: ping-pong between two threads over one-shot pipes,
 //!   crossbeam-based (`par::pipe`) against atomics-based

@@ -36,7 +36,8 @@
 
 use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
 use crate::{Id, LocalGraph};
-use kernels::{Backend, Direction, DoParams, SearchStats};
+use kernels::{Direction, DoParams, SearchStats};
+use par::Backend;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;

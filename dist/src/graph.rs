@@ -42,7 +42,7 @@ use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known, excha
 use crate::route::{Outbox, Sends, route_indexed_on};
 use crate::{Id, Partition};
 use generator::Tuple;
-use kernels::Backend;
+use par::Backend;
 
 /// Tuples a rank sends per round of kernel 1 (each makes up to two arcs).
 pub const ROUND_TUPLES: usize = 1 << 20;

@@ -20,7 +20,8 @@ pub struct Partition {
     /// `ceil(2^64 / chunk)`, for dividing ids below 2^32 by `chunk` with a
     /// multiplication (Lemire, Kaser and Kurz, "Faster remainder by direct
     /// computation", 2019): exact for 32-bit numerators and divisors. A
-    /// division per arc was a fifth of kernel 1.
+    /// division per arc costs measurably more
+    /// (docs/history-kernels.md#dist-partition).
     magic: u64,
 }
 

@@ -4,7 +4,7 @@
 //! items into its own slice of each destination's run (pieces in order),
 //! so the outgoing buffer is the same for any thread count.
 
-use kernels::Backend;
+use par::Backend;
 
 /// Items for every rank, grouped by destination: `items[..counts[0]]` go
 /// to rank 0, the next `counts[1]` to rank 1, and so on.
@@ -76,8 +76,8 @@ pub fn route<I: Sync, T: Copy + Default + Send + Sync>(
 }
 
 /// [`route`] into `out`, reusing its memory (for rounds: a fresh buffer
-/// per round costs a page fault per 4 KiB, which measured more than the
-/// routing itself).
+/// per round costs a page fault per 4 KiB,
+/// docs/history-kernels.md#dist-route).
 pub fn route_into<I: Sync, T: Copy + Default + Send + Sync>(
     inputs: &[I],
     ranks: usize,

@@ -4,76 +4,45 @@
 //!
 //! The buckets of `kernels::DeltaStepping`: bucket `b` holds the vertices
 //! whose tentative distance lies in `[b delta, (b + 1) delta)`. Every rank
-//! settles the same bucket at a time: *light phases* (the vertices waiting
-//! in it relax their light arcs, weight below `delta`) until no rank has a
-//! vertex waiting in it, then one *heavy phase* (every vertex the bucket
-//! settled relaxes its heavy arcs, once). The next bucket is the lowest one
-//! any rank has a vertex waiting in. Each rank owns its vertices' state:
-//! distance (`f32` bits), parent (global id), the bucket it waits in.
-//!
-//! A phase, on every rank:
-//! 1. **scan**, in parallel over the queued vertices: `u` offers each arc's
-//!    target `t` the distance `d = dist[u] + w` (in `f32`, as the single
-//!    process computes it) with parent `u`. An offer to a vertex of this
-//!    rank that cannot improve it (`d >= dist[t]`) is dropped at once; the
-//!    others go into per-worker buffers by destination rank, each as
-//!    `[local index of t, bits of d, u]` (`3 size_of::<I>()` bytes);
-//! 2. **one exchange** of all the phase's offers, coalesced per destination
-//!    (the rank's own offers come back to it as a copy);
-//! 3. **apply**, two parallel passes over the offers received: the first
-//!    lowers each target's distance to its least offer (`fetch_min` on the
-//!    bits: non-negative `f32`s order as their bits) and marks the targets
-//!    it lowered; the second gives each marked target the parent of one
-//!    offer equal to its new distance (the first to take the mark, so one
-//!    writer) and queues the target in its new bucket's bin unless it waits
-//!    there already;
-//! 4. **one all-reduce** (Min) of the lowest bucket, from the current one
-//!    on, with a vertex waiting in it: after a light phase, whether the
-//!    bucket needs another; after the heavy phase, the next bucket, or the
-//!    end.
+//! settles the same bucket at a time: *light phases* (its waiting vertices
+//! relax their arcs lighter than `delta`) until no rank has a vertex
+//! waiting in it, then one *heavy phase* (every vertex it settled relaxes
+//! its heavy arcs, once); the next bucket is the lowest one any rank has a
+//! vertex waiting in. Each rank owns its vertices' state: distance (`f32`
+//! bits), parent (global id), the bucket it waits in. A phase scans the
+//! queue, offering each arc's target `dist[u] + w` (an own target that
+//! cannot improve is skipped), sends every offer in one exchange, applies
+//! those received (the least distance by `fetch_min`, then the parent of an
+//! offer of that distance), and agrees on what comes next in one
+//! all-reduce ([`DistSssp::phase`]).
 //!
 //! Invariants:
-//! - every offer of a phase is computed from the distances as the phase
-//!   began: applies follow the scans, with the exchange between.
-//!   Distances only drop (strict improvement), and a vertex takes a parent
-//!   only with the distance that parent's offer gave, so `dist[v] ==
-//!   dist[parent] + w` exactly in `f32`. A later drop of the parent's
-//!   distance keeps it so: the parent then relaxes its arcs again, and as
-//!   `f32` addition is monotone, its new offer is either strictly smaller
-//!   (and taken) or equal.
-//! - the parents form a tree rooted at the root, also with zero weights:
-//!   every parent link `x -> y` keeps `dist[x] >= dist[y]` (made with
-//!   `dist[x] = dist[y] + w`; `y`'s distance only drops), so a cycle made
-//!   in a phase would lead, from a vertex the phase lowered, along links
-//!   back to it with distances at its start no larger than its new one,
-//!   which is below its old one: impossible.
-//! - the distances are the least fixpoint of the `f32` relaxations, the
-//!   single-process ones bit for bit, for any `P` and thread count (the
-//!   parents may differ).
-//! - a vertex waits in at most one bin (the bucket in `waiting`), and as
-//!   its distance only drops, it never returns to a bucket it left: no bin
-//!   holds it twice, and a phase's queue holds it once, so one worker at a
-//!   time writes its `waiting` and `settled` entries.
-//! - on rayon, a search allocates nothing per bucket once warm: the
-//!   worker buffers, bins, queue and message buffers are kept from phase
-//!   to phase and from search to search (their growth aside; the
-//!   communicator's count vectors aside). On pipes each of a phase's
-//!   loops also starts `par`'s threads and lists its chunks
-//!   ([`Backend::for_each_chunk_init`]); a worker's share goes to
-//!   whichever thread claims it first.
+//! - a phase's offers are computed from the distances as it began;
+//!   distances only drop, and a vertex takes a parent only with the
+//!   distance that parent's offer gave: `dist[v] == dist[parent] + w`
+//!   exactly in `f32`, and the parents form a tree rooted at the root, also
+//!   with zero weights ([`DistSssp::apply`]);
+//! - the distances are the single process's bit for bit (the least fixpoint
+//!   of the `f32` relaxations) for any `P` and thread count; parents may
+//!   differ;
+//! - a vertex waits in at most one bin (the bucket in `waiting`) and never
+//!   returns to a bucket it left, so a phase's queue holds it once and one
+//!   worker at a time writes its `waiting` and `settled` entries;
+//! - only global values steer the collectives, so every rank, one without
+//!   vertices too, makes the same calls in the same order.
 //!
-//! Collectives: per phase one exchange (an all-to-all of counts, then of
-//! the offers) and one all-reduce; two all-reduces to end the search
-//! (reached, bytes and the trace's sums; largest distance and the trace's
-//! times). Only global values steer them, so every rank, one without
-//! vertices too, makes the same calls in the same order.
-//!
-//! Cost per phase: each queued vertex's light (or heavy) arcs, and the
-//! offers it sends. Memory: [`DistSssp::bytes_for`].
+//! Cost per phase: each queued vertex's light (or heavy) arcs and the
+//! offers it sends (`3 size_of::<I>()` bytes each); one exchange (counts,
+//! then offers) and one all-reduce; two all-reduces end a search. Memory:
+//! [`DistSssp::bytes_for`]. On rayon the buffers are kept from phase to
+//! phase and search to search, so a search allocates nothing per bucket
+//! once warm; on pipes each loop also starts `par`'s threads and lists its
+//! chunks ([`Backend::for_each_chunk_init`]).
 
 use crate::comm::{Comm, Reduce, exchange_into};
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
-use kernels::{Backend, Bins, BucketStep, SsspParams, SsspStats};
+use kernels::{Bins, BucketStep, SsspParams, SsspStats};
+use par::Backend;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -413,7 +382,23 @@ impl<'c, I: Id> DistSssp<'c, I> {
         }
     }
 
-    /// One phase over the queue: scan, exchange, apply (module comment).
+    /// One phase over the queue, on every rank:
+    /// 1. **scan**, in parallel over the queued vertices: `u` offers each
+    ///    arc's target `t` the distance `d = dist[u] + w` (in `f32`, as the
+    ///    single process computes it) with parent `u`. An offer to a vertex
+    ///    of this rank that cannot improve it (`d >= dist[t]`) is dropped at
+    ///    once; the others go into per-worker buffers by destination rank,
+    ///    each as `[local index of t, bits of d, u]`;
+    /// 2. **one exchange** of all the phase's offers, coalesced per
+    ///    destination (the rank's own offers come back to it as a copy);
+    /// 3. **apply** the offers received ([`DistSssp::apply`]);
+    /// 4. the caller's **one all-reduce** (Min) of the lowest bucket, from
+    ///    the current one on, with a vertex waiting in it
+    ///    ([`DistSssp::lowest_waiting`]): after a light phase, whether the
+    ///    bucket needs another; after the heavy phase, the next bucket, or
+    ///    the end.
+    ///
+    /// A worker's share goes to whichever thread claims it first.
     fn phase(&mut self, phase: Phase, bucket: u32) {
         let scan = Scan {
             graph: &*self.graph,
@@ -472,7 +457,24 @@ impl<'c, I: Id> DistSssp<'c, I> {
         self.apply();
     }
 
-    /// Applies the offers received (module comment, step 3).
+    /// Applies the offers received, in two parallel passes: the first
+    /// lowers each target's distance to its least offer (`fetch_min` on the
+    /// bits: non-negative `f32`s order as their bits) and marks the targets
+    /// it lowered; the second gives each marked target the parent of one
+    /// offer equal to its new distance (the first to take the mark, so one
+    /// writer) and queues the target in its new bucket's bin unless it
+    /// waits there already.
+    ///
+    /// Every offer was computed from the distances as the phase began, so
+    /// `dist[v] == dist[parent] + w`; a later drop of the parent's distance
+    /// keeps it so, since the parent then relaxes its arcs again and, `f32`
+    /// addition being monotone, its new offer is strictly smaller (and
+    /// taken) or equal. Every parent link `x -> y` keeps `dist[x] >=
+    /// dist[y]` (made with `dist[x] = dist[y] + w`; `y`'s distance only
+    /// drops), so a cycle made in a phase would lead, from a vertex the
+    /// phase lowered, along links back to it with distances at its start
+    /// no larger than its new one, which is below its old one: impossible,
+    /// also with zero weights.
     fn apply(&self) {
         let (dist, lowered) = (&self.dist, &self.lowered);
         let received = &self.received;

@@ -10,32 +10,8 @@
 //! distances, never a kernel's graph. Its rules, check numbers and
 //! failures are those of `validate`'s [`SsspValidator`] (the very
 //! per-vertex and per-tuple functions: [`entry_error`],
-//! [`root_entry_error`], [`tuple_error`], [`confirms`]):
-//!
-//! 1. locally: the arrays' lengths (the rank's vertices; one weight per
-//!    tuple), the root below `N`; then the lowest vertex whose parent is
-//!    not `-1` or a vertex, whose distance is not finite `>= 0` or exactly
-//!    `-1`, or whose parent is `-1` and distance not (or the reverse);
-//!    then the root its own parent at distance 0;
-//! 2. the tree, as for BFS (`Tree::assign_levels`): no second root, no
-//!    reached vertex below an unreached one, no cycle of parents, also
-//!    among unreached vertices and along zero-weight tuples;
-//! 3. before the tuples, each reached vertex but the root learns its
-//!    parent's distance from the parent's owner (one request and reply).
-//!    Then in rounds of at most `ROUND` tuples per rank, the holder of a
-//!    tuple `(u, v)` of weight `w`, not a self-loop and both ends below
-//!    `N`, sends `owner(u)` the request `(local(u), v)` and `w`, and
-//!    `owner(v)` likewise; the owner answers with the end's distance and
-//!    marks it confirmed if its parent is the other end and
-//!    `dist == parent's dist + w` exactly, in `f32` (`confirms`). Every
-//!    reached vertex but the root must end confirmed (`Unconfirmed`);
-//! 4. the holder judges each tuple from its ends' distances
-//!    (`tuple_error`): both ends below `N` (`TupleOutOfRange`, self-loops
-//!    too); for the others not self-loops, the weight finite and `>= 0`,
-//!    both ends reached or neither, neither end's distance above the
-//!    other's plus the weight. A tuple with an end reached counts toward
-//!    nedge;
-//! 6. the global nedge equals the claimed one (`NedgeMismatch`).
+//! [`root_entry_error`], [`tuple_error`], [`confirms`]); the checks are
+//! listed at [`DistSsspValidator::check`].
 //!
 //! Invariants (those of `check.rs`): every rank calls the same collectives
 //! in the same order; each phase ends in an agreement after which all
@@ -47,6 +23,10 @@
 //! one order (`route`'s: by rank, then by tuple), so no position travels.
 //! Confirmations do not depend on any failure of check 4, as in one
 //! process, so check 3 is reported before check 4 whenever it fails.
+//!
+//! Cost per rank: `O((N/P) (L + 1) + M/P)` work, 13 bytes per own vertex
+//! and the buffers of its rounds ([`DistSsspValidator::bytes_for`]); the
+//! bytes sent are counted at [`DistSsspValidator::check`].
 //!
 //! [`SsspValidator`]: validate::SsspValidator
 
@@ -144,6 +124,34 @@ impl<'c, T: Tuple> DistSsspValidator<'c, T> {
     /// is the run's nedge (check 6 is skipped if `None`). Every rank
     /// returns the same verdict: global figures, or one failure. Never
     /// panics on the arrays' values or lengths.
+    ///
+    /// The checks:
+    /// 1. locally: the arrays' lengths (the rank's vertices; one weight per
+    ///    tuple), the root below `N`; then the lowest vertex whose parent is
+    ///    not `-1` or a vertex, whose distance is not finite `>= 0` or exactly
+    ///    `-1`, or whose parent is `-1` and distance not (or the reverse); then
+    ///    the root its own parent at distance 0;
+    /// 2. the tree, as for BFS (`Tree::assign_levels`): no second root, no
+    ///    reached vertex below an unreached one, no cycle of parents, also
+    ///    among unreached vertices and along zero-weight tuples;
+    /// 3. before the tuples, each reached vertex but the root learns its
+    ///    parent's distance from the parent's owner (one request and reply).
+    ///    Then in rounds of at most `ROUND` tuples per rank, the holder of a
+    ///    tuple `(u, v)` of weight `w`, not a self-loop and both ends below
+    ///    `N`, sends `owner(u)` the request `(local(u), v)` and `w`, and
+    ///    `owner(v)` likewise; the owner answers with the end's distance and
+    ///    marks it confirmed if its parent is the other end and `dist ==
+    ///    parent's dist + w` exactly, in `f32` (`confirms`). Every reached
+    ///    vertex but the root must end confirmed (`Unconfirmed`);
+    /// 4. the holder judges each tuple from its ends' distances
+    ///    (`tuple_error`): both ends below `N` (`TupleOutOfRange`, self-loops
+    ///    too); for the others not self-loops, the weight finite and `>= 0`,
+    ///    both ends reached or neither, neither end's distance above the
+    ///    other's plus the weight. A tuple with an end reached counts toward
+    ///    nedge.
+    ///
+    /// Then check 6: the global nedge equals the claimed one
+    /// (`NedgeMismatch`).
     ///
     /// Cost per rank: `O((N/P) (L + 1) + M/P)` work, parallel on the current
     /// rayon pool (`L`: the mean level of the reached vertices). All ranks

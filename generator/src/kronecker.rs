@@ -82,7 +82,7 @@ impl Kronecker {
 
     /// One R-MAT edge before relabelling: `scale` quadrant picks, four per
     /// draw ([`quadrants4`]); the last draw's unused lanes are dropped.
-    #[inline(always)] // into `fill`'s loop: called out of line, it was 6% slower
+    #[inline(always)] // into `fill`'s loop (docs/history-kernels.md#kronecker)
     fn draw_unscrambled(&self, stream: &mut Stream) -> (u64, u64) {
         let (mut u, mut v) = (0u64, 0u64);
         for _ in 0..self.scale / LEVELS_PER_DRAW {

@@ -100,7 +100,7 @@ impl Mrg {
 
     /// This state skipped ahead by `t`'s number of steps.
     #[must_use]
-    #[inline] // the reference generator skips per edge: 15% out of line
+    #[inline] // the reference generator skips per edge (docs/history-kernels.md#mrg)
     pub fn skipped(&self, t: &Transition) -> Self {
         let mut z = [0; 5];
         for (out, row) in z.iter_mut().zip(&t.m) {

@@ -13,9 +13,8 @@
 //!   of the reference's one to three table lookups and products.
 //! - Four edges ("lanes") are drawn in lockstep, so that the dependent
 //!   multiply-fold chains of their streams overlap, and the quadrant pick is
-//!   branch-free (the picks are random: branches mispredict). Measured with
-//!   `cargo bench --bench pipeline -- generate_graph500` at SCALE 16: 1.8x
-//!   from the branch-free pick, then 1.36x from four lanes against one.
+//!   branch-free (the picks are random: branches mispredict); both measured
+//!   to pay (docs/history-kernels.md#reference).
 //! - Per level, most significant bit first: draw `r`, redraw while
 //!   `r < 3647` (so that `r mod 10000` is unbiased), then `r mod 10000` picks
 //!   B below 1900, C below 3800, A below 9500, else D. "Clip and flip": while
@@ -33,7 +32,7 @@
 //!
 //! Cost per edge: `scale` draws (two multiplications and two folds each,
 //! rare redraws), 25 multiplications to reach the next edge's stream, two
-//! scrambles. About 3.5x the reference's speed on one thread.
+//! scrambles; no memory beyond the output and three skip matrices.
 
 use crate::kronecker::{check_size, max_scale};
 use crate::mrg::{Mrg, Transition};
@@ -113,7 +112,7 @@ impl ReferenceKronecker {
     /// `LANES` edges before scrambling, each from its own stream, drawn in
     /// lockstep so that the streams' dependent multiply-folds overlap:
     /// `(source, target)` pairs with `source <= target`.
-    #[inline(always)] // into `fill`'s loop: called out of line, it was 8% slower
+    #[inline(always)] // into `fill`'s loop (docs/history-kernels.md#reference)
     fn draw_unscrambled(&self, streams: &mut [Mrg; LANES]) -> [(u64, u64); LANES] {
         let mut ends = [(0u64, 0u64); LANES];
         for _ in 0..self.scale {

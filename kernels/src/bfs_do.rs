@@ -39,8 +39,8 @@
 //!
 //! [`ParBfs`]: crate::ParBfs
 
-use crate::backend::Loops;
 use crate::frontier::claim_neighbors;
+use crate::loops::Loops;
 use crate::{
     Backend, Bfs, Bitmap, Csr, Direction, Frontier, LocalBuffer, Parents, SearchKey, SearchStats,
     Step, StepLog, Vertex,
@@ -274,7 +274,7 @@ impl DoBfs {
     /// Finds a frontier parent for every unreached vertex that has one;
     /// writes them to `next` and `visited`; returns how many, and, when
     /// `COUNT`, the adjacency entries read (else 0: counting in this loop
-    /// costs about 10% of a search).
+    /// has a measured cost, docs/history-kernels.md#bfs_do).
     fn bottom_up_step<const COUNT: bool>(&mut self) -> (u64, u64) {
         let step = Parallel::BottomUp {
             count: COUNT,
@@ -498,10 +498,8 @@ fn vertices_of_word(w: usize, n: usize) -> u64 {
 /// whose bit is set in `vertices`: the rows the next word of a bottom-up
 /// step will scan. Rows lie in vertex order, but unevenly spaced and mostly
 /// a cache line apart, so the hardware prefetcher misses them and every
-/// scanned vertex waited for memory. With this, the mean search of
-/// `graph500 --scale 20 --keys 64 --no-validate --threads T` went from 19.2
-/// to 14.5 ms on 2 threads (medians of five alternating runs) and from 31.7
-/// to 23.9 ms on 1 (three), on an AMD EPYC shared with other builds.
+/// scanned vertex would wait for memory (measured:
+/// docs/history-kernels.md#bfs_do).
 #[inline]
 fn prefetch_rows(graph: &Csr, w: usize, mut vertices: u64) {
     while vertices != 0 {

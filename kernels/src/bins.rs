@@ -53,9 +53,9 @@ impl<T: Copy> Bins<T> {
     /// to the highest bin used in it (24 bytes a bin, so at most 3 MiB),
     /// as a vector of every bin would. Graph500's distances stay below 3:
     /// 1536 bins at the default delta and 49,152 at the narrowest (bins
-    /// are never narrower than 2^-14), all in the window. With a window
-    /// of 4096, searches at the narrowest delta took 1.2 times as long
-    /// (their bins went to the map).
+    /// are never narrower than 2^-14), all in the window: a smaller one
+    /// sends their bins to the map, measurably slower
+    /// (docs/history-kernels.md#bins).
     pub const WINDOW: u64 = 1 << 17;
 
     /// Puts `item` in bin `bin`. O(1) in the window (amortized), O(log

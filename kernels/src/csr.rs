@@ -1,84 +1,43 @@
 //! Kernel 1: `Csr`, the graph in compressed sparse rows.
 //!
-//! `targets[offsets[v]..offsets[v + 1]]` are the neighbours of `v`. Every
-//! edge tuple `(u, v)` with `u != v` appears twice, as `u -> v` and `v -> u`;
-//! self-loops are dropped, duplicate tuples kept (as the reference does).
-//! A row lists its arcs in the order of their tuples (except in a region
-//! too big for the sort scratch, a hub's, where the order is still fixed).
+//! `targets[offsets[v]..offsets[v + 1]]` are the neighbours of `v`. Every tuple
+//! `(u, v)` with `u != v` gives the arcs `u -> v` and `v -> u`; self-loops are
+//! dropped, duplicates kept (as the reference does). A row lists its arcs in
+//! tuple order (in a hub's region too big for the sort scratch, a fixed one).
 //!
-//! Construction by propagation blocking: every pass streams through memory
-//! and every random access lands in cache. The vertices are cut into blocks
-//! of `2^b` consecutive ids; a block's rows are contiguous in `targets`, so
-//! its *region* there is known as soon as its arcs are counted, and serves
-//! as its bin. `b` is at most 11 (a region, about 64 Ki arcs, and its sort
-//! scratch fit a 1 MiB L2) and at most `32 - bits(N - 1)`, so that a
-//! source's offset in its block packs beside the target id in 32 bits.
-//! 1. count: the tuples are cut into `P` contiguous parts, one per worker
-//!    (at most [`MAX_PARTS`]); each part counts its arcs per block (an
-//!    L1-sized array, where the old per-vertex counts missed the cache);
-//! 2. scatter: each part owns a slice of every block's region (blocks in
-//!    order, parts in order inside a block, so a region holds its arcs in
-//!    tuple order for any `P`) and appends each arc there as
-//!    `target << b | source offset`. Arcs wait in a one-line (16-arc)
-//!    buffer per block and leave as whole 64-byte lines, written with
-//!    non-temporal stores ([`LineWriter`]), so the writes to thousands of
-//!    far-apart places stream instead of missing per arc. Above
-//!    `STAGE_MIN_BLOCKS` blocks (`2^23` vertices) the line buffers no
-//!    longer fit in cache (a million blocks, 64 MiB of buffers, at SCALE
-//!    26), so the scatter is *staged*: a part first sorts a stage of `2^24`
-//!    arcs, each with its block, into groups of 1024 blocks (a thousand
-//!    line buffers at SCALE 26), then moves the stage's arcs group after
-//!    group into their blocks, one group's 64 KiB of buffers in use at a
-//!    time. The order within a block, and so the graph, is the same;
-//! 3. sort: in parallel over blocks, each region is counting-sorted by
-//!    source offset through the worker's scratch, which unpacks the targets;
-//!    the counts are the block's rows, so their running sum plus the
-//!    region's start gives the block's `offsets`. A region over
-//!    [`SORT_CAP`] arcs (only a hub makes one) is sorted in place instead;
-//! 4. hubs: each vertex's neighbour of highest degree class among the
-//!    first arcs of its row ([`Csr::hub`], `hubs.rs`), which bottom-up
-//!    search steps test before they open the row.
+//! Built by propagation blocking: every pass streams through memory and every
+//! random access lands in cache. The vertices are cut into blocks of `2^b` ids,
+//! `b` at most 11 (a block's region of `targets` and its sort scratch fit a
+//! 1 MiB L2) and at most `32 - bits(N - 1)` (a source's offset in its block
+//! packs beside the target in 32 bits); a block's rows are contiguous, so its
+//! *region* is known once its arcs are counted.
+//! 1. count: the tuples are cut into `P` parts ([`Csr::parts`]), each counting
+//!    its arcs per block;
+//! 2. scatter: each part owns a slice of every block's region (blocks in order,
+//!    parts in order inside one) and appends each arc there as
+//!    `target << b | source offset`, through a one-line buffer per block
+//!    written out whole past the caches ([`LineWriter`]), in two stages
+//!    ([`Bins::scatter_staged`]) when those buffers outgrow the cache;
+//! 3. sort: in parallel over blocks, each region is counting-sorted by source
+//!    offset through a worker's scratch (in place above [`SORT_CAP`] arcs),
+//!    unpacking the targets; the counts give the block's `offsets`;
+//! 4. hubs: each vertex's neighbour of highest degree class among its first
+//!    arcs ([`Csr::hub`], `hubs.rs`), for bottom-up steps.
 //!
-//! Each pass runs on the [`Backend`] the build is given ([`Csr::build_on`]):
-//! its items (parts, blocks) borrow the tuples and `&mut` slices of the
-//! rows, so on pipes they run on `par`'s scoped threads.
+//! Each pass runs on the [`Backend`] given ([`Csr::build_on`]); its items
+//! borrow the tuples and `&mut` slices of the rows, so on pipes they run on
+//! `par`'s scoped threads.
 //!
-//! No atomics: every slot of `targets` is written by exactly one part
-//! through its own `&mut` slice. The result is identical for any thread
-//! count (the counting sort is stable; the in-place one is deterministic on
-//! a region that does not depend on `P`).
+//! Invariants: no atomics, every slot of `targets` written by exactly one part
+//! through its own slice; the same graph for any thread count and backend (the
+//! counting sort is stable, the in-place one deterministic on a region that
+//! does not depend on `P`).
 //!
-//! Memory: `8 (N + 1)` bytes of offsets, `4 * 2 * M` of targets, `4 N` of
-//! hubs, and while building 85 bytes per block per part (`N / 2^b` blocks), a stage of
-//! 128 MiB per part when staged, and a scratch of at most 1 MiB per
-//! worker ([`Csr::bytes_for`]).
-//!
-//! Why this design (AMD EPYC Zen 5, `graph500 --scale S --keys 1
-//! --no-validate --threads T`, `construction_time`, medians of 7
-//! alternating runs): the build it replaced counted arcs per vertex per
-//! part and then scattered each arc to `offsets[s] + cursor[s]`, a cache
-//! and TLB miss per arc in both passes; this one takes 0.18 s instead of
-//! 0.30 s at SCALE 20 on one thread and 0.86 s instead of 2.32 s at SCALE
-//! 22. Tried and dropped: the in-place sort for every region (a chain of
-//! dependent loads: 150 ms of sorting at SCALE 20 on one thread against
-//! 46 ms counting-sorted); plain stores for the full lines (1.63 s against
-//! 1.10 s at SCALE 22); transparent huge pages for `targets` (faster once
-//! the pages are backed, 0.13 s against 0.18 s at SCALE 20, but 1.45 s
-//! against 0.83 s at SCALE 22 on this VM, whose fresh huge pages are slow
-//! to fault in). Above `2^22` vertices the blocks shrink (64 vertices at
-//! SCALE 26) and the direct scatter slowed down per arc: 4.1-4.5 ns at
-//! SCALE 22, 5.1-8.2 at 23, 11.2-13.2 at 24, 17-22 at 25 and 26 (AMD EPYC,
-//! one to three runs each of `graph500 --scale S --keys 1 --no-validate`):
-//! one block's line buffer per arc, among millions of bytes of them.
-//! Staged (AMD EPYC, `graph500 --scale S --keys 1 --no-validate`,
-//! `construction_time`, alternating runs): SCALE 24 4.2-4.9 s against
-//! 6.9-8.6 s (three rounds), SCALE 25 11.8-13.5 s against 20.0-20.6 s (two
-//! rounds); SCALE 23 1.9-2.6 s against 1.3-2.2 s (four rounds), so it
-//! starts above SCALE 23. Tried before and dropped: blocks of `2^11` with
-//! the offset's high bits in a side byte per arc (SCALE 24 5.4-5.8 s
-//! against 6.3-7.1 s, SCALE 25 23.1 s against 18.5 s, one to two runs
-//! each), and transparent huge pages for `targets` at SCALE 25 (17.5-19.7
-//! s against 22.3-22.4 s: less than staging, and `unsafe`).
+//! Cost: O(M + N P / 2^b) work, the tuples read twice, `targets` written and
+//! reread once. Memory ([`Csr::bytes_for`]): `8 (N + 1)` bytes of offsets,
+//! `4 * 2 * M` of targets, `4 N` of hubs; while building, 85 bytes per block
+//! per part, 128 MiB per part when staged, a scratch of at most 1 MiB per
+//! worker.
 
 use crate::hubs::Hubs;
 use crate::{Backend, Parents};
@@ -91,7 +50,7 @@ use rayon::prelude::*;
 pub(crate) const MAX_PARTS: usize = 16;
 /// The most vertices a block holds, as a power of two: a block's region of
 /// `targets` (32 arcs a vertex on average: 256 KiB) and its sort scratch fit
-/// a 1 MiB L2. 10 and 12 measured the same at SCALE 20.
+/// a 1 MiB L2 (see docs/history-kernels.md#csr).
 const MAX_BLOCK_BITS: u32 = 11;
 /// The most arcs a region may hold to be sorted through a scratch buffer (1
 /// MiB of it per worker); bigger ones are sorted in place.
@@ -102,14 +61,14 @@ const LINE: usize = 16;
 /// slice, its line buffer and the buffer's fill.
 const BIN_BYTES: u64 = 4 + 16 + 4 * LINE as u64 + 1;
 /// Blocks per group of the staged scatter, as a power of two: a group's
-/// line buffers (64 KiB) stay in L2 while its arcs are placed. 10 built
-/// SCALE 25 in 8.2-8.6 s against 9.1-9.3 s with 12 (three alternating
-/// rounds, AMD EPYC, `graph500 --scale 25 --keys 1 --no-validate`) and
-/// SCALE 24 in 3.7-3.8 s against 3.7-4.1 s; 8 measured as 10 (7.9-9.5 s).
+/// line buffers (64 KiB) stay in L2 while its arcs are placed; chosen by
+/// measurement (docs/history-kernels.md#csr).
 const GROUP_BITS: u32 = 10;
 /// The scatter is staged above this many blocks (from `2^23 + 1`
-/// vertices, 512 a block, on). At SCALE 23 staging was slower (1.9-2.6 s
-/// against 1.3-2.2 s, four alternating runs); from SCALE 24 on it pays.
+/// vertices, 512 a block, on), where its line buffers no longer fit in
+/// cache (a million blocks, 64 MiB of buffers, at SCALE 26); below,
+/// staging costs more than it saves (measured:
+/// docs/history-kernels.md#csr).
 const STAGE_MIN_BLOCKS: usize = 1 << 14;
 /// Arcs a part stages at a time (8 bytes each): about 16 a block at
 /// SCALE 26, so that a group's line buffers fill several lines a visit.

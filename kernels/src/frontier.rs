@@ -122,7 +122,8 @@ impl<'a> LocalBuffer<'a> {
 /// the vertices in `window` is claimed for it (one CAS on `parents`), and
 /// `won(v)` is called for each vertex this call claimed (typically: push it
 /// to the next level). Returns, when `COUNT`, the adjacency entries read
-/// (else 0: even this count costs about 8% of a dobfs search at SCALE 20).
+/// (else 0: even this count has a measured cost,
+/// docs/history-kernels.md#frontier).
 /// Used by every level-synchronous kernel, whatever splits the level among
 /// workers. `reached(v)` may say that `v` certainly has a parent already
 /// (a kernel with a small visited bitmap answers from cache, sparing a

@@ -19,11 +19,11 @@
 //! classes of all vertices fit in one byte each (1 MiB at SCALE 20, in
 //! cache), so the build reads each row's first arcs once and looks each
 //! target up in cache; exact degrees would be two random reads of the
-//! 8-byte offsets per arc. Looking at the whole row instead of its first
-//! arcs costs more and found no better parents: the vertices bottom-up
-//! steps scan are mostly of low degree, and their samples are their
-//! whole rows. A vertex without arcs is its own hub: it is never in the
-//! frontier when it is scanned, so the test fails and costs nothing else.
+//! 8-byte offsets per arc. A sample is enough: the vertices bottom-up
+//! steps scan are mostly of low degree, and their samples are their whole
+//! rows (docs/history-kernels.md#hubs). A vertex without arcs is its own
+//! hub: it is never in the frontier when it is scanned, so the test fails
+//! and costs nothing else.
 //!
 //! Invariant: `hub(v)` is a neighbour of `v`, or `v` itself when `v` has
 //! no arcs. Deterministic: it depends only on the rows, which are the same

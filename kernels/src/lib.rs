@@ -16,7 +16,8 @@
 //! - [`Backend`]: what runs a kernel's parallel loops, rayon or `par`,
 //!   chosen per engine (`X::on(backend, ..)`, [`Kernel::engine_on`]) for
 //!   kernel 1, `par`, `dobfs` and kernel 3 ([`DeltaStepping`]) alike. Each
-//!   kernel writes its loops once, against one helper (`backend.rs`).
+//!   kernel writes its loops once, against one helper (`loops.rs`);
+//!   `Backend` itself is `par`'s, re-exported here.
 //! - [`par`]: one-shot pipes, futures on a persistent pool, `map`; the
 //!   `graph500-par` crate (`kernels/par/`), re-exported here.
 //! - [`CountingAllocator`] and [`count_allocations`]: allocation figures for
@@ -26,7 +27,6 @@
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
-mod backend;
 mod bfs_do;
 mod bfs_par;
 mod bfs_pipes;
@@ -39,12 +39,12 @@ mod error;
 mod frontier;
 mod hubs;
 mod keys;
+mod loops;
 mod parents;
 mod sssp_delta;
 mod trace;
 mod weighted;
 
-pub use backend::Backend;
 pub use bfs_do::{DoBfs, DoParams};
 pub use bfs_par::ParBfs;
 pub use bfs_pipes::{PipesBfs, Sharing};
@@ -64,6 +64,7 @@ pub use keys::{
     choose_reference_search_keys, choose_search_keys,
 };
 pub use par;
+pub use par::Backend;
 pub use parents::{NO_LEVEL, NO_PARENT, Parents};
 pub use sssp_delta::{BucketStep, DEFAULT_DELTA, DeltaStepping, SsspParams, SsspStats};
 pub use trace::{Direction, MAX_STEPS, Step, StepLog};

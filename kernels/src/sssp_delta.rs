@@ -1,97 +1,46 @@
 //! `DeltaStepping`: kernel 3, single-source shortest paths by parallel
 //! delta-stepping (Meyer and Sanders), on a [`WeightedCsr`].
 //!
-//! Tentative distances fall into buckets of width `delta`: bucket `b`
-//! holds the vertices whose distance lies in `[b delta, (b + 1) delta)`.
-//! Buckets are settled in order. Settling bucket `b` takes *light phases*:
-//! its vertices relax their light arcs (weight below `delta`), which may
-//! put vertices back into bucket `b`, until none comes; then one *heavy
-//! phase* relaxes the heavy arcs of every vertex the bucket settled, once
-//! (they can only reach later buckets). A bucket waits in eight bins of
-//! width `delta / 8` (fewer for the narrowest deltas), and a light phase
-//! takes the lowest non-empty bin, with the bins after it while they hold
-//! at most [`MERGE`] vertices together. A queue entry whose vertex was
-//! processed since it was queued is skipped (stale). On a graph split at
-//! `delta` ([`WeightedCsr::split_light`]) the light arcs are a row's
-//! prefix and the heavy ones the rest, sorted by weight; otherwise each
-//! phase filters the whole row.
+//! Bucket `b` holds the vertices whose tentative distance lies in `[b delta,
+//! (b + 1) delta)`; buckets are settled in order. Settling one takes *light
+//! phases* (its vertices relax their arcs lighter than `delta`, which may
+//! refill it) until it stays empty, then one *heavy phase* (every vertex it
+//! settled relaxes its heavy arcs, once). A bucket waits in [`SUB_BINS`] bins,
+//! taken lowest first and merged while small ([`MERGE`]), so its vertices are
+//! mostly processed once, in distance order.
 //!
-//! Four things keep it near memory speed on Kronecker graphs, where the
-//! first buckets settle the hubs and with them most of the arcs:
-//! - *done targets skipped unread.* `delta` is a power of two, so bucket
-//!   bounds are exact in f32 and a heavy arc from bucket `b` offers at
-//!   least `(b + 1) delta`: it cannot improve a vertex of bucket `b` or
-//!   earlier. The heavy phase first marks the bucket's vertices in a
-//!   bitmap (`done`, N/8 bytes, in L2), and every relaxation skips a
-//!   marked target without reading its 8-byte state (three quarters of
-//!   the relaxations at SCALE 20).
-//! - *push or pull.* A heavy phase is run the other way round when that
-//!   is expected to cost less ([`Cost`]): each unsettled vertex scans its
-//!   own heavy arcs, lightest first, takes the best offer of a done
-//!   neighbour, and stops at the first arc that cannot beat what it has.
-//!   The hubs' bucket, and usually the one after it, then read the few
-//!   arcs of the rest instead of the hubs' many (the idea of
-//!   direction-optimizing BFS, and of Chakaravarthy et al.'s push-pull
-//!   SSSP for Graph500).
-//! - *bins in distance order.* Taken whole, the hubs' bucket processed
-//!   its vertices 2.7 times each on average before their distances
-//!   settled (214,000 queue entries and 1.36 million light arcs for
-//!   79,000 vertices, at SCALE 20); taken bin by bin, lowest first, 1.06
-//!   times (83,000 entries, 0.61 million arcs). Merging small bins keeps
-//!   the many small buckets of the tail at one or two light phases.
-//! - *prefetch.* A queue visits vertices at random; each costs misses on
-//!   its state, row bounds and row. Light phases and pushes ask for the
-//!   vertex 16 entries ahead and the row 8 (or 4) ahead, and for light
-//!   arcs' targets 4 arcs ahead: the locked `fetch_and` per vertex would
-//!   otherwise serialize those misses. A pull reads rows in vertex order
-//!   but only their first arcs, at strides no hardware prefetcher follows:
-//!   it asks for the heavy part of the vertex 16 on.
+//! Near memory speed on Kronecker graphs, whose first buckets settle the hubs
+//! and most arcs: `delta` is a power of two, so bucket bounds are exact in f32
+//! and a heavy phase skips done targets (a bitmap) unread; a heavy phase runs
+//! as a *pull* when that costs less ([`Cost`]), each unsettled vertex scanning
+//! its heavy arcs, lightest first, up to the first that cannot help (after
+//! direction-optimizing BFS and Chakaravarthy et al.'s push-pull SSSP); queue
+//! loops prefetch ahead.
 //!
 //! Invariants:
-//! - each vertex's state is one `AtomicU64`: its distance's f32 bits above
-//!   its parent's id. A relaxation replaces it only with a strictly smaller
-//!   distance, in one compare-and-swap, so the parent always goes with the
-//!   distance it gave: `dist[v] == dist[parent] + w` exactly, in f32, as
-//!   the reference's validator checks. Strict improvement also keeps the
-//!   parents a tree with zero-weight arcs (a parent's distance, when it
-//!   became one, was final or larger than the child's new one).
-//! - distances are computed in f32 along paths from the root, as the
-//!   reference does; f32 addition is monotone, so the result (the least
-//!   fixpoint) is the same for any thread count. Parents may differ.
-//! - a vertex waits at most once in the bin of its distance, and waits
-//!   exactly when marked: the distance's sign bit marks it, set by the
-//!   CAS that improves it and cleared by the `fetch_and` that reads its
-//!   distance to process it, so the mark and the distance change in one
-//!   atomic step.
-//! - a pull writes only unsettled vertices and reads only settled ones, so
-//!   it needs no compare-and-swap; it keeps strict improvement and the
-//!   mark exactly as a relaxation does, and its parent is settled, so the
-//!   tree stays a tree.
-//! - the workers' bins ([`Bins`]: a window of up to 2^17 bins, farther
-//!   ones in a map) are kept from search to search: after the first search
-//!   on a pool, a search allocates nothing (their growth aside; a Graph500
-//!   search never leaves the window).
-//! - buckets are exact for every finite distance: below 2^24 buckets the
-//!   bound `b delta` is exact in f32; past it each f32 value is a bucket
-//!   of its own ([`bucket_of`]), a heavy arc offers at least its bucket's
-//!   value (it may leave it unchanged in f32), and a done vertex's distance
-//!   is at most that, so skipping done targets stays right.
+//! - a vertex's state is one `AtomicU64`, its distance's f32 bits above its
+//!   parent's id, replaced only by a strictly smaller distance, in one CAS (by
+//!   a pull, which writes only unsettled vertices and reads only settled ones,
+//!   in a plain store), so `dist[v]` is exactly `dist[parent] + w` and the
+//!   parents form a tree even with zero weights;
+//! - distances are the least fixpoint of the f32 relaxations from the root, the
+//!   same for any thread count and backend (parents may differ);
+//! - a vertex waits at most once in the bin of its distance, exactly when
+//!   marked: its distance's sign bit, set by the CAS that improves it and
+//!   cleared by the `fetch_and` that takes it, in one atomic step;
+//! - buckets are exact for every finite distance ([`bucket_of`]);
+//! - the phases run as `'static` [`LoopBody`]s on either [`Backend`]
+//!   ([`Loops`]), sharing the graph and per-search arrays through one `Arc`
+//!   (`Shared`); the workers' [`Bins`] ([`Backend::slot`]) are kept from search
+//!   to search, so a search allocates nothing once warm.
 //!
-//! Backends: the graph and the per-search arrays sit in one `Arc`
-//! (`Shared`) that every phase holds, so the phases run as `'static` tasks
-//! on either [`Backend`] through the engine's [`Loops`]: light phases,
-//! pushes and the marking of done vertices over chunks of the queue, pulls
-//! over ranges of the done bitmap's words. A worker's bins are found by
-//! its [`Backend::slot`]. The phases' code is the same on both.
-//!
-//! Cost: each vertex relaxes its light arcs once per light phase it is
-//! queued in (usually one) and its heavy arcs at most once (a pull reads
-//! an unsettled vertex's heavy arcs up to its first hopeless one); per
-//! phase, a barrier and a gather of the bins; 8 bytes per vertex and two
-//! bitmaps of N/8 bytes (done, and listed as settled by this bucket).
+//! Cost: a vertex relaxes its light arcs once per light phase it is queued in
+//! (usually one), its heavy arcs at most once; per phase a barrier and a gather
+//! of the bins. Memory: 8 bytes per vertex, two bitmaps of `N / 8` bytes, and
+//! the bins ([`DeltaStepping::bytes_for`]).
 
-use crate::backend::Loops;
 use crate::bins::{Bins, EXACT_BUCKETS, bucket_of};
+use crate::loops::Loops;
 use crate::{Backend, Bitmap, WeightedArc, WeightedCsr};
 use generator::Vertex;
 use par::LoopBody;
@@ -102,9 +51,8 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-/// The bucket width when none is given, 2^-6: the fastest of 2^-6, 2^-5
-/// and 2^-4 on Kronecker graphs with weights uniform in [0, 1) at SCALE 20
-/// (README, "Kernel 3", names the command). The reference uses 0.1.
+/// The bucket width when none is given, 2^-6, chosen by measurement (see
+/// docs/history-kernels.md#sssp_delta). The reference uses 0.1.
 pub const DEFAULT_DELTA: f32 = 1.0 / 64.0;
 /// The state of a vertex not reached: infinite distance, no parent.
 const UNREACHED: u64 = (f32::INFINITY.to_bits() as u64) << 32 | u32::MAX as u64;
@@ -114,19 +62,17 @@ const UNREACHED: u64 = (f32::INFINITY.to_bits() as u64) << 32 | u32::MAX as u64;
 /// twice would scan its row twice) and the mark is read and written in the
 /// same atomic step as the distance.
 const QUEUED: u64 = 1 << 63;
-/// Queue entries per parallel task. 256 rather than 64: fewer tasks for
-/// the same queues; median SSSP time 99 against 112 ms, faster in 9 of 15
-/// alternating rounds and slower in 5 (`graph500 --scale 20 --keys 16
-/// --sssp --no-validate`, AMD EPYC, 2 threads, a noisy host); 16 was
-/// slower (126-169 ms), 1024 no better (93-144 ms).
+/// Queue entries per parallel task: fewer tasks for the same queues;
+/// chosen by measurement (docs/history-kernels.md#sssp_delta).
 const GRAIN: usize = 256;
 /// Bins per bucket: light phases take a bucket's vertices bin by bin, in
-/// order of distance. 8 and 4 searched alike, 0.5-2.8% faster than 1 (one
-/// bin a bucket, as before) in two runs of a temporary in-process A/B
-/// timer.
+/// order of distance, so that fewer are processed before their distance
+/// settles; chosen by measurement (docs/history-kernels.md#sssp_delta).
 const SUB_BINS: usize = 8;
 /// The most vertices a light phase takes from several bins together (one
-/// bin may hold more). 512, 2048 and 8192 searched alike.
+/// bin may hold more), so that the many small buckets of the tail take one
+/// or two light phases; chosen by measurement
+/// (docs/history-kernels.md#sssp_delta).
 const MERGE: usize = 2048;
 /// How far ahead of the vertex it reads a pull prefetches a row's heavy
 /// part: rows are read in vertex order, but a few arcs of each, at strides
@@ -135,7 +81,8 @@ const PULL_AHEAD: usize = 16;
 /// Done-bitmap words per parallel task of a pull.
 const PULL_GRAIN: usize = 64;
 /// How far ahead in a queue a vertex's state and row bounds are
-/// prefetched, and its row.
+/// prefetched, and its row: a queue visits vertices at random, and the
+/// locked `fetch_and` per vertex would otherwise serialize those misses.
 const AHEAD: usize = 16;
 const ROW_AHEAD: usize = 8;
 /// How far ahead in a row a light arc's target state is prefetched.
@@ -220,16 +167,10 @@ pub struct SsspStats {
 
 /// What a heavy phase is expected to cost, in pushed arcs: a push reads
 /// each heavy arc of the settled vertices, and a pull every vertex not
-/// done and, at most, its heavy arcs (it stops early). Measured at SCALE
-/// 20 on 2 threads (AMD EPYC), one forced pull beside one push of the same
-/// buckets: a push took 7-9 ns an arc (26 ms for 3.7 million), a pull
-/// 9.0-14.9 ms, about 7 ms for the 0.9 million vertices not done plus
-/// 1.5-2.5 ns for each of their heavy arcs. The weights below are the
-/// best of a few tried: a vertex not done weighs [`Cost::OPEN_VERTEX`]
-/// arcs of the pull, and a pushed arc [`Cost::PUSHED_ARC`]. Searches took
-/// 6.7% less time than when a pull was chosen only where the unsettled
-/// vertices held fewer heavy arcs than the settled ones (in a temporary
-/// in-process A/B timer); 4 or 8 for a vertex did not do better.
+/// done and, at most, its heavy arcs (it stops early). A vertex not done
+/// weighs [`Cost::OPEN_VERTEX`] arcs of the pull, and a pushed arc
+/// [`Cost::PUSHED_ARC`]; both weights were chosen by measurement
+/// (docs/history-kernels.md#sssp_delta).
 struct Cost;
 
 impl Cost {
@@ -630,9 +571,7 @@ impl Shared {
             let du = dist(taken);
             // Listed once per bucket, at its first processing (the bit
             // is tested before the locked set, which only the first
-            // takes). Listing it at every processing instead made hubs
-            // relax their heavy arcs many times (0.33 -> 0.62 s a search
-            // at SCALE 20).
+            // takes), so that a hub relaxes its heavy arcs once.
             let (row, heavy) = self.parts(u);
             if !self.listed.get(u as usize) && !self.listed.test_and_set(u as usize) {
                 worker.settled.push(u);

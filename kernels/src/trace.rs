@@ -39,7 +39,7 @@ pub struct Step {
     pub discovered: u64,
     /// Adjacency entries the step read, where counted (bottom-up steps of
     /// `dobfs` count them only while tracing: counting in that inner loop
-    /// costs about 10% of the search).
+    /// has a measured cost, docs/history-kernels.md#bfs_do).
     pub edges_examined: Option<u64>,
     /// Seconds the step took.
     pub seconds: f64,

@@ -219,9 +219,9 @@ fn partition(row: &mut [u64], below: f32, heavy: &mut HeavyArcs) -> u32 {
 /// half. Short parts go through `sort_unstable`; from [`HeavyArcs::RADIX_FROM`]
 /// arcs on, an LSD radix sort over the key's span in the part (its highest
 /// minus its lowest key, 11 bits a pass: 3 passes for the weights of
-/// `[2^-6, 1)`), `O(d)` where `sort_unstable` is `O(d log d)`: at SCALE 22
-/// most arcs lie in rows of thousands, where the comparison sort made the
-/// split take 6 times as long as building the rows.
+/// `[2^-6, 1)`), `O(d)` where `sort_unstable` is `O(d log d)`: most arcs
+/// of a large Kronecker graph lie in rows of thousands (measured:
+/// docs/history-kernels.md#weighted).
 #[derive(Debug, Default)]
 struct HeavyArcs {
     words: Vec<u64>,

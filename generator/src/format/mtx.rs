@@ -247,7 +247,7 @@ enum Axis {
 
 impl Axis {
     /// As an error message names it. Static: an entry parses without
-    /// allocating (formatting it per entry made the reader 2.7x slower).
+    /// allocating (docs/history-kernels.md#mtx).
     fn index_name(self) -> &'static str {
         match self {
             Axis::Row => "a row index",

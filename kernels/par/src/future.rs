@@ -71,8 +71,8 @@ impl<T> Future<T> {
     /// the task's pool meanwhile: a task may wait on tasks it spawned
     /// without deadlocking the pool. Any other thread (the caller of a
     /// search) just waits, so a pool of `T` workers runs its tasks on `T`
-    /// threads, as `--threads T` promises (when it helped too, `par` on
-    /// pipes with `--threads 1` had two threads at work).
+    /// threads, as `--threads T` promises
+    /// (docs/history-kernels.md#par-future).
     pub fn get(self) -> Result<T, TaskError> {
         let Some(jobs) = self.jobs.filter(|_| crate::current_worker().is_some()) else {
             return self.result.recv().unwrap_or(Err(TaskError::Lost));

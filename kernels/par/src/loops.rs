@@ -2,9 +2,9 @@
 //! many times, allocating nothing per run.
 //!
 //! [`map_ranges`](crate::map_ranges) spawns a future per chunk: a boxed job
-//! and a pipe each (three allocations), plus the vector of futures. That is
-//! the seed's design, and fine for a few dozen tasks a search; but a search
-//! that promises to allocate nothing (dobfs, delta-stepping) cannot use it.
+//! and a pipe each (three allocations), plus the vector of futures: fine
+//! for a few dozen tasks a search, but a search that promises to allocate
+//! nothing (dobfs, delta-stepping) cannot use it.
 //! A `Loop` is the reused task object instead:
 //!
 //! - its state (the body of the current run, a chunk counter, the combined
@@ -180,9 +180,8 @@ impl<B: LoopBody> State<B> {
     /// `O(participants log c)` claims (each an atomic add on the line all
     /// participants share) and its last claims are single chunks, which
     /// keeps the participants' finishing times within a chunk of each
-    /// other. (With one chunk a claim, `dobfs` on 2 threads at SCALE 22,
-    /// whose bottom-up steps have 4096 chunks, took 1.13 and 1.19 times
-    /// rayon's time; 0.95-1.03 with guided claims.)
+    /// other (measured against one chunk a claim:
+    /// docs/history-kernels.md#par-loops).
     fn claim(&self, chunks: usize, participants: usize) -> Option<Range<usize>> {
         let left = chunks.saturating_sub(self.next.load(Ordering::Relaxed));
         let take = (left / (2 * participants)).max(1);

@@ -1,23 +1,30 @@
-//! `Backend`: what runs a kernel's parallel loops, and the one loop helper
-//! every kernel writes its loops against, so a kernel's body is one piece
-//! of code on either backend.
+//! `Backend`: what runs a kernel's parallel loops, rayon or this crate's
+//! pool, chosen per engine so that a kernel's loop bodies are one piece of
+//! code on either.
 //!
-//! - Loops inside a search ([`Loops::run`]): a [`LoopBody`] over the chunks
-//!   of `0..len`. On rayon, `(0..chunks).into_par_iter().map_init(..)
-//!   .reduce_with(..)`: one scratch per rayon split, work stealing. On
-//!   pipes, a [`par::Loop`] made once with the engine and run on the
-//!   current `par` pool: `T - 1` workers woken through a preallocated
-//!   channel plus the caller claim chunks in turn. Neither allocates (on a
-//!   rayon worker: see `harness::on_pool_worker`). The body shares the
-//!   kernel's state through `Arc`s and writes results in place.
-//! - Kernel 1's passes ([`Backend::for_each_init`], [`Backend::map`]) over
-//!   items that borrow the tuples and `&mut` slices of the rows: rayon's
-//!   `into_par_iter`, or [`par::scoped_for_each`] (threads started per
-//!   pass).
+//! - Passes over items that may borrow (kernel 1's parts and blocks, the
+//!   ranks' loops): [`Backend::for_each_init`], [`Backend::map`],
+//!   [`Backend::map_ranges`], [`Backend::for_each_chunk_init`]. On rayon,
+//!   its parallel iterators; on pipes, [`scoped_for_each`] and
+//!   [`scoped_map`], threads started for the call.
+//! - Loops inside a search run on a [`LoopBody`]: on rayon through its
+//!   parallel iterators, on pipes through a [`Loop`] made once with the
+//!   engine (the `kernels` crate's `Loops` picks between them).
 //! - Per-thread slots ([`Backend::slots`], [`Backend::slot`]) for kernels
 //!   that keep per-worker state (delta-stepping's bins).
+//!
+//! Invariant: a `Backend` is a plain `Copy` tag; it owns no pool. Every
+//! method runs on the calling thread's current pool of its kind (rayon's
+//! current pool, or [`with_current`]'s). Cost: on rayon, what the parallel
+//! iterator costs; on pipes, starting and joining `T - 1` threads per
+//! call, and a slot per item.
+//!
+//! [`scoped_for_each`]: crate::scoped_for_each
+//! [`scoped_map`]: crate::scoped_map
+//! [`LoopBody`]: crate::LoopBody
+//! [`Loop`]: crate::Loop
+//! [`with_current`]: crate::with_current
 
-use par::LoopBody;
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -27,8 +34,9 @@ pub enum Backend {
     /// rayon's work-stealing pool.
     #[default]
     Rayon,
-    /// [`par`]: the persistent pool of futures and pipes; searches run on
-    /// its reusable [`par::Loop`]s, kernel 1 on its scoped threads.
+    /// This crate: the persistent pool of futures and pipes; searches run
+    /// on its reusable [`Loop`](crate::Loop)s, kernel 1 on its scoped
+    /// threads.
     Pipes,
 }
 
@@ -45,11 +53,12 @@ impl Backend {
     }
 
     /// The worker threads of this backend's current pool: rayon's current
-    /// pool, or `par`'s ([`par::current_size`]; not started by asking).
+    /// pool, or `par`'s ([`current_size`](crate::current_size); not started
+    /// by asking).
     pub fn threads(self) -> usize {
         match self {
             Backend::Rayon => rayon::current_num_threads(),
-            Backend::Pipes => par::current_size(),
+            Backend::Pipes => crate::current_size(),
         }
     }
 
@@ -59,7 +68,7 @@ impl Backend {
     pub fn slots(self) -> usize {
         match self {
             Backend::Rayon => rayon::current_num_threads(),
-            Backend::Pipes => par::current_size() + 1,
+            Backend::Pipes => crate::current_size() + 1,
         }
     }
 
@@ -68,7 +77,7 @@ impl Backend {
     pub fn slot(self) -> usize {
         match self {
             Backend::Rayon => rayon::current_thread_index().unwrap_or(0),
-            Backend::Pipes => par::current_worker().map_or(0, |i| i + 1),
+            Backend::Pipes => crate::current_worker().map_or(0, |i| i + 1),
         }
     }
 
@@ -85,7 +94,7 @@ impl Backend {
     {
         match self {
             Backend::Rayon => items.into_par_iter().for_each_init(init, body),
-            Backend::Pipes => par::scoped_for_each(self.threads(), items, init, body),
+            Backend::Pipes => crate::scoped_for_each(self.threads(), items, init, body),
         }
     }
 
@@ -99,7 +108,7 @@ impl Backend {
     {
         match self {
             Backend::Rayon => items.into_par_iter().map(f).collect(),
-            Backend::Pipes => par::scoped_map(self.threads(), items, f),
+            Backend::Pipes => crate::scoped_map(self.threads(), items, f),
         }
     }
 }
@@ -138,57 +147,6 @@ impl Backend {
         match self {
             Backend::Rayon => items.par_chunks(grain).for_each_init(init, body),
             Backend::Pipes => self.for_each_init(items.chunks(grain).collect(), init, body),
-        }
-    }
-}
-
-/// An engine's loops on its backend: the backend, and on pipes the
-/// reusable [`par::Loop`] its runs go through (one allocation, made with
-/// the engine). One per body type.
-pub(crate) struct Loops<B: LoopBody> {
-    backend: Backend,
-    pipes: Option<par::Loop<B>>,
-}
-
-impl<B: LoopBody> std::fmt::Debug for Loops<B> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Loops")
-            .field("backend", &self.backend)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<B: LoopBody> Loops<B> {
-    /// Loops on `backend`.
-    pub(crate) fn new(backend: Backend) -> Self {
-        Loops {
-            backend,
-            pipes: (backend == Backend::Pipes).then(par::Loop::new),
-        }
-    }
-
-    /// The backend.
-    pub(crate) fn backend(&self) -> Backend {
-        self.backend
-    }
-
-    /// Runs `body` over `0..len` in chunks of `chunk_len`; the chunks'
-    /// values combined by [`LoopBody::reduce`] (which must be associative
-    /// and commutative), `None` if `len` is 0. Returns once every chunk has
-    /// run and `body` is dropped. Allocates nothing. Panics if a chunk
-    /// panicked (a bug in the body).
-    pub(crate) fn run(&mut self, body: B, len: usize, chunk_len: usize) -> Option<B::Out> {
-        match &mut self.pipes {
-            None => {
-                let body = &body;
-                let range = |c: usize| c * chunk_len..((c + 1) * chunk_len).min(len);
-                (0..len.div_ceil(chunk_len))
-                    .into_par_iter()
-                    .map_init(|| body.local(), |local, c| body.chunk(local, range(c)))
-                    .reduce_with(|a, b| body.reduce(a, b))
-            }
-            Some(pipes) => par::with_current(|pool| pipes.run(pool, body, len, chunk_len))
-                .unwrap_or_else(|e| panic!("a loop of the pipes backend failed: {e}")),
         }
     }
 }
