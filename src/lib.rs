@@ -21,12 +21,15 @@
 //!   and read back typed.
 //! - [`budget`] and [`system`]: a command's peak memory, summed from what
 //!   each library says its part needs, against what the OS has.
+//! - [`alloc_count`]: the counting global allocator of `graph500 profile`
+//!   and of the tests that hold searches to allocating nothing.
 //!
 //! The command line (`src/main.rs`, `src/cli/`) turns options into a
 //! [`Plan`], runs it and prints; nothing here knows about clap.
 
 #![cfg_attr(test, allow(clippy::cast_possible_truncation))]
 
+pub mod alloc_count;
 pub mod block;
 pub mod budget;
 mod engine;

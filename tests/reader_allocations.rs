@@ -6,7 +6,7 @@
 //! thread allocates meanwhile).
 
 use generator::format::EdgeFormat;
-use kernels::{CountingAllocator, count_allocations, is_counting_installed};
+use harness::alloc_count::{CountingAllocator, count_allocations, is_counting_installed};
 use std::fmt::Write as _;
 
 #[global_allocator]

@@ -20,8 +20,6 @@
 //!   `Backend` itself is `par`'s, re-exported here.
 //! - [`par`]: one-shot pipes, futures on a persistent pool, `map`; the
 //!   `graph500-par` crate (`kernels/par/`), re-exported here.
-//! - [`CountingAllocator`] and [`count_allocations`]: allocation figures for
-//!   tests and `graph500 profile`.
 //! - [`choose_search_keys`] draws the benchmark's roots from a seed stream;
 //!   [`choose_reference_search_keys`] picks them by the reference code's rule.
 
@@ -33,7 +31,6 @@ mod bfs_pipes;
 mod bfs_seq;
 mod bins;
 mod bitmap;
-mod counting_alloc;
 mod csr;
 mod error;
 mod frontier;
@@ -52,9 +49,6 @@ pub use bfs_seq::SeqBfs;
 pub use bins::{Bins, EXACT_BUCKETS, bucket_of};
 pub use bitmap::Bitmap;
 
-pub use counting_alloc::{
-    AllocationCount, CountingAllocator, count_allocations, is_counting_installed,
-};
 pub use csr::Csr;
 pub use error::Error;
 pub use frontier::{Frontier, LocalBuffer};

@@ -1,4 +1,4 @@
-//! The global allocator: [`kernels::CountingAllocator`] (which counts
+//! The global allocator: [`harness::alloc_count::CountingAllocator`] (which counts
 //! allocations inside `graph500 profile`), plus a clean exit when memory
 //! runs out. Rust's default reaction to a failed allocation is an abort
 //! (SIGABRT, "memory allocation of N bytes failed", core dump); here a null
@@ -13,7 +13,7 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 
-/// [`kernels::CountingAllocator`] that exits cleanly when it returns null.
+/// [`harness::alloc_count::CountingAllocator`] that exits cleanly when it returns null.
 pub(crate) struct ExitOnOom;
 
 // SAFETY: every method forwards its arguments unchanged to
@@ -24,7 +24,7 @@ pub(crate) struct ExitOnOom;
 unsafe impl GlobalAlloc for ExitOnOom {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract for `alloc`, passed on as is.
-        let p = unsafe { kernels::CountingAllocator.alloc(layout) };
+        let p = unsafe { harness::alloc_count::CountingAllocator.alloc(layout) };
         if p.is_null() {
             out_of_memory(layout.size());
         }
@@ -33,7 +33,7 @@ unsafe impl GlobalAlloc for ExitOnOom {
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: the caller's contract for `alloc_zeroed`, passed on as is.
-        let p = unsafe { kernels::CountingAllocator.alloc_zeroed(layout) };
+        let p = unsafe { harness::alloc_count::CountingAllocator.alloc_zeroed(layout) };
         if p.is_null() {
             out_of_memory(layout.size());
         }
@@ -42,7 +42,7 @@ unsafe impl GlobalAlloc for ExitOnOom {
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: the caller's contract for `realloc`, passed on as is.
-        let p = unsafe { kernels::CountingAllocator.realloc(ptr, layout, new_size) };
+        let p = unsafe { harness::alloc_count::CountingAllocator.realloc(ptr, layout, new_size) };
         if p.is_null() {
             out_of_memory(new_size);
         }
@@ -51,7 +51,7 @@ unsafe impl GlobalAlloc for ExitOnOom {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: the caller's contract for `dealloc`, passed on as is.
-        unsafe { kernels::CountingAllocator.dealloc(ptr, layout) }
+        unsafe { harness::alloc_count::CountingAllocator.dealloc(ptr, layout) }
     }
 }
 

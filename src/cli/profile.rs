@@ -22,12 +22,12 @@ use crate::cli::args::ProfileArgs;
 use crate::cli::commands::write_text;
 use crate::cli::progress::Progress;
 use anyhow::bail;
+use harness::alloc_count::{AllocationCount, count_allocations};
 use harness::block::format_g;
 use harness::report::{Document, ProfileReport, ProfileRow};
 use harness::{BfsChecker, Checker, Searcher, budget, on_pool_worker, search_all};
 use kernels::{
-    AllocationCount, Backend, Bfs, Csr, DoParams, Kernel, Parents, PipesBfs, SearchKey,
-    SearchStats, Sharing, count_allocations,
+    Backend, Bfs, Csr, DoParams, Kernel, Parents, PipesBfs, SearchKey, SearchStats, Sharing,
 };
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -108,7 +108,7 @@ pub(crate) fn profile(
     force: bool,
     progress: &Progress,
 ) -> anyhow::Result<ExitCode> {
-    if !kernels::is_counting_installed() {
+    if !harness::alloc_count::is_counting_installed() {
         bail!("the counting allocator is not this program's global allocator");
     }
     crate::cli::output::check(crate::cli::output::NO_INPUTS, &args.json)?;

@@ -14,9 +14,11 @@
 //! (per level, per step) never would.
 
 use generator::{EdgeGenerator, Kronecker, SeedStreams};
+use harness::alloc_count::{
+    AllocationCount, CountingAllocator, count_allocations, is_counting_installed,
+};
 use kernels::{
-    AllocationCount, Backend, CountingAllocator, Csr, DeltaStepping, DoParams, Kernel, SsspParams,
-    WeightedCsr, choose_search_keys, count_allocations, is_counting_installed,
+    Backend, Csr, DeltaStepping, DoParams, Kernel, SsspParams, WeightedCsr, choose_search_keys,
 };
 use std::sync::Arc;
 
@@ -38,8 +40,8 @@ fn searches_allocate_nothing() {
     for threads in [1, 2] {
         // rayon's pool and par's, both of `threads` workers; searches run
         // on a rayon worker, as the harness runs them.
-        par::in_pool(threads, || {
-            par::with_pool(threads, || {
+        kernels::par::in_pool(threads, || {
+            kernels::par::with_pool(threads, || {
                 let graph = Arc::new(Csr::from_edge_list(&edges));
                 let keys =
                     choose_search_keys(&graph, 4, &mut SeedStreams::new(2).search_keys()).unwrap();
