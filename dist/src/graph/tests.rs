@@ -1,0 +1,139 @@
+use super::*;
+use crate::ThreadRanks;
+use generator::{Edge, EdgeGenerator, Kronecker, WideEdge};
+use kernels::Csr;
+
+fn widen(e: &Edge) -> WideEdge {
+    WideEdge::from_ends(e.u.into(), e.v.into())
+}
+
+/// Guards kernel 1 across ranks: for P = 1..4 every rank's rows hold
+/// exactly the neighbours the single-process CSR gives its vertices
+/// (as multisets; the order within a row may differ), with u32 ids from
+/// 32-bit tuples and u64 ids from 64-bit tuples.
+#[test]
+fn the_ranks_rows_are_the_single_process_graph() {
+    let g = Kronecker::new(10, 8, 3).unwrap();
+    let list = g.generate();
+    let csr = Csr::from_edge_list(&list);
+    for p in 1..=4 {
+        let check = |rows: Vec<(u64, Vec<Vec<u64>>)>| {
+            for (first, rows) in rows {
+                for (i, mut row) in rows.into_iter().enumerate() {
+                    let v = u32::try_from(first + i as u64).unwrap();
+                    let mut want: Vec<u64> =
+                        csr.neighbors(v).iter().map(|&t| u64::from(t)).collect();
+                    row.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(row, want, "P {p} vertex {v}");
+                }
+            }
+        };
+        let share = |rank: usize| {
+            let m = list.len();
+            &list.edges()[m * rank / p..m * (rank + 1) / p]
+        };
+        let part = Partition::new(list.num_vertices() as u64, p);
+        check(ThreadRanks::run(p, |c| {
+            let graph = LocalGraph::<u32>::build(c, part, share(c.rank()));
+            let rows = (0..graph.num_rows())
+                .map(|r| graph.neighbors(r).iter().map(|&t| t.to_u64()).collect())
+                .collect();
+            (graph.first(), rows)
+        }));
+        check(ThreadRanks::run(p, |c| {
+            let wide: Vec<WideEdge> = share(c.rank()).iter().map(widen).collect();
+            let graph = LocalGraph::<u64>::build(c, part, &wide);
+            let rows = (0..graph.num_rows())
+                .map(|r| graph.neighbors(r).to_vec())
+                .collect();
+            (graph.first(), rows)
+        }));
+    }
+}
+
+/// Guards the weighted build: for P = 1..4, u32 and u64 ids, every
+/// rank's row of `v` holds exactly the `(target, weight)` arcs the tuples
+/// give `v` (as multisets, self-loops dropped), light ones (lighter than
+/// the bound) first, and the light part is a prefix of the row.
+#[test]
+fn weighted_rows_carry_each_tuple_weight_light_arcs_first() {
+    let g = Kronecker::new(9, 8, 5).unwrap();
+    let list = g.generate();
+    let weights = generator::generate_weights(&g, 0..g.num_blocks(), &|| {});
+    let n = list.num_vertices();
+    let mut want: Vec<Vec<(u64, u32)>> = vec![Vec::new(); n];
+    for (e, w) in list.edges().iter().zip(&weights) {
+        if !e.is_self_loop() {
+            want[e.u as usize].push((e.v.into(), w.to_bits()));
+            want[e.v as usize].push((e.u.into(), w.to_bits()));
+        }
+    }
+    for row in &mut want {
+        row.sort_unstable();
+    }
+    let below = 0.3;
+    for p in 1..=4 {
+        let part = Partition::new(n as u64, p);
+        let share = |rank: usize| {
+            let m = list.len();
+            m * rank / p..m * (rank + 1) / p
+        };
+        // Each rank's rows as (first id, per row (light arcs, heavy arcs)).
+        type Rows = (u64, Vec<(Vec<(u64, f32)>, Vec<(u64, f32)>)>);
+        fn rows_of<I: Id>(graph: &WeightedLocalGraph<I>) -> Rows {
+            let rows = (0..graph.num_rows())
+                .map(|r| {
+                    let (light, heavy) = graph.light_and_heavy(r);
+                    assert_eq!(
+                        light.len() + heavy.len(),
+                        graph.degree(r) as usize,
+                        "row {r}"
+                    );
+                    assert!(graph.arcs(r).eq(light.clone().chain(heavy.clone())));
+                    (light.collect(), heavy.collect())
+                })
+                .collect();
+            (graph.first(), rows)
+        }
+        let narrow = ThreadRanks::run(p, |c| {
+            let r = share(c.rank());
+            let graph = WeightedLocalGraph::<u32>::build_weighted(
+                c,
+                part,
+                &list.edges()[r.clone()],
+                &weights[r],
+                below,
+            );
+            assert_eq!(graph.light_below(), below);
+            let plain = graph.unweighted();
+            for r in 0..graph.num_rows() {
+                let targets = graph.arcs(r).map(|(t, _)| t);
+                assert!(targets.eq(plain.neighbors(r).iter().map(|&t| u64::from(t))));
+            }
+            rows_of(&graph)
+        });
+        let wide = ThreadRanks::run(p, |c| {
+            let r = share(c.rank());
+            let tuples: Vec<WideEdge> = list.edges()[r.clone()].iter().map(widen).collect();
+            let graph =
+                WeightedLocalGraph::<u64>::build_weighted(c, part, &tuples, &weights[r], below);
+            rows_of(&graph)
+        });
+        assert_eq!(narrow.len(), p);
+        for (first, rows) in narrow.into_iter().chain(wide) {
+            for (i, (light, heavy)) in rows.into_iter().enumerate() {
+                let v = first as usize + i;
+                assert!(light.iter().all(|a| a.1 < below), "P {p} vertex {v}");
+                assert!(heavy.iter().all(|a| a.1 >= below), "P {p} vertex {v}");
+                let mut got: Vec<(u64, u32)> = light
+                    .iter()
+                    .chain(&heavy)
+                    .map(|&(t, w)| (t, w.to_bits()))
+                    .collect();
+                got.sort_unstable();
+                assert_eq!(got, want[v], "P {p} vertex {v}");
+            }
+        }
+    }
+}
