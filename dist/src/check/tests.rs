@@ -1,5 +1,11 @@
 use super::*;
 use crate::ThreadRanks;
+
+/// The 8-vertex graph of `validate`'s check tests and its trees, from
+/// their one source.
+#[path = "../../../validate/tests/fixtures/eight.rs"]
+mod eight;
+
 use generator::{Edge, EdgeGenerator, EdgeList, Kronecker, WideEdge};
 use kernels::{Csr, DoParams, Kernel, SearchKey};
 use std::sync::Arc;
@@ -324,31 +330,19 @@ fn bytes_sent_stay_within_the_documented_volume() {
 }
 
 /// Guards ranks that own no vertex or hold no tuple: on the 8-vertex
-/// graph of `validate`'s tests, with up to 9 ranks and one tuple per
-/// round, they take part in every phase and the verdicts are the
+/// graph of `validate`'s tests (`eight`), with up to 9 ranks and one tuple
+/// per round, they take part in every phase and the verdicts are the
 /// single-process ones.
 #[test]
 fn ranks_without_vertices_or_tuples_take_part_in_every_phase() {
-    let pairs = [
-        (0, 1),
-        (0, 2),
-        (1, 3),
-        (2, 3),
-        (3, 4),
-        (4, 4),
-        (1, 0),
-        (5, 6),
-    ];
-    let edges = pairs.iter().map(|&(u, v)| Edge::new(u, v)).collect();
-    let list = EdgeList::new(8, edges).unwrap();
+    let list = eight::graph();
     let csr = Arc::new(Csr::from_edge_list(&list));
-    let parents = vec![0, 0, 0, 1, 3, -1, -1, -1];
     let c = Case {
         list,
         csr,
         root: 0,
-        parents,
-        nedge: 6,
+        parents: eight::VIA_1.to_vec(),
+        nedge: eight::NEDGE,
     };
     let broken: [&[(usize, i64)]; 7] = [
         &[(4, -1)],
@@ -361,8 +355,8 @@ fn ranks_without_vertices_or_tuples_take_part_in_every_phase() {
     ];
     for p in [1, 2, 3, 4, 9] {
         for round in [1, ROUND] {
-            let ok = c.distributed(p, round, &c.parents, Some(6)).0;
-            assert_eq!(ok, c.single(&c.parents, Some(6)), "P {p}");
+            let ok = c.distributed(p, round, &c.parents, Some(c.nedge)).0;
+            assert_eq!(ok, c.single(&c.parents, Some(c.nedge)), "P {p}");
             for changes in broken {
                 let mut parents = c.parents.clone();
                 changes.iter().for_each(|&(v, parent)| parents[v] = parent);
