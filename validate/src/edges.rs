@@ -316,10 +316,9 @@ mod tests {
     /// nedge then does not count).
     #[cfg(target_arch = "x86_64")]
     #[test]
+    #[cfg_attr(not(avx512_tests), ignore = "needs AVX-512F: this processor lacks it")]
     fn the_wide_loop_agrees_with_the_scalar_loop() {
-        if !available() {
-            return; // this processor runs the scalar loop only
-        }
+        crate::assert_avx512(available());
         wide_agrees_with_scalar::<Packed32>();
         wide_agrees_with_scalar::<Packed16>();
     }
