@@ -8,9 +8,7 @@
 //! lane-wise arithmetic. Both ends' lines are prefetched `AHEAD` tuples
 //! early: the lower end's are read at random in its block, and the higher
 //! end's, although they come in order, were not fetched early enough by
-//! the processor (measured: `graph500 --scale 20 --keys 64`, mean
-//! validation 9.8-11.6 ms with both prefetched against 11.8-15.3 ms with
-//! the lower only, AMD EPYC, two alternating rounds).
+//! the processor (`docs/history-validate.md` has the measurement).
 //!
 //! Two forms of the same pass: a portable one, and on processors with
 //! AVX-512 one in intrinsics whose lane tests become mask registers at
