@@ -36,21 +36,14 @@
 //! judged in every lane; a worker's mask array is written by that worker
 //! only (plain loads and stores, no locked read-modify-write).
 //!
-//! Memory: 64 bytes a vertex for the tiles, 4 for the walks' levels, 2 a
-//! vertex per worker for the masks ([`Batch::bytes_for`]).
-//!
-//! Measured (AMD EPYC, 2 threads, temporary timers): a batch's pass over
-//! the tuples took 52-57 ms at SCALE 20 (3.3-3.6 ms a search) and 229-248
-//! ms at SCALE 22, the transposition with the clearing of the masks 5-6 and
-//! 19-26 ms, the sweep 3-4 and 12 ms; a held search's walks 3.6-6.8 ms at
-//! SCALE 20 and 23-30 ms at SCALE 22, and a copy of its cells into the
-//! tiles 0.5-0.8 and 2.2-3.1 ms more. The walks' fill now writes the tiles
-//! itself (no cell array, no copy): mean validation 7.8-8.4 against
-//! 9.0-9.6 ms at SCALE 20 (`graph500 --scale 20 --keys 64`, three
-//! alternating rounds) and 44.0-45.2 against 52.2-52.6 ms at SCALE 22
-//! (`--keys 32`, two rounds). With dobfs's claimed levels proven instead
-//! of walked, a hold took 22-25 ms against 38-39 ms for the walks at SCALE
-//! 22 (temporary timer, 16 searches, same binary with the claims ignored).
+//! Cost: per held search, checks 1 and 2 (the walks, or the certificate's
+//! one pass over the vertices), whose fill writes the tiles itself (no
+//! cell array, no copy); per batch, one pass over the block-ordered tuples
+//! for all sixteen searches, a transposition of the tiles and one sweep
+//! over the vertices. Memory: 64 bytes a vertex for the tiles, 4 for the
+//! walks' levels, 2 a vertex per worker for the masks
+//! ([`Batch::bytes_for`]). The timings behind these choices are in
+//! `docs/history-validate.md`.
 
 use crate::certificate::certify_and_fill_with;
 pub use crate::lanes::LANES;

@@ -291,7 +291,8 @@ fn level_error<C: Cell>(edge: usize, u: Vertex, v: Vertex, level_u: u32, level_v
     }
 }
 
-#[cfg(test)]
+// The wide loop exists on x86-64 only, and so do these tests of it.
+#[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
     use crate::cells::{Narrow, Packed16, Packed32};
@@ -314,17 +315,14 @@ mod tests {
     /// same verdict on check 4, the same marks and, when check 4 holds,
     /// the same nedge (a failing item is re-run by the scalar loop, whose
     /// nedge then does not count).
-    #[cfg(target_arch = "x86_64")]
     #[test]
+    #[cfg_attr(not(avx512_tests), ignore = "needs AVX-512F: this processor lacks it")]
     fn the_wide_loop_agrees_with_the_scalar_loop() {
-        if !available() {
-            return; // this processor runs the scalar loop only
-        }
+        crate::assert_avx512(available());
         wide_agrees_with_scalar::<Packed32>();
         wide_agrees_with_scalar::<Packed16>();
     }
 
-    #[cfg(target_arch = "x86_64")]
     fn wide_agrees_with_scalar<C: Narrow>() {
         let n = 3 * BLOCK + 1234;
         let mut next = sequence(7);

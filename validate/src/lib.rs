@@ -373,6 +373,21 @@ fn padded(n: usize) -> usize {
     n.next_multiple_of(order::BLOCK)
 }
 
+/// The first step of a test that needs AVX-512F, which runs only where
+/// `build.rs` set the cfg `avx512_tests` (the build host has it, or
+/// `GRAPH500_REQUIRE_AVX512=1`) and is ignored elsewhere: fails, naming
+/// why, if this processor lacks it, rather than pass having checked
+/// nothing.
+#[cfg(all(test, target_arch = "x86_64"))]
+#[track_caller]
+fn assert_avx512(present: bool) {
+    assert!(
+        present,
+        "this test needs AVX-512F, which this processor lacks; it runs because \
+         GRAPH500_REQUIRE_AVX512=1 or because the build host had it"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,13 +24,10 @@
 //! the same for any thread count) and one sequential pass that packs the
 //! words into the first half of the tuples' own allocation, which then
 //! shrinks: no memory to speak of beyond the tuples', and 4 bytes per
-//! tuple afterwards instead of 8. At SCALE 20 on 2 threads the whole block
-//! order took 0.23-0.24 s with this sort (about 165 ms of it, temporary
-//! timers) and 0.33-0.35 s with rayon's comparison sort (AMD EPYC,
-//! `graph500 --scale 20 --keys 32`, `tuple_order_seconds`, three
-//! alternating runs). rdst's standard tuning sorted in about 160 ms (0.19
-//! s for the whole block order, two runs) but peaked 26 MiB higher at
-//! SCALE 20, memory that grows with the graph: not kept.
+//! tuple afterwards instead of 8. The radix sort beats rayon's comparison
+//! sort; rdst's standard tuning is a little faster but needs memory that
+//! grows with the graph, so the low-memory one is kept (figures in
+//! `docs/history-validate.md`).
 
 use generator::{Edge, Vertex};
 use rayon::prelude::*;

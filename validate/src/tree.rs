@@ -8,9 +8,8 @@
 //! A block's pending vertices are listed first, without a branch per
 //! vertex, and most of them need no walk: their parent's level is known by
 //! then, one read. (Testing each vertex in turn mispredicted about every
-//! other one and kept the reads from overlapping: the walks took 6.4-10.4
-//! ms a validation at SCALE 20 against 4.4-6.7 ms this way, six
-//! alternating pairs of runs, AMD EPYC, temporary timers.)
+//! other one and kept the reads from overlapping; the timings are in
+//! `docs/history-validate.md`.)
 //!
 //! A level, once written, is the vertex's true tree depth, and every worker
 //! that writes it writes the same value, so racing workers only repeat work.

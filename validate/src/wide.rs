@@ -13,13 +13,13 @@
 //! item through the scalar loop, which names the first bad tuple, so both
 //! paths report the same error.
 //!
-//! Measured at SCALE 20 on 2 threads (AMD EPYC Zen 4, wall time of the
-//! edge pass in `graph500 --scale 20 --keys 64`, temporary timers, README
-//! "Validation takes"): two 16-lane gathers per step took about 17 ms a
-//! validation, the 32 plain loads about 13.5 ms (a gather of lanes that
-//! miss L1 costs more than its loads one by one on this processor), and
-//! the batched candidates 12-12.7 ms against 13.2-13.7 ms for a branch
-//! per candidate lane (alternating runs).
+//! Cost per sixteen tuples: one vector load of their words, 32 plain loads
+//! of cells (rather than two 16-lane gathers: a gather of lanes that miss
+//! L1 costs more than its loads one by one), a few lane-wise operations,
+//! and a compress-store of the candidates, each then settled with one read
+//! of the parent array where prints are not whole parents (rather than a
+//! branch per candidate lane). The timings behind both choices are in
+//! `docs/history-validate.md`.
 //!
 //! Why `unsafe`: the vector loads and stores go through raw pointers, and
 //! the function must be compiled for AVX-512 and called only where the
@@ -123,7 +123,7 @@ unsafe fn check_words_avx512<C: Narrow, P: ParentArray + ?Sized, const SHIFT: u3
     let (mut candidates, mut kept) = (Candidates::new(), 0);
     for group in words.chunks_exact(LANES) {
         // The cells, read one by one: 32 plain loads beat two 16-lane
-        // gathers (AMD EPYC, README "Validation takes").
+        // gathers (docs/history-validate.md).
         for ((&word, low_cell), high_cell) in group.iter().zip(&mut lows).zip(&mut highs) {
             *low_cell = low[(word & 0xffff) as usize].bits();
             *high_cell = high[(word >> 16) as usize].bits();

@@ -1,39 +1,18 @@
 //! Each check of the validator rejects the broken tree it exists for, and
 //! valid trees of either BFS order are accepted.
 //!
-//! The graph (N = 8, root 0):
-//!
-//! ```text
-//!     0 ── 1          5 ── 6     7 (isolated)
-//!     │    │
-//!     2 ── 3 ── 4 ⟲ (self-loop)      plus a duplicate of 0-1
-//! ```
-//!
-//! BFS levels from 0: 1 and 2 at 1, 3 at 2, 4 at 3; 5, 6, 7 unreached.
-//! nedge = 6 (0-1 twice, 0-2, 1-3, 2-3, 3-4; the self-loop does not count).
+//! The graph and its valid trees are `fixtures/eight.rs`'s (N = 8, root
+//! 0: the square 0-1-3-2 with the tail 3-4, a self-loop on 4 and 0-1
+//! twice; apart, the pair 5-6 and the isolated 7; levels 1 and 2 at 1, 3 at
+//! 2, 4 at 3; nedge 6), shared with the distributed validator's tests.
 
+#[path = "fixtures/eight.rs"]
+mod eight;
+
+use eight::{VIA_1, VIA_2, graph};
 use generator::{Edge, EdgeList};
 use std::sync::atomic::AtomicU32;
 use validate::{Invalid, TreeSummary, TupleBlocks, Validator};
-
-fn graph() -> EdgeList {
-    let pairs = [
-        (0, 1),
-        (0, 2),
-        (1, 3),
-        (2, 3),
-        (3, 4),
-        (4, 4),
-        (1, 0),
-        (5, 6),
-    ];
-    EdgeList::new(8, pairs.iter().map(|&(u, v)| Edge::new(u, v)).collect()).unwrap()
-}
-
-/// The tree our kernels would build: 3 discovered from 1.
-const VIA_1: [i64; 8] = [0, 0, 0, 1, 3, -1, -1, -1];
-/// Another valid tree: 3 discovered from 2.
-const VIA_2: [i64; 8] = [0, 0, 0, 2, 3, -1, -1, -1];
 
 fn check(parents: &[i64]) -> Result<TreeSummary, Invalid> {
     Validator::new(8).validate(&graph(), 0, parents, None)

@@ -5,6 +5,11 @@ use kernels::{DeltaStepping, SsspParams, WeightedCsr};
 use std::sync::Arc;
 use validate::SsspValidator;
 
+/// The 9-vertex graph of `validate`'s SSSP rule tests and its search,
+/// from their one source.
+#[path = "../../../validate/tests/fixtures/nine.rs"]
+mod nine;
+
 /// Tuples and their weights over `n` vertices.
 #[derive(Clone, Debug)]
 struct Graph {
@@ -573,35 +578,21 @@ fn bytes_sent_stay_within_the_documented_volume() {
     }
 }
 
-/// The graph of `validate`'s SSSP rule tests (N = 9, root 0): tuples
-/// `0-1 (1)`, `0-2 (2)`, `1-2 (0.5)`, `2-3 (1)`, `1-3 (2)`, `3-4 (0)`,
-/// the self-loop `4-4 (0.25)`, `1-0 (1)`, `5-6 (0)`, `4-8 (0)`,
-/// `8-3 (0)`, `0-1 (3)`; 7 isolated; and its shortest-path tree.
+/// The graph of `validate`'s SSSP rule tests (`nine`: N = 9, root 0)
+/// and its shortest-path tree.
 fn small() -> (Graph, Search) {
-    let triples = [
-        (0, 1, 1.0),
-        (0, 2, 2.0),
-        (1, 2, 0.5),
-        (2, 3, 1.0),
-        (1, 3, 2.0),
-        (3, 4, 0.0),
-        (4, 4, 0.25),
-        (1, 0, 1.0),
-        (5, 6, 0.0),
-        (4, 8, 0.0),
-        (8, 3, 0.0),
-        (0, 1, 3.0),
-    ];
     let g = Graph {
-        n: 9,
-        edges: triples.iter().map(|&(u, v, _)| Edge::new(u, v)).collect(),
-        weights: triples.iter().map(|t| t.2).collect(),
+        n: nine::PARENTS.len(),
+        edges: (nine::TRIPLES.iter())
+            .map(|&(u, v, _)| Edge::new(u, v))
+            .collect(),
+        weights: nine::TRIPLES.iter().map(|t| t.2).collect(),
     };
     let s = Search {
         root: 0,
-        parents: vec![0, 0, 1, 2, 3, -1, -1, -1, 3],
-        dist: vec![0.0, 1.0, 1.5, 2.5, 2.5, -1.0, -1.0, -1.0, 2.5],
-        claimed: Some(10),
+        parents: nine::PARENTS.to_vec(),
+        dist: nine::DIST.to_vec(),
+        claimed: Some(nine::SUMMARY.nedge),
     };
     (g, s)
 }

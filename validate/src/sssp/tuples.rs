@@ -8,13 +8,13 @@
 //! nedge. One rarely taken branch catches everything else: a bad weight,
 //! a half-reached tuple, and `via_u <= dist[v]` or `via_v <= dist[u]`,
 //! which is either a broken triangle rule (`<`) or a possible tree edge
-//! (`==`; one test for both was measured 13% faster than two). Only
-//! there is the parent array read: a tuple confirms `v` when, besides,
-//! `parent[v] == u`, settled through `confirm.rs`'s queue, which prefetches
-//! the parent entry a few candidates early (without it a validation took
-//! twice the CPU time, at SCALE 20 on 2 threads). A tree edge
-//! is such a tuple by definition, so none is missed; all the others the
-//! branch sees are ties of equal-length paths, rare with random weights.
+//! (`==`; one test for both, cheaper than two). Only there is the parent
+//! array read: a tuple confirms `v` when, besides, `parent[v] == u`,
+//! settled through `confirm.rs`'s queue, which prefetches the parent entry
+//! a few candidates early (`docs/history-validate.md` has what both
+//! choices saved). A tree edge is such a tuple by definition, so none is
+//! missed; all the others the branch sees are ties of equal-length paths,
+//! rare with random weights.
 //!
 //! Unreached vertices have distance `-1`, below every reached one, so the
 //! sign tells reached; between two unreached ends the sums compare as for

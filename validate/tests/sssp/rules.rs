@@ -1,42 +1,16 @@
 //! Each rule of the SSSP validator rejects the broken search it exists
 //! for, naming the vertex or tuple; valid searches pass with their figures.
 //!
-//! The graph (N = 9, root 0), tuples as `u-v (weight)` in position order:
-//! `0-1 (1)`, `0-2 (2)`, `1-2 (0.5)`, `2-3 (1)`, `1-3 (2)`, `3-4 (0)`, the
-//! self-loop `4-4 (0.25)`, `1-0 (1)` (the first again), `5-6 (0)` (apart
-//! from the rest), `4-8 (0)`, `8-3 (0)`, `0-1 (3)` (the first, heavier);
-//! 7 is isolated.
-//!
-//! Distances from 0: 1 at 1, 2 at 1.5 (via 1), 3 at 2.5 (via 2), 4 and 8
-//! at 2.5 (zero-weight tuples from 3); 5, 6, 7 unreached. nedge = 10 (every
-//! tuple but the self-loop and 5-6); the tree is 4 levels deep.
+//! The graph and its search are `fixtures/nine.rs`'s (N = 9, root 0; the
+//! tuples listed there in position order), shared with the distributed
+//! validator's tests.
+
+#[path = "../fixtures/nine.rs"]
+mod nine;
 
 use crate::support::{Graph, Search};
+use nine::{DIST, PARENTS, SUMMARY, TRIPLES};
 use validate::{ExactF32, Invalid, SsspSummary, SsspValidator};
-
-/// The tuples, in position order.
-const TRIPLES: [(u32, u32, f32); 12] = [
-    (0, 1, 1.0),  // 0
-    (0, 2, 2.0),  // 1
-    (1, 2, 0.5),  // 2
-    (2, 3, 1.0),  // 3
-    (1, 3, 2.0),  // 4
-    (3, 4, 0.0),  // 5
-    (4, 4, 0.25), // 6: self-loop
-    (1, 0, 1.0),  // 7: duplicate of 0
-    (5, 6, 0.0),  // 8: another component
-    (4, 8, 0.0),  // 9
-    (8, 3, 0.0),  // 10
-    (0, 1, 3.0),  // 11: duplicate of 0, heavier
-];
-const PARENTS: [i64; 9] = [0, 0, 1, 2, 3, -1, -1, -1, 3];
-const DIST: [f32; 9] = [0.0, 1.0, 1.5, 2.5, 2.5, -1.0, -1.0, -1.0, 2.5];
-const SUMMARY: SsspSummary = SsspSummary {
-    nedge: 10,
-    reached: 6,
-    max_dist: 2.5,
-    depth: 4,
-};
 
 fn graph() -> Graph {
     Graph::from_triples(9, &TRIPLES)

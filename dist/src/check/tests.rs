@@ -1,0 +1,559 @@
+use super::*;
+use crate::ThreadRanks;
+
+/// The 8-vertex graph of `validate`'s check tests and its trees, from
+/// their one source.
+#[path = "../../../validate/tests/fixtures/eight.rs"]
+mod eight;
+
+use generator::{Edge, EdgeGenerator, EdgeList, Kronecker, WideEdge};
+use kernels::{Csr, DoParams, Kernel, SearchKey};
+use std::sync::Arc;
+use validate::Validator;
+
+/// A Kronecker graph, a correct BFS tree of it from its busiest vertex
+/// (by the single-process `dobfs` kernel), and that search's nedge.
+struct Case {
+    list: EdgeList,
+    csr: Arc<Csr>,
+    root: u64,
+    parents: Vec<i64>,
+    nedge: u64,
+}
+
+fn case(scale: u32, seed: u64) -> Case {
+    let list = Kronecker::new(scale, 16, seed).unwrap().generate();
+    let csr = Arc::new(Csr::from_edge_list(&list));
+    let n = csr.num_vertices() as u32;
+    let root = (0..n).max_by_key(|&v| csr.degree(v)).unwrap();
+    let mut engine = Kernel::Dobfs(DoParams::DEFAULT).engine(Arc::clone(&csr));
+    engine.search(SearchKey::new(root.into(), &csr).unwrap());
+    let parents = engine.parents().to_i64();
+    let nedge = csr.nedge(engine.parents());
+    Case {
+        list,
+        csr,
+        root: root.into(),
+        parents,
+        nedge,
+    }
+}
+
+impl Case {
+    fn n(&self) -> usize {
+        self.parents.len()
+    }
+
+    /// The tree levels of the valid tree (`None`: unreached).
+    fn levels(&self) -> Vec<Option<u32>> {
+        let mut levels = vec![None; self.n()];
+        levels[self.root as usize] = Some(0);
+        for _ in 0..self.n() {
+            for v in 0..self.n() {
+                let p = self.parents[v];
+                if levels[v].is_none() && p >= 0 {
+                    levels[v] = levels[p as usize].map(|l| l + 1);
+                }
+            }
+        }
+        levels
+    }
+
+    fn is_ancestor(&self, a: usize, mut v: usize) -> bool {
+        while v != self.root as usize {
+            if v == a {
+                return true;
+            }
+            v = self.parents[v] as usize;
+        }
+        a == v
+    }
+
+    fn single(&self, parents: &[i64], claimed: Option<u64>) -> Result<TreeSummary, Invalid> {
+        Validator::new(self.n()).validate(&self.list, self.root, parents, claimed)
+    }
+
+    /// The verdict of `p` ranks, each with tuples `m r / p .. m (r + 1) / p`
+    /// and its own vertices' parents, judging `round` tuples per round;
+    /// also the bytes all ranks sent. Asserts that every rank agrees.
+    fn distributed(
+        &self,
+        p: usize,
+        round: usize,
+        parents: &[i64],
+        claimed: Option<u64>,
+    ) -> (Result<TreeSummary, Invalid>, u64) {
+        self.distributed_as::<Edge>(p, round, parents, claimed)
+    }
+
+    /// [`Case::distributed`] with the tuples as `T`.
+    fn distributed_as<T: Tuple>(
+        &self,
+        p: usize,
+        round: usize,
+        parents: &[i64],
+        claimed: Option<u64>,
+    ) -> (Result<TreeSummary, Invalid>, u64) {
+        let part = Partition::new(self.n() as u64, p);
+        let m = self.list.len();
+        let tuples: Vec<T> = (self.list.edges().iter())
+            .map(|e| T::from_ends(e.u.into(), e.v.into()))
+            .collect();
+        let got = ThreadRanks::run(p, |c| {
+            let r = c.rank();
+            let (lo, hi) = (m * r / p, m * (r + 1) / p);
+            let first = part.first(r) as usize;
+            // -1 becomes u64::MAX, the unreached mark.
+            let mine: Vec<u64> = parents[first..first + part.count(r)]
+                .iter()
+                .map(|&x| x as u64)
+                .collect();
+            let mut validator = DistValidator::new(c, part, &tuples[lo..hi], lo as u64);
+            validator.round = round;
+            let verdict = validator.check(self.root, &mine, claimed);
+            (verdict, c.bytes_sent())
+        });
+        for (r, (verdict, _)) in got.iter().enumerate() {
+            assert_eq!(verdict, &got[0].0, "P {p}: rank {r} disagrees with rank 0");
+        }
+        (got[0].0.clone(), got.iter().map(|g| g.1).sum())
+    }
+}
+
+/// Broken copies of the valid tree, by name, each built to fail one check.
+fn mutations(c: &Case) -> Vec<(&'static str, Vec<i64>, Option<u64>)> {
+    let n = c.n();
+    let levels = c.levels();
+    let root = c.root as usize;
+    let level = |v: usize| levels[v].unwrap_or(u32::MAX);
+    let reached: Vec<usize> = (0..n)
+        .filter(|&v| levels[v].is_some() && v != root)
+        .collect();
+    let unreached: Vec<usize> = (0..n).filter(|&v| levels[v].is_none()).collect();
+    let has_child = |v: usize| c.parents.iter().any(|&p| p == v as i64 && v != root);
+    let adjacent = |v: usize, w: usize| c.csr.neighbors(v as u32).contains(&(w as u32));
+    let with = |changes: &[(usize, i64)]| {
+        let mut p = c.parents.clone();
+        for &(v, parent) in changes {
+            p[v] = parent;
+        }
+        p
+    };
+    let child = *reached
+        .iter()
+        .find(|&&v| c.parents[v] == c.root as i64)
+        .unwrap();
+    let deep = *reached.iter().find(|&&v| level(v) >= 2).unwrap();
+    let leaf = *reached.iter().rev().find(|&&v| !has_child(v)).unwrap();
+    let stranger = reached
+        .iter()
+        .find_map(|&v| {
+            let w = (0..n)
+                .find(|&w| levels[w].is_some_and(|l| l + 1 == level(v)) && !adjacent(v, w))?;
+            Some((v, w))
+        })
+        .expect("a vertex and a non-neighbour one level up");
+    let deeper = reached
+        .iter()
+        .filter(|&&v| level(v) == 1)
+        .find_map(|&v| {
+            let w = c.csr.neighbors(v as u32).iter().map(|&w| w as usize);
+            Some((
+                v,
+                w.filter(|&w| level(w) >= 2 && !c.is_ancestor(v, w)).min()?,
+            ))
+        })
+        .expect("a level-1 vertex with a deeper neighbour outside its subtree");
+    let (a, b) = (unreached[0], unreached[1]);
+    let last = *reached.last().unwrap();
+    vec![
+        ("parent out of range", with(&[(last, n as i64 + 5)]), None),
+        ("parent -2", with(&[(reached[0], -2)]), None),
+        ("root not own parent", with(&[(root, child as i64)]), None),
+        ("second root", with(&[(deep, deep as i64)]), None),
+        ("parent marked unreached", with(&[(leaf, a as i64)]), None),
+        (
+            "2-cycle among reached",
+            with(&[(c.parents[deep] as usize, deep as i64)]),
+            None,
+        ),
+        (
+            "cycle among unreached",
+            with(&[(a, b as i64), (b, a as i64)]),
+            None,
+        ),
+        (
+            "unreached vertex given a parent",
+            with(&[(a, c.root as i64)]),
+            None,
+        ),
+        ("reached leaf detached", with(&[(leaf, -1)]), None),
+        (
+            "parent a non-neighbour",
+            with(&[(stranger.0, stranger.1 as i64)]),
+            None,
+        ),
+        (
+            "re-parented deeper",
+            with(&[(deeper.0, deeper.1 as i64)]),
+            None,
+        ),
+        ("wrong nedge", c.parents.clone(), Some(c.nedge + 1)),
+    ]
+}
+
+/// Guards the distributed verdict on correct trees: on 1 to 4 ranks it
+/// is Ok with the single-process validator's nedge, reached and depth.
+#[test]
+fn valid_trees_pass_with_the_single_process_figures_on_1_to_4_ranks() {
+    for (scale, seed) in [(8, 1), (9, 2), (10, 3)] {
+        let c = case(scale, seed);
+        let want = c.single(&c.parents, Some(c.nedge)).unwrap();
+        for p in 1..=4 {
+            let (got, _) = c.distributed(p, ROUND, &c.parents, Some(c.nedge));
+            assert_eq!(got, Ok(want), "scale {scale} P {p}");
+        }
+    }
+}
+
+/// Guards every check: each broken tree fails, identically on every
+/// rank, with the single-process validator's check number; for checks
+/// 1, 3, 4 and 6 also the same vertex or tuple it names.
+#[test]
+fn each_broken_tree_fails_the_same_check_on_every_rank_as_in_one_process() {
+    for (scale, seed) in [(8, 4), (10, 5)] {
+        let c = case(scale, seed);
+        for (name, parents, claimed) in mutations(&c) {
+            let want = c.single(&parents, claimed).unwrap_err();
+            for p in 1..=4 {
+                let (got, _) = c.distributed(p, ROUND, &parents, claimed);
+                let got = got.unwrap_err();
+                assert_eq!(got.check(), want.check(), "{name}, P {p}: {got} vs {want}");
+                if want.check() != 2 {
+                    assert_eq!(got, want, "{name}, P {p}");
+                }
+            }
+        }
+    }
+}
+
+/// Guards the 64-bit path: with `WideEdge` tuples (and so 16-byte
+/// requests) every verdict, good or broken, is the 32-bit one.
+#[test]
+fn wide_tuples_give_the_verdicts_of_narrow_ones() {
+    let c = case(9, 8);
+    let valid = [("valid", c.parents.clone(), Some(c.nedge))];
+    for (name, parents, claimed) in valid.into_iter().chain(mutations(&c)) {
+        for p in [1, 3] {
+            let narrow = c.distributed(p, ROUND, &parents, claimed);
+            let wide = c.distributed_as::<WideEdge>(p, ROUND, &parents, claimed);
+            assert_eq!(wide.0, narrow.0, "{name}, P {p}");
+        }
+    }
+}
+
+/// Guards the naming of loops: the vertex a `Cycle` names lies on the
+/// loop, even when lower vertices only hang off it.
+#[test]
+fn a_cycle_is_named_by_a_vertex_on_it() {
+    let c = case(9, 6);
+    let levels = c.levels();
+    let v = (0..c.n())
+        .rev()
+        .find(|&v| levels[v].is_some_and(|l| l >= 3))
+        .unwrap();
+    let p = c.parents[v] as usize;
+    let mut parents = c.parents.clone();
+    parents[p] = v as i64;
+    for ranks in 1..=4 {
+        match c.distributed(ranks, ROUND, &parents, None).0 {
+            Err(Invalid::Cycle { vertex }) => {
+                assert!(
+                    vertex == v as u64 || vertex == p as u64,
+                    "P {ranks}: {vertex}"
+                );
+            }
+            other => panic!("P {ranks}: {other:?}"),
+        }
+    }
+}
+
+/// Guards the tuple rounds: small rounds (uneven across ranks) give
+/// the same figures and name the same tuple as one round.
+#[test]
+fn small_tuple_rounds_give_the_same_verdict() {
+    let c = case(9, 7);
+    let levels = c.levels();
+    let leaf = (0..c.n())
+        .rev()
+        .find(|&v| levels[v].is_some_and(|l| l > 0) && !c.parents.contains(&(v as i64)))
+        .unwrap();
+    let mut detached = c.parents.clone();
+    detached[leaf] = -1;
+    for p in 1..=4 {
+        for (parents, claimed) in [(&c.parents, Some(c.nedge)), (&detached, None)] {
+            let whole = c.distributed(p, ROUND, parents, claimed).0;
+            for round in [1, 333, 1000] {
+                assert_eq!(
+                    c.distributed(p, round, parents, claimed).0,
+                    whole,
+                    "P {p}, round {round}"
+                );
+            }
+        }
+    }
+}
+
+/// Guards the documented volume: all ranks together send at most 24
+/// bytes per non-self-loop tuple, 8 per reached vertex and level above
+/// it, and a few collectives of small records per level.
+#[test]
+fn bytes_sent_stay_within_the_documented_volume() {
+    let c = case(10, 8);
+    let levels = c.levels();
+    let level_sum: u64 = levels.iter().flatten().map(|&l| u64::from(l)).sum();
+    let depth = u64::from(levels.iter().flatten().copied().max().unwrap());
+    let tuples = c.list.edges().iter().filter(|e| !e.is_self_loop()).count() as u64;
+    for p in 2..=4u64 {
+        let (verdict, sent) = c.distributed(p as usize, ROUND, &c.parents, Some(c.nedge));
+        assert!(verdict.is_ok());
+        let bound = 24 * tuples
+            + 8 * level_sum
+            + p * (p - 1) * (3 * 8 * RECORD as u64 + 16 * (depth + 2) + 16);
+        assert!(sent <= bound, "P {p}: {sent} bytes > {bound}");
+        let crossing = 24 * tuples * (p - 1) / p;
+        assert!(
+            sent >= crossing / 2,
+            "P {p}: {sent} bytes, expected about {crossing}"
+        );
+    }
+}
+
+/// Guards ranks that own no vertex or hold no tuple: on the 8-vertex
+/// graph of `validate`'s tests (`eight`), with up to 9 ranks and one tuple
+/// per round, they take part in every phase and the verdicts are the
+/// single-process ones.
+#[test]
+fn ranks_without_vertices_or_tuples_take_part_in_every_phase() {
+    let list = eight::graph();
+    let csr = Arc::new(Csr::from_edge_list(&list));
+    let c = Case {
+        list,
+        csr,
+        root: 0,
+        parents: eight::VIA_1.to_vec(),
+        nedge: eight::NEDGE,
+    };
+    let broken: [&[(usize, i64)]; 7] = [
+        &[(4, -1)],
+        &[(2, 3)],
+        &[(4, 1)],
+        &[(7, 0)],
+        &[(5, 6), (6, 5)],
+        &[(4, 5)],
+        &[(5, 5)],
+    ];
+    for p in [1, 2, 3, 4, 9] {
+        for round in [1, ROUND] {
+            let ok = c.distributed(p, round, &c.parents, Some(c.nedge)).0;
+            assert_eq!(ok, c.single(&c.parents, Some(c.nedge)), "P {p}");
+            for changes in broken {
+                let mut parents = c.parents.clone();
+                changes.iter().for_each(|&(v, parent)| parents[v] = parent);
+                let want = c.single(&parents, None).unwrap_err();
+                let got = c.distributed(p, round, &parents, None).0.unwrap_err();
+                assert_eq!(got.check(), want.check(), "P {p} {changes:?}: {got}");
+                if want.check() != 2 {
+                    assert_eq!(got, want, "P {p} {changes:?}");
+                }
+            }
+        }
+    }
+}
+
+/// One failure of every kind, with fields that fill their words (ids
+/// near `u64::MAX`, negative parents, NaN, `-0.0` and infinite `f32`).
+fn every_kind() -> Vec<Invalid> {
+    let f = |x: f32| ExactF32::from(x);
+    let big = u64::MAX - 1;
+    vec![
+        Invalid::WrongLength {
+            found: 3,
+            expected: usize::MAX,
+        },
+        Invalid::RootOutOfRange {
+            root: big,
+            num_vertices: 7,
+        },
+        Invalid::ParentOutOfRange {
+            vertex: big,
+            parent: i64::MIN,
+        },
+        Invalid::RootNotOwnParent {
+            root: 5,
+            parent: -1,
+        },
+        Invalid::SecondRoot { vertex: big },
+        Invalid::ParentUnreached {
+            vertex: 1,
+            parent: big,
+        },
+        Invalid::Cycle { vertex: big },
+        Invalid::NotAnEdge {
+            vertex: big,
+            parent: 9,
+        },
+        Invalid::HalfReachedEdge {
+            edge: big,
+            reached: 2,
+            unreached: u64::MAX,
+        },
+        Invalid::LevelGap {
+            edge: 4,
+            u: 5,
+            v: big,
+            level_u: u32::MAX,
+            level_v: 0,
+        },
+        Invalid::NedgeMismatch {
+            counted: big,
+            claimed: 0,
+        },
+        Invalid::DistWrongLength {
+            found: usize::MAX,
+            expected: 0,
+        },
+        Invalid::WeightCount {
+            found: 0,
+            expected: 12,
+        },
+        Invalid::DistOutOfRange {
+            vertex: big,
+            dist: f(f32::NAN),
+        },
+        Invalid::ReachMismatch {
+            vertex: 3,
+            parent: i64::MIN,
+            dist: f(-0.0),
+        },
+        Invalid::RootDist {
+            root: big,
+            dist: f(f32::NEG_INFINITY),
+        },
+        Invalid::Unconfirmed {
+            vertex: big,
+            parent: 1,
+            dist: f(-1.0),
+            parent_dist: f(f32::MAX),
+        },
+        Invalid::TupleOutOfRange {
+            edge: big,
+            u: u64::MAX,
+            v: 0,
+            num_vertices: usize::MAX,
+        },
+        Invalid::WeightOutOfRange {
+            edge: 6,
+            weight: ExactF32::from_bits(0xffc0_0001),
+        },
+        Invalid::TriangleRule {
+            edge: big,
+            u: 1,
+            v: u64::MAX,
+            weight: f(f32::MIN_POSITIVE),
+            dist_u: f(f32::INFINITY),
+            dist_v: ExactF32::from_bits(0x7fc0_1234),
+        },
+    ]
+}
+
+/// Guards the agreement records: every kind of failure comes back from
+/// its record field for field, bit for bit, and the list above holds
+/// each kind once (the exhaustive match fails to compile when a kind
+/// is added, so the list grows with it).
+#[test]
+#[rustfmt::skip]
+fn every_failure_round_trips_through_its_record() {
+    let kind = |e: &Invalid| match e {
+        Invalid::WrongLength { .. } => 0, Invalid::RootOutOfRange { .. } => 1,
+        Invalid::ParentOutOfRange { .. } => 2, Invalid::RootNotOwnParent { .. } => 3,
+        Invalid::SecondRoot { .. } => 4, Invalid::ParentUnreached { .. } => 5,
+        Invalid::Cycle { .. } => 6, Invalid::NotAnEdge { .. } => 7,
+        Invalid::HalfReachedEdge { .. } => 8, Invalid::LevelGap { .. } => 9,
+        Invalid::NedgeMismatch { .. } => 10, Invalid::DistWrongLength { .. } => 11,
+        Invalid::WeightCount { .. } => 12, Invalid::DistOutOfRange { .. } => 13,
+        Invalid::ReachMismatch { .. } => 14, Invalid::RootDist { .. } => 15,
+        Invalid::Unconfirmed { .. } => 16, Invalid::TupleOutOfRange { .. } => 17,
+        Invalid::WeightOutOfRange { .. } => 18, Invalid::TriangleRule { .. } => 19,
+    };
+    let all = every_kind();
+    let kinds: Vec<usize> = all.iter().map(kind).collect();
+    assert_eq!(kinds, (0..20).collect::<Vec<_>>());
+    for (subject, e) in all.iter().enumerate() {
+        let record = encode(subject as u64, e);
+        assert_eq!(record[1], subject as u64);
+        assert_eq!(&decode(&record), e, "{e}");
+        assert_eq!(decode(&record).to_string(), e.to_string());
+    }
+}
+
+/// Guards the order of the ranks' failures: it follows the check
+/// numbers, and within check 1 the order the single-process
+/// validators look in (lengths, the root, entries, the root's own).
+#[test]
+fn failures_sort_by_check_then_by_the_single_process_order() {
+    let all = every_kind();
+    for a in &all {
+        for b in &all {
+            if a.check() < b.check() {
+                assert!(order(a) < order(b), "{a} before {b}");
+            }
+        }
+    }
+    let f = ExactF32::from(1.0);
+    let check1 = [
+        Invalid::WrongLength {
+            found: 0,
+            expected: 1,
+        },
+        Invalid::DistWrongLength {
+            found: 0,
+            expected: 1,
+        },
+        Invalid::WeightCount {
+            found: 0,
+            expected: 1,
+        },
+        Invalid::RootOutOfRange {
+            root: 1,
+            num_vertices: 1,
+        },
+        Invalid::DistOutOfRange { vertex: 0, dist: f },
+        Invalid::RootNotOwnParent {
+            root: 0,
+            parent: -1,
+        },
+        Invalid::RootDist { root: 0, dist: f },
+    ];
+    assert!(check1.windows(2).all(|w| order(&w[0]) < order(&w[1])));
+    let (parent, reach) = (
+        Invalid::ParentOutOfRange {
+            vertex: 9,
+            parent: -2,
+        },
+        Invalid::ReachMismatch {
+            vertex: 2,
+            parent: -1,
+            dist: f,
+        },
+    );
+    assert_eq!(
+        order(&parent),
+        order(&reach),
+        "one scan, lowest vertex wins"
+    );
+    assert_eq!(
+        first(Some((9, parent)), Some((2, reach.clone()))),
+        Some((2, reach))
+    );
+}
