@@ -16,7 +16,7 @@
 #
 # Usage: [VALIDATE=0] benches/backends.sh [SCALES] [THREADS] [ROUNDS] [KEYS]
 #        (defaults: "18" "$(nproc)" 5 64)
-# The table of issue 13: benches/backends.sh "18 20 22" "1 2" 5
+# The backends table of docs/results.md: benches/backends.sh "18 20 22" "1 2" 5
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benches/common.sh

@@ -11,8 +11,8 @@
 #   3. with REF=path/to/graph500_reference_bfs, in the first round only
 #      (it takes minutes): `mpirun -np RANKS $REF S`.
 #
-# Then the median of each figure over the rounds and the ratios issue 11
-# targets. The binary is built with `--features mpi`, which needs the
+# Then the median of each figure over the rounds and the ratios to the
+# targets of docs/results.md. The binary is built with `--features mpi`, which needs the
 # system's MPI (Debian: libopenmpi-dev openmpi-bin libclang-dev pkgconf).
 # The reference is not part of this repository: build it outside, e.g.
 #   git clone -b newreference https://github.com/graph500/graph500 /tmp/g500ref

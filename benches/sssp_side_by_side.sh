@@ -13,7 +13,7 @@
 #      round at SCALE 20).
 #
 # Then the median of each figure over the rounds, and each delta's mean
-# SSSP time as a ratio to GAPBS's (issue 12 asks for at most 1/1.2), its
+# SSSP time as a ratio to GAPBS's (the target: at most 1/1.2), its
 # validation as a ratio to its search (at most 1.5), and its SSSP
 # harmonic-mean TEPS as a ratio to the reference's (at least 10).
 #

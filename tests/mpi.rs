@@ -147,7 +147,7 @@ fn sssp_searches(r: &RunReport) -> Vec<(u64, u64)> {
     records.iter().map(|s| (s.root, s.nedge)).collect()
 }
 
-/// `--sssp` under mpirun, on 1 to 4 ranks (issue 12 asks for 4): the BFS
+/// `--sssp` under mpirun, on 1 to 4 ranks: the BFS
 /// and then the SSSP searches of the single process (keys and nedge),
 /// every one validated (so the distances are the single process's too: a
 /// validated distance array is the one f32 fixpoint), and the combined

@@ -54,7 +54,7 @@ use validate::{ExactF32, Invalid, TreeSummary};
 /// Tuples a rank judges per round of checks 3 and 4: a round's buffers
 /// take 48 bytes a tuple with 32-bit ids (requests out and in, answers,
 /// replies; 80 with 64-bit ids), so 2^19 tuples are 24 MiB. Larger rounds
-/// bought no speed and broke issue 11's memory bound
+/// bought no speed and broke the ranks' memory bound
 /// (`docs/history-validate.md`).
 pub(crate) const ROUND: usize = 1 << 19;
 /// Levels of vertices not reached (parent `-1`, `u64::MAX` here) and of
