@@ -16,7 +16,7 @@
 # system's MPI (Debian: libopenmpi-dev openmpi-bin libclang-dev pkgconf).
 # The reference is not part of this repository: build it outside, e.g.
 #   git clone -b newreference https://github.com/graph500/graph500 /tmp/g500ref
-#   make -C /tmp/g500ref/src CFLAGS="-O3 -fcommon ..."   (see README)
+#   make -C /tmp/g500ref/src CFLAGS="-O3 -fcommon ..."   (see docs/results.md)
 #
 # Usage: [REF=/tmp/g500ref/src/graph500_reference_bfs] \
 #        benches/mpi_side_by_side.sh [SCALE] [ROUNDS] [RANKS]   (defaults: 20 3 2)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The communication model of a distributed run (README, "On a cluster")
+# The communication model of a distributed run (docs/clusters.md, "Communication model")
 # against the bytes the ranks really sent, then projected to large runs.
 #
 # For P in 1 2 4 8 and SCALE in 16 18 20, runs

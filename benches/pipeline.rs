@@ -97,7 +97,7 @@ fn pipeline(c: &mut Criterion) {
         b.iter(|| validator.validate(&edges, root.id(), &parents, None))
     });
     // The sort a run does before validating many searches, and the same
-    // validation on the sorted tuples (README, "Block order").
+    // validation on the sorted tuples (docs/design.md, "Block order").
     let n = edges.num_vertices();
     group.bench_function("block_order", |b| {
         b.iter_batched(

@@ -7,7 +7,7 @@
 #   2. with GAPBS=path/to/gapbs (built there with `make`): `sssp -g S -n K`,
 #      its "Average Time" (integer weights 1..255, its default delta);
 #   3. with REF=path/to/graph500_reference_bfs_sssp (the Graph500 reference,
-#      branch newreference, built outside this repository, see README):
+#      branch newreference, built outside this repository, see docs/results.md):
 #      `mpirun -np $(nproc) $REF S`, its SSSP harmonic-mean TEPS and mean
 #      time (64 roots: give KEYS 64 to compare like with like; minutes a
 #      round at SCALE 20).

@@ -1,6 +1,6 @@
 //! One-shot pipes on atomics: one allocation per pipe, no channel machinery.
 //! Not part of `par`: measured inside `--backend pipes` it was no faster
-//! than `par::pipe` (crossbeam) with the futures' `select` (see README), so
+//! than `par::pipe` (crossbeam) with the futures' `select` (docs/design.md, "The one-shot pipes"), so
 //! it lives here, for the `par_primitives` bench, which includes it with
 //! `#[path]` and compares the two, and for `tests/atomic_pipe.rs`, which
 //! includes it the same way to run its unit tests and loom models.
