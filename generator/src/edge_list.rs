@@ -294,7 +294,7 @@ pub(crate) fn check_weights(weights: &[f32], first: u64) -> Result<(), Error> {
 }
 
 /// `num_vertices` as a `usize`, if this build supports that many.
-fn checked_vertex_count(num_vertices: u64) -> Result<usize, Error> {
+pub(crate) fn checked_vertex_count(num_vertices: u64) -> Result<usize, Error> {
     if num_vertices > MAX_VERTICES {
         return Err(Error::TooManyVertices {
             num_vertices,

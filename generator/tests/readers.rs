@@ -530,3 +530,24 @@ fn writers_stop_at_the_first_error_of_their_sink() {
         assert_eq!(sink.writes, 1, "{}: writes after the error", format.name());
     }
 }
+
+#[test]
+fn a_width_8_id_inside_a_large_n_is_refused_for_the_vertex_count_not_as_outside() {
+    // N = 2^33 and the tuple (0, 2^33 - 1): the id is inside 0..N; what
+    // this build cannot hold is N itself, and the error must say so.
+    let n: u64 = 1 << 33;
+    let header = binary::Header {
+        id_width: 8,
+        num_vertices: n,
+        num_edges: 1,
+        weighted: false,
+    };
+    let mut bytes = header.encode().to_vec();
+    bytes.extend_from_slice(&0u64.to_le_bytes());
+    bytes.extend_from_slice(&(n - 1).to_le_bytes());
+    let (_dir, path) = file("g.g500", &bytes);
+    let err = read_edge_list(&path).unwrap_err().to_string();
+    let expected = format!("{n} vertices is more than the {MAX_VERTICES} this build supports");
+    assert!(err.contains(&expected), "{err}");
+    assert!(!err.contains("names a vertex outside"), "{err}");
+}

@@ -244,6 +244,9 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
         return EdgeList::from_map(header.num_vertices, map, HEADER_LEN, num_edges, weights)
             .map_err(in_file(path));
     }
+    // N first: an id of a width-8 file that does not fit a `u32` is outside
+    // 0..N only once N is known to be one this build holds.
+    crate::edge_list::checked_vertex_count(header.num_vertices).map_err(in_file(path))?;
     let body = &map[HEADER_LEN..];
     let width = header.id_width as usize;
     let id = |i: usize| -> u64 {
