@@ -234,12 +234,17 @@ impl<'a> Cursor<'a> {
     /// An edge weight: one whitespace-free word that Rust's `f32` parsing
     /// reads (`0.25`, `1e-3`, `.5`), finite, not negative and below 2^64
     /// ([`crate::is_weight`]).
+    /// Errors name a weight as the file writes it, not as its `f32`
+    /// rounding.
     pub(crate) fn weight(&mut self) -> Result<f32, String> {
-        match self.real() {
+        let from = self.at;
+        let parsed = self.real();
+        let written = || String::from_utf8_lossy(&self.line[from..self.at]);
+        match parsed {
             Err(_) => Err("expected a weight (a decimal number such as 0.25)".into()),
             Ok(w) if !w.is_finite() => Err(format!("weight {w} is not finite")),
-            Ok(w) if w < 0.0 => Err(format!("weight {w} is negative")),
-            Ok(w) if !crate::is_weight(w) => Err(format!("weight {w} is not below 2^64")),
+            Ok(w) if w < 0.0 => Err(format!("weight {} is negative", written())),
+            Ok(w) if !crate::is_weight(w) => Err(format!("weight {} is not below 2^64", written())),
             Ok(w) => Ok(w),
         }
     }
@@ -404,6 +409,21 @@ mod tests {
         assert!(weight("1e39").unwrap_err().contains("not finite"));
         assert!(weight("0.5x").unwrap_err().contains("expected a weight"));
         assert!(weight("").unwrap_err().contains("expected a weight"));
+    }
+
+    #[test]
+    fn a_weight_error_names_the_weight_as_written() {
+        let weight = |s: &str| Cursor::new(s.as_bytes()).weight();
+        let err = weight("18446744073709551615").unwrap_err();
+        assert!(
+            err.contains("weight 18446744073709551615 is not below 2^64"),
+            "{err}"
+        );
+        let err = weight("-0.10000000000000001").unwrap_err();
+        assert!(
+            err.contains("weight -0.10000000000000001 is negative"),
+            "{err}"
+        );
     }
 
     #[test]
