@@ -235,10 +235,7 @@ impl Commands<'_> {
             harness::pass::sssp::search_bytes,
         )?;
         let Some(weights) = edges.weights() else {
-            bail!(
-                "{}: a shortest-path search needs a weight per tuple, and this file has none",
-                input.display()
-            );
+            return Err(harness::pass::no_weights(input, "a shortest-path search").into());
         };
         let n = edges.num_vertices();
         let Some(key) = u32::try_from(root).ok().filter(|&r| (r as usize) < n) else {
@@ -302,10 +299,7 @@ impl Commands<'_> {
         let (verdict, seconds) = match &args.dist {
             Some(dist_path) => {
                 let Some(weights) = edges.weights() else {
-                    bail!(
-                        "{}: --sssp needs a weight per tuple, and this file has none",
-                        input.display()
-                    );
+                    return Err(harness::pass::no_weights(input, "--sssp").into());
                 };
                 let dist = validate::distances::read(dist_path)?;
                 if dist.len() != n {

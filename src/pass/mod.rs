@@ -35,6 +35,17 @@ pub enum Pass {
     Sssp(SsspParams),
 }
 
+/// The refusal of `what` (`--sssp`, "a shortest-path search") on the
+/// file at `path`, which has no weights: where weights come from, so that
+/// a file whose values are not weights (a Matrix Market file with a
+/// negative one) says why. Every command that needs weights uses it.
+pub fn no_weights(path: &Path, what: &str) -> Error {
+    Error::Refused(format!(
+        "{}: {what} needs a weight per tuple, and this file has none (weights come from a binary file of version 2, a third column of a text list, the values of a real Matrix Market file when none is negative or not finite, or FILE.weights beside a .pe48 file)",
+        path.display(),
+    ))
+}
+
 impl Pass {
     /// The kernel as reports name it: `bfs` or `sssp`.
     pub fn name(&self) -> &'static str {
@@ -71,11 +82,7 @@ impl Pass {
     /// The refusal of this pass on the file at `path`, which has no
     /// weights.
     pub fn no_weights(&self, path: &Path) -> Error {
-        Error::Refused(format!(
-            "{}: --{} needs a weight per tuple, and this file has none (weights come from a binary file of version 2, a third column of a text list, the values of a real Matrix Market file when none is negative or not finite, or FILE.weights beside a .pe48 file)",
-            path.display(),
-            self.name()
-        ))
+        no_weights(path, &format!("--{}", self.name()))
     }
 
     /// What it holds in a run of one process on `m` tuples and `n`

@@ -451,3 +451,26 @@ fn trace_records_the_buckets_of_each_sssp_search() {
             .all(|s| s.buckets.is_none())
     );
 }
+
+/// A real Matrix Market file with a negative value has no weights, and
+/// `sssp` and `validate --sssp` say why, in the words `run --sssp` uses.
+#[test]
+fn sssp_and_validate_explain_why_a_matrix_market_file_has_no_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("g.mtx");
+    std::fs::write(
+        &graph,
+        "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 0.5\n2 3 -1\n",
+    )
+    .unwrap();
+    let (p, d) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
+    let run = graph500(&["--input", path_str(&graph), "--keys", "1", "--sssp", "-q"]);
+    let explained = "the values of a real Matrix Market file when none is negative or not finite";
+    assert_bad_input(&run, &["g.mtx", explained]);
+    let o = sssp(&graph, "0", &p, &d, &["-q"]);
+    assert_bad_input(&o, &["g.mtx", explained]);
+    write_parents(&p, &[0, 0, 1]);
+    std::fs::write(&d, [0f32, 0.5, 1.5].map(f32::to_le_bytes).concat()).unwrap();
+    let o = validate_sssp(&graph, "0", &p, &d);
+    assert_bad_input(&o, &["g.mtx", explained]);
+}
