@@ -291,3 +291,30 @@ fn a_binary_file_is_read_in_shares_with_the_single_process_answers() {
     assert_eq!(errors[0], errors[1]);
     assert!(errors[0].contains("binary"), "{}", errors[0]);
 }
+
+/// A missing `--input` over ranks is refused for being missing, whatever
+/// its format: not as a text file to convert first.
+#[test]
+fn a_missing_input_on_the_ranks_says_no_such_file_not_convert_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nonexistent.el");
+    let plan = Plan {
+        keys: 8,
+        ..Plan::new(GraphSource::File {
+            path: path.clone(),
+            format: generator::format::EdgeFormat::Text,
+            seed: 11,
+        })
+    };
+    let errors = ThreadRanks::run(2, |comm| {
+        match harness::run_distributed(&plan, &Silent, comm) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("a missing file under mpirun"),
+        }
+    });
+    assert_eq!(errors[0], errors[1]);
+    let err = &errors[0];
+    assert!(err.contains("nonexistent.el"), "{err}");
+    assert!(err.contains("No such file"), "{err}");
+    assert!(!err.contains("convert"), "{err}");
+}

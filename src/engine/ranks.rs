@@ -37,6 +37,12 @@ pub fn run_distributed(
     observer: &dyn Observer,
     comm: &dyn Comm,
 ) -> Result<super::Outcome, Error> {
+    if let GraphSource::File { path, .. } = &plan.source {
+        // The file's own problem (missing, unreadable) first: it names
+        // what is wrong better than its format does.
+        std::fs::File::open(path)
+            .map_err(|e| generator::Error::from(generator::FileError::io(path, e)))?;
+    }
     if let GraphSource::File { path, format, .. } = &plan.source
         && *format != EdgeFormat::Binary
     {
