@@ -30,7 +30,8 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
-            console::err_line(&format!("graph500: {}", console::clap_one_line(&e)));
+            // Under mpirun every rank refuses the same argv: once, as rank 0.
+            cli::ranks::refuse_once(&format!("graph500: {}", console::clap_one_line(&e)));
             return ExitCode::from(2);
         }
         Err(e) => {

@@ -259,6 +259,23 @@ fn bad_input_is_one_message_and_exit_2_from_every_rank() {
     }
 }
 
+/// An option the command line refuses before MPI starts (`--scale 43`,
+/// beyond the largest scale): every rank refuses the same argv, and the
+/// error is printed once, as rank 0's.
+#[test]
+fn an_option_refused_before_mpi_starts_is_printed_once() {
+    let out = finish(mpirun(3, &["--scale", "43", "--quiet"]), 120);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let ours: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("graph500: "))
+        .collect();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(ours.len(), 1, "one message, printed once:\n{stderr}");
+    assert!(ours[0].contains("43"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
 /// SIGTERM, or SIGINT (Ctrl-C), to mpirun while the ranks search: every
 /// rank stops, mpirun exits non-zero, and neither the JSON nor a
 /// temporary file is left.

@@ -28,6 +28,40 @@ pub(crate) fn launched_ranks() -> Option<usize> {
         .find_map(|name| std::env::var(name).ok()?.parse().ok())
 }
 
+/// This process's rank as the launcher announced it, if any.
+fn launched_rank() -> Option<usize> {
+    ["OMPI_COMM_WORLD_RANK", "PMI_RANK"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok()?.parse().ok())
+}
+
+/// Prints `message`, a refusal every rank makes alike before a run starts
+/// (of the command line, which every rank parses the same), once: in a
+/// job of several ranks, rank 0 prints it and every rank waits for that
+/// before it exits, since mpirun stops the job when one rank exits with an
+/// error, perhaps before rank 0 has spoken. Without MPI (a build without
+/// it, or MPI failing to start), the launcher's rank 0 prints it.
+pub(crate) fn refuse_once(message: &str) {
+    use dist::Comm;
+    if launched_ranks().unwrap_or(1) <= 1 {
+        super::console::err_line(message);
+        return;
+    }
+    match start() {
+        Ok(Some(comm)) => {
+            if comm.rank() == 0 {
+                super::console::err_line(message);
+            }
+            comm.barrier();
+        }
+        _ => {
+            if launched_rank().unwrap_or(0) == 0 {
+                super::console::err_line(message);
+            }
+        }
+    }
+}
+
 /// The ranks of this job, when it has more than one: MPI started. A
 /// binary built without the `mpi` feature refuses to run as one of
 /// several copies (each would run the whole benchmark alone).
