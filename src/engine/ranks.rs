@@ -38,9 +38,10 @@ pub fn run_distributed(
     comm: &dyn Comm,
 ) -> Result<super::Outcome, Error> {
     if let GraphSource::File { path, .. } = &plan.source {
-        // The file's own problem (missing, unreadable) first: it names
-        // what is wrong better than its format does.
-        std::fs::File::open(path)
+        // The file's own problem (missing, out of reach) first: it names
+        // what is wrong better than its format does. Its metadata, not an
+        // open, which would wait on a FIFO.
+        std::fs::metadata(path)
             .map_err(|e| generator::Error::from(generator::FileError::io(path, e)))?;
     }
     if let GraphSource::File { path, format, .. } = &plan.source
