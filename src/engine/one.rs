@@ -36,13 +36,9 @@ fn blocks_tuples(plan: &Plan, keys: usize) -> bool {
     plan.validate && keys >= BLOCK_ORDER_MIN_KEYS
 }
 
-/// Whether a pass after `index` reads the edge list in input order with
-/// its weights.
-fn list_read_after(plan: &Plan, index: Option<usize>) -> bool {
-    let passes = match index {
-        Some(i) => later(plan, i),
-        None => &plan.passes[..],
-    };
+/// Whether one of `passes` reads the edge list in input order with its
+/// weights.
+fn reads_list(passes: &[crate::Pass]) -> bool {
     passes.iter().any(|p| p.weighted())
 }
 
@@ -60,11 +56,7 @@ pub struct OneProcess<'f> {
 impl<'f> OneProcess<'f> {
     /// An engine whose BFS passes search with the plan's kernel.
     pub fn new() -> Self {
-        OneProcess {
-            bfs_engine: None,
-            input: None,
-            key_rule: None,
-        }
+        OneProcess::default()
     }
 
     /// An engine whose BFS pass searches with the engine `make` makes of
@@ -114,7 +106,7 @@ pub(crate) struct OneView<'a> {
 /// the batched searches' peaks ([`crate::Pass::batched_peak`]).
 pub fn memory_estimate(plan: &Plan, m: u64, n: u64) -> u64 {
     let blocked = blocks_tuples(plan, plan.keys);
-    let copy = blocked && list_read_after(plan, None);
+    let copy = blocked && reads_list(&plan.passes);
     let passes = plan.passes.iter();
     let held = EdgeList::bytes_for(m)
         + budget::FIXED
@@ -212,7 +204,7 @@ impl Engine for OneProcess<'_> {
         let Some(Input::List(edges)) = self.input.take() else {
             unreachable!("loaded, not yet re-encoded")
         };
-        let (input, order) = block_order(edges, list_read_after(plan, None));
+        let (input, order) = block_order(edges, reads_list(&plan.passes));
         self.input = Some(input);
         order
     }
@@ -242,7 +234,7 @@ impl Engine for OneProcess<'_> {
                 self.input = Some(input.list_only());
             }
         }
-        if !later.iter().any(|p| p.weighted()) {
+        if !reads_list(later) {
             graph.weighted = None;
         }
     }

@@ -123,6 +123,8 @@ pub(crate) struct Ranks<'c, I: Id> {
     part: Partition,
     m: u64,
     share: Option<Share<I::Tuple>>,
+    /// The memory estimate of one rank, made once in `admit`.
+    estimate: u64,
     sent_before: u64,
     kernel1_bytes: u64,
     ids: PhantomData<I>,
@@ -168,6 +170,7 @@ impl<'c, I: Id> Ranks<'c, I> {
             part: Partition::new(n, comm.size()),
             m,
             share: None,
+            estimate: 0,
             sent_before: 0,
             kernel1_bytes: 0,
             ids: PhantomData,
@@ -186,6 +189,7 @@ impl<I: Id> Engine for Ranks<'_, I> {
         let (comm, ranks) = (self.comm, self.comm.size());
         let (m, n) = (self.m, self.part.num_vertices());
         let estimate = rank_memory_estimate::<I>(plan, m, n, ranks as u64);
+        self.estimate = estimate;
         let sharing = comm.ranks_on_this_machine() as u64;
         let what = format!(
             "a run on {n} vertices and {m} tuples over {ranks} ranks ({sharing} on this machine, about {:.1} GiB each)",
@@ -204,17 +208,16 @@ impl<I: Id> Engine for Ranks<'_, I> {
         Ok(())
     }
 
-    fn loaded(&mut self, plan: &Plan) -> Result<Loaded, Error> {
+    fn loaded(&mut self, _: &Plan) -> Result<Loaded, Error> {
         let share = self.share();
         let n = self.part.num_vertices();
         let terms = EdgeList::checksum_terms(&share.tuples, share.first_tuple);
         let sum = dist::all_reduce(self.comm, [terms], Reduce::Sum)[0];
-        let ranks = self.comm.size() as u64;
         Ok(Loaded {
             num_vertices: n,
             num_edges: self.m,
             checksum: EdgeList::finish_checksum(sum, n),
-            memory_estimate: rank_memory_estimate::<I>(plan, self.m, n, ranks),
+            memory_estimate: self.estimate,
         })
     }
 
