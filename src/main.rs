@@ -3,7 +3,8 @@
 //! prints; it holds no algorithm.
 //!
 //! Exit status: 0 success, 1 a search failed validation, 2 bad input or a
-//! failed write (a one-line message on stderr names what and where), 130
+//! failed write (a one-line message on stderr names what and where; also
+//! an input cut short while it was read, [`cli::mapped`]), 130
 //! stopped by SIGINT, SIGTERM or SIGHUP. Nothing panics on the way out:
 //! stdout and stderr are written by [`cli::console`], files by
 //! [`cli::output`], and running out of memory is a one-line exit too
@@ -46,6 +47,10 @@ fn main() -> ExitCode {
         console::err_line(&format!(
             "graph500: error: cannot handle SIGINT, SIGTERM and SIGHUP: {e}"
         ));
+        return ExitCode::from(2);
+    }
+    if let Err(e) = cli::mapped::install() {
+        console::err_line(&format!("graph500: error: cannot handle SIGBUS: {e}"));
         return ExitCode::from(2);
     }
     match dispatch(cli) {

@@ -274,14 +274,26 @@ fn packed48_weights_are_read_from_beside_the_file() {
         .collect();
     let mut ours = Vec::new();
     packed48::write_weights(&mut ours, &list).unwrap();
-    assert_eq!(ours, raw);
-    std::fs::write(&beside, &raw).unwrap();
-    let back = read_edge_list(&path).unwrap();
-    assert_eq!(back.edges(), list.edges());
-    assert_eq!(bits(back.weights().unwrap()), bits(list.weights().unwrap()));
+    assert_eq!(ours[..raw.len()], raw, "the reference's bytes first");
+    assert_eq!(
+        ours.len(),
+        raw.len() + packed48::TRAILER,
+        "then the trailer"
+    );
+    // The reference's file (no trailer) and ours read alike.
+    for contents in [&raw, &ours] {
+        std::fs::write(&beside, contents).unwrap();
+        let back = read_edge_list(&path).unwrap();
+        assert_eq!(back.edges(), list.edges());
+        assert_eq!(bits(back.weights().unwrap()), bits(list.weights().unwrap()));
+    }
     // A wrong length, a bad weight, a folder: errors naming the weights file.
     std::fs::write(&beside, &raw[..36]).unwrap();
     assert!(read_error(&path, &beside).contains("36 bytes of weights for the 10 edges"));
+    let mut no_trailer = raw.clone();
+    no_trailer.extend_from_slice(&[7u8; packed48::TRAILER]);
+    std::fs::write(&beside, &no_trailer).unwrap();
+    assert!(read_error(&path, &beside).contains("not graph500's pair trailer"));
     let mut bad = raw.clone();
     bad[4..8].copy_from_slice(&(-3.5f32).to_le_bytes());
     std::fs::write(&beside, &bad).unwrap();
@@ -303,7 +315,9 @@ fn a_reference_generator_pair_round_trips_through_packed48() {
     std::fs::write(&path, encoded(EdgeFormat::Packed48, &list)).unwrap();
     let mut beside = Vec::new();
     packed48::write_weights(&mut beside, &list).unwrap();
-    assert_eq!(beside.len(), 4 * list.len());
+    assert_eq!(beside.len(), 4 * list.len() + packed48::TRAILER);
+    // The reference's own weights file: the weights alone.
+    beside.truncate(4 * list.len());
     std::fs::write(packed48::weights_path(&path), beside).unwrap();
     let back = read_edge_list(&path).unwrap();
     assert_eq!(back.edges(), list.edges());
@@ -311,4 +325,30 @@ fn a_reference_generator_pair_round_trips_through_packed48() {
         EdgeList::weights_checksum(back.weights().unwrap()),
         EdgeList::weights_checksum(list.weights().unwrap())
     );
+}
+
+/// Guards issue 31's mismatched pair: weights written for one edge list
+/// beside another of the same length must not pass for that list's.
+#[test]
+fn packed48_weights_of_another_list_are_refused_by_their_trailer() {
+    let (_dir, path) = path_in_temp("g.pe48");
+    let list = small_weighted();
+    let beside = packed48::weights_path(&path);
+    let mut weights = Vec::new();
+    packed48::write_weights(&mut weights, &list).unwrap();
+    std::fs::write(&beside, &weights).unwrap();
+    // Other tuples, as many of them: the same lengths on disk.
+    let mut other: Vec<Edge> = list.edges().to_vec();
+    other.swap(0, 1);
+    assert_ne!(other, list.edges());
+    let other = EdgeList::new(list.num_vertices() as u64, other).unwrap();
+    std::fs::write(&path, encoded(EdgeFormat::Packed48, &other)).unwrap();
+    let err = read_error(&path, &beside);
+    assert!(
+        err.contains("holds the weights of another edge list"),
+        "{err}"
+    );
+    // Its own tuples: accepted.
+    std::fs::write(&path, encoded(EdgeFormat::Packed48, &list)).unwrap();
+    assert!(read_edge_list(&path).unwrap().weights().is_some());
 }

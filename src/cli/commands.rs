@@ -13,6 +13,7 @@ use harness::block::INVALID_RUN;
 use harness::report::{self, Document};
 use harness::{InvalidSearch, Outcome, budget, timed};
 use kernels::{Csr, DeltaStepping, SearchKey, SsspParams, WeightedCsr};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use validate::{SsspSummary, SsspValidator, Validator};
@@ -28,19 +29,35 @@ pub(crate) struct Commands<'a> {
 }
 
 impl Commands<'_> {
+    /// Tells which stale sidecar a write removed.
+    fn say_removed(&self, removed: Option<PathBuf>) {
+        if let Some(beside) = removed {
+            self.progress.say(&format!(
+                "removed {}: the weights of the file replaced (this one has none)",
+                beside.display()
+            ));
+        }
+    }
+
     /// `graph500 run`: the benchmark, the statistics block, optionally JSON
     /// and CSV.
     pub(crate) fn run(&self, args: &RunArgs) -> anyhow::Result<ExitCode> {
         let outputs = args.json.iter().chain(&args.csv);
+        let inputs = args
+            .input
+            .as_ref()
+            .map(|input| output::edge_list_files(input, args::format_of(input, args.format)))
+            .unwrap_or_default();
+        crate::cli::mapped::watch(&inputs);
         let plan = match self.ranks {
             None => {
-                output::check(&args.input, outputs)?;
+                output::check(&inputs, outputs)?;
                 args.plan(self.force)?
             }
             Some(comm) => {
                 // Rank 0 writes; every rank learns whether it may.
                 let mine = match comm.rank() {
-                    0 => output::check(&args.input, outputs).and_then(|()| args.plan(self.force)),
+                    0 => output::check(&inputs, outputs).and_then(|()| args.plan(self.force)),
                     _ => args.plan(self.force),
                 };
                 let agreed = dist::agree(comm, mine.map_err(|e| format!("{e:#}")));
@@ -78,13 +95,17 @@ impl Commands<'_> {
         let threads = rayon::current_num_threads();
         let statistics = plan.statistics(&measured);
         console::out(&statistics.block(&plan.block_lines()))?;
+        // The JSON and the CSV of one run: both, or neither.
+        let mut unit = output::Unit::default();
         if let Some(path) = &args.json {
             let document = Document::Run(Box::new(plan.report(&measured, threads)));
-            write_text(path, &document.to_json())?;
-            self.progress.say(&format!("wrote {}", path.display()));
+            unit.add(path, |out| out.write_all(document.to_json().as_bytes()))?;
         }
         if let Some(path) = &args.csv {
-            write_text(path, &report::csv(&measured))?;
+            unit.add(path, |out| out.write_all(report::csv(&measured).as_bytes()))?;
+        }
+        unit.commit()?;
+        for path in args.json.iter().chain(&args.csv) {
             self.progress.say(&format!("wrote {}", path.display()));
         }
         Ok(ExitCode::SUCCESS)
@@ -94,16 +115,18 @@ impl Commands<'_> {
     /// another. The tuples and their order are kept; formats without a
     /// vertex count (text, packed48) imply one (the largest id plus one).
     pub(crate) fn convert(&self, args: &ConvertArgs) -> anyhow::Result<ExitCode> {
-        output::check([&args.input], [&args.output])?;
         let (from, to) = (
             args::format_of(&args.input, args.from),
             args::format_of(&args.output, args.to),
         );
+        let inputs = output::edge_list_files(&args.input, from);
+        output::check(&inputs, output::edge_list_files(&args.output, to))?;
+        crate::cli::mapped::watch(&inputs);
         let (edges, read_seconds) = timed(|| from.read(&args.input));
         let edges = edges?;
         interrupt::check()?;
         let (written, write_seconds) = timed(|| write_edge_list(&args.output, to, &edges));
-        written?;
+        let removed = written?;
         self.progress.say(&format!(
             "{} ({}, {read_seconds:.3} s) -> {} ({}, {write_seconds:.3} s): {} edge tuples, {} vertices",
             args.input.display(),
@@ -113,14 +136,18 @@ impl Commands<'_> {
             edges.len(),
             edges.num_vertices()
         ));
+        self.say_removed(removed);
         Ok(ExitCode::SUCCESS)
     }
 
     /// `graph500 generate`: writes a Kronecker edge list.
     pub(crate) fn generate(&self, args: &GenerateArgs) -> anyhow::Result<ExitCode> {
         let out_format = args::format_of(&args.out, args.format);
-        let beside = out_format.weights_file(&args.out).filter(|_| args.weights);
-        output::check(output::NO_INPUTS, std::iter::once(&args.out).chain(&beside))?;
+        // The sidecar too: written with --weights, else removed if stale.
+        output::check(
+            output::NO_INPUTS,
+            output::edge_list_files(&args.out, out_format),
+        )?;
         let spec = args.kronecker.spec();
         spec.fits_one_process()?;
         let edges_at = |scale: u32| {
@@ -161,9 +188,10 @@ impl Commands<'_> {
             edges.checksum()
         ));
         let (written, seconds) = timed(|| write_edge_list(&args.out, out_format, &edges));
-        written?;
+        let removed = written?;
         self.progress
             .say(&format!("wrote {} in {seconds:.3} s", args.out.display()));
+        self.say_removed(removed);
         Ok(ExitCode::SUCCESS)
     }
 
@@ -190,8 +218,14 @@ impl Commands<'_> {
 
     /// `graph500 bfs`: one search, parents written as little-endian i64.
     pub(crate) fn bfs(&self, args: &BfsArgs) -> anyhow::Result<ExitCode> {
-        let SearchArgs { input, root, .. } = &args.search;
-        output::check([input], [&args.parents_out])?;
+        let SearchArgs {
+            input,
+            root,
+            format,
+        } = &args.search;
+        let inputs = output::edge_list_files(input, args::format_of(input, *format));
+        output::check(&inputs, [&args.parents_out])?;
+        crate::cli::mapped::watch(&inputs);
         let kernel = args::kernel_of(args.kernel, &args.tuning);
         let backend = args.backend.into();
         let edges = self.read_within_budget(&args.search, "a search of", |m, n| {
@@ -223,9 +257,15 @@ impl Commands<'_> {
     /// `graph500 sssp`: one shortest-path search of a weighted file; writes
     /// the parent and distance arrays, each whole or not at all.
     pub(crate) fn sssp(&self, args: &SsspArgs) -> anyhow::Result<ExitCode> {
-        let SearchArgs { input, root, .. } = &args.search;
+        let SearchArgs {
+            input,
+            root,
+            format,
+        } = &args.search;
         let root = *root;
-        output::check([input], [&args.parents_out, &args.dist_out])?;
+        let inputs = output::edge_list_files(input, args::format_of(input, *format));
+        output::check(&inputs, [&args.parents_out, &args.dist_out])?;
+        crate::cli::mapped::watch(&inputs);
         let params = args
             .delta
             .map_or(Ok(SsspParams::DEFAULT), SsspParams::new)?;
@@ -255,10 +295,13 @@ impl Commands<'_> {
         interrupt::check()?;
         let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
         engine.write_results(&mut parents, &mut dist);
-        output::write(&args.parents_out, |out| {
+        // One search's two arrays: both, or neither.
+        let mut unit = output::Unit::default();
+        unit.add(&args.parents_out, |out| {
             validate::parents::write(out, &parents)
         })?;
-        output::write(&args.dist_out, |out| validate::distances::write(out, &dist))?;
+        unit.add(&args.dist_out, |out| validate::distances::write(out, &dist))?;
+        unit.commit()?;
         self.progress.say(&format!(
             "root {root}: {} reached, largest distance {}, nedge {nedge}, {seconds:.4} s (delta {}); wrote {} and {}",
             stats.reached,
@@ -272,8 +315,16 @@ impl Commands<'_> {
 
     /// `graph500 validate`: exit 0 valid, 1 invalid, 2 bad input.
     pub(crate) fn validate(&self, args: &ValidateArgs) -> anyhow::Result<ExitCode> {
-        let SearchArgs { input, root, .. } = &args.search;
+        let SearchArgs {
+            input,
+            root,
+            format,
+        } = &args.search;
         let root = *root;
+        crate::cli::mapped::watch(&output::edge_list_files(
+            input,
+            args::format_of(input, *format),
+        ));
         let edges = self.read_within_budget(
             &args.search,
             "validating a search of",
@@ -351,20 +402,33 @@ impl Commands<'_> {
 
 /// Writes `edges` to `path` in `format`, and their weights to the file
 /// beside it where the format keeps them apart (`FILE.weights` of a
-/// `.pe48`), each whole or not at all ([`output::write`]).
+/// `.pe48`): the two as one unit ([`output::Unit`]), both whole or neither.
+/// A list without weights written where a sidecar is (a regular file, or a
+/// link, which is removed and not its target) removes it with the unit: it
+/// held the replaced file's weights. Returns the sidecar removed, if any.
 fn write_edge_list(
-    path: &std::path::Path,
+    path: &Path,
     format: EdgeFormat,
     edges: &EdgeList,
-) -> anyhow::Result<()> {
-    output::write(path, |out| format.write(out, edges))?;
-    if let (Some(beside), Some(_)) = (format.weights_file(path), edges.weights()) {
-        output::write(&beside, |out| packed48::write_weights(out, edges))?;
+) -> anyhow::Result<Option<PathBuf>> {
+    let mut unit = output::Unit::default();
+    unit.add(path, |out| format.write(out, edges))?;
+    let mut removed = None;
+    if let Some(beside) = format.weights_file(path) {
+        if edges.weights().is_some() {
+            unit.add(&beside, |out| packed48::write_weights(out, edges))?;
+        } else if std::fs::symlink_metadata(&beside)
+            .is_ok_and(|meta| meta.is_file() || meta.is_symlink())
+        {
+            unit.remove(&beside);
+            removed = Some(beside);
+        }
     }
-    Ok(())
+    unit.commit()?;
+    Ok(removed)
 }
 
 /// Writes `text` to `path`, whole or not at all ([`output::write`]).
-pub(crate) fn write_text(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+pub(crate) fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
     output::write(path, |out| out.write_all(text.as_bytes()))
 }

@@ -6,7 +6,9 @@
 //! nothing is half written, and it exits with status 130 whichever of the
 //! three signals came (the handler is not told which). A second signal exits
 //! at once, status 130, after removing the temporary file of any write in
-//! progress; the file being replaced is never touched.
+//! progress; the file being replaced is never touched. While files that
+//! belong together are being renamed into place ([`committing`]), the
+//! second signal waits for the renames, so it never leaves half of a pair.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -19,6 +21,10 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Temporary files being written now (see [`crate::cli::output`]).
 static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Held while a unit of files is renamed into place; the second signal
+/// takes it before it exits.
+static COMMIT: Mutex<()> = Mutex::new(());
 
 /// Why a command stopped early.
 #[derive(Debug)]
@@ -41,6 +47,8 @@ pub(crate) fn install() -> Result<(), ctrlc::Error> {
         // Under mpirun every rank gets the signal; only rank 0 says so.
         let speaks = crate::cli::ranks::speaks();
         if INTERRUPTED.swap(true, SeqCst) {
+            // Never between the renames of a unit: after them, or before.
+            let _renames_done = lock(&COMMIT);
             remove_temporaries();
             if speaks {
                 crate::cli::console::err_line("graph500: interrupted again; exiting now");
@@ -69,21 +77,115 @@ pub(crate) fn check() -> Result<(), Interrupted> {
     }
 }
 
-fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    // A poisoned list is still a list of paths.
-    TEMPORARIES
+/// `mutex` locked; a poisoned lock still guards what it guarded (a list
+/// of paths, or nothing).
+fn lock<T>(mutex: &'static Mutex<T>) -> std::sync::MutexGuard<'static, T> {
+    mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Notes a temporary file that a second signal must remove.
+fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    lock(&TEMPORARIES)
+}
+
+/// Runs `renames` with the second signal held off until it returns (the
+/// signal handler runs on a thread of its own, which waits).
+pub(crate) fn committing<T>(renames: impl FnOnce() -> T) -> T {
+    let _held = lock(&COMMIT);
+    renames()
+}
+
+/// Notes a temporary file that a second signal (or a fault,
+/// [`remove_temporaries_in_handler`]) must remove.
 pub(crate) fn track_temporary(path: &Path) {
     temporaries().push(path.to_path_buf());
+    signal_safe::track(path);
 }
 
 /// Forgets a temporary file (renamed into place or removed).
 pub(crate) fn untrack_temporary(path: &Path) {
     temporaries().retain(|p| p != path);
+    signal_safe::untrack(path);
+}
+
+/// Removes the temporary files being written, from inside a signal
+/// handler: no lock, no allocation, only `unlink`.
+pub(crate) fn remove_temporaries_in_handler() {
+    signal_safe::remove_all();
+}
+
+/// The temporary files again, as C strings in lock-free slots, for a
+/// handler that may not lock or allocate (SIGBUS, [`crate::cli::mapped`]).
+/// A command writes at most a few files at once; past [`signal_safe::SLOTS`]
+/// at once, the rest are only in the list above.
+mod signal_safe {
+    use std::ffi::{CString, c_char};
+    use std::path::Path;
+    use std::sync::atomic::{AtomicPtr, Ordering::SeqCst};
+
+    /// Files tracked at once.
+    pub(super) const SLOTS: usize = 16;
+
+    static PATHS: [AtomicPtr<c_char>; SLOTS] =
+        [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
+
+    fn c_path(path: &Path) -> Option<CString> {
+        use std::os::unix::ffi::OsStrExt;
+        CString::new(path.as_os_str().as_bytes()).ok()
+    }
+
+    pub(super) fn track(path: &Path) {
+        let Some(c) = c_path(path) else { return };
+        let raw = c.into_raw();
+        for slot in &PATHS {
+            if slot
+                .compare_exchange(std::ptr::null_mut(), raw, SeqCst, SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+        // No free slot: this file is only in the locked list.
+        #[allow(unsafe_code)]
+        // SAFETY: `raw` came from `CString::into_raw` just above and was
+        // published nowhere.
+        drop(unsafe { CString::from_raw(raw) });
+    }
+
+    pub(super) fn untrack(path: &Path) {
+        let Some(c) = c_path(path) else { return };
+        for slot in &PATHS {
+            let raw = slot.load(SeqCst);
+            #[allow(unsafe_code)]
+            // SAFETY: a non-null slot holds a string from `track`'s
+            // `into_raw`, never freed (see below).
+            let same = !raw.is_null() && unsafe { std::ffi::CStr::from_ptr(raw) } == c.as_c_str();
+            if same
+                && slot
+                    .compare_exchange(raw, std::ptr::null_mut(), SeqCst, SeqCst)
+                    .is_ok()
+            {
+                // Left allocated: a handler on another thread may be
+                // reading it now. A few bytes per file written.
+                return;
+            }
+        }
+    }
+
+    pub(super) fn remove_all() {
+        for slot in &PATHS {
+            let raw = slot.swap(std::ptr::null_mut(), SeqCst);
+            if !raw.is_null() {
+                #[allow(unsafe_code)]
+                // SAFETY: a string from `track`, never freed; `unlink` is
+                // async-signal-safe.
+                unsafe {
+                    libc::unlink(raw);
+                }
+            }
+        }
+    }
 }
 
 /// Removes every tracked temporary file (the second signal).

@@ -10,6 +10,7 @@ pub(crate) mod args;
 pub(crate) mod commands;
 pub(crate) mod console;
 pub(crate) mod interrupt;
+pub(crate) mod mapped;
 pub(crate) mod output;
 pub(crate) mod plot;
 pub(crate) mod profile;

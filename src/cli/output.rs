@@ -17,18 +17,38 @@
 //! temporary one. (Atomic against interruption, not against power loss:
 //! there is no fsync.)
 //!
-//! [`check`] refuses, before any work: an output that is a directory; an
-//! output whose folder does not exist or is not a directory; an output that
-//! is the same file as an input (by device and inode where both exist, so
-//! links and other spellings are caught); two outputs that are the same
-//! file.
+//! Files that belong together are written as a unit ([`Unit`]): a `.pe48`
+//! and its `.weights`, the parent and distance arrays of `sssp`, the JSON
+//! and CSV of `run`. Every temporary file is written first; then, with
+//! the signal handler held off ([`interrupt::committing`]), all are renamed
+//! into place and a stale file the unit replaces (the `.weights` of an
+//! earlier weighted `.pe48`) is removed: a signal leaves all the old files
+//! or all the new ones.
+//!
+//! A device or FIFO is written without ever blocking beyond a signal:
+//! opening a FIFO that no program reads waits, and a write that a reader
+//! does not take waits, each only until the first signal, which ends the
+//! command.
+//!
+//! [`check`] refuses, before any work: an input that is there but is not a
+//! regular file (a FIFO, which would block its reader; a device); an
+//! output that is a directory; an
+//! output whose folder does not exist, is not a directory or cannot take a
+//! new file (tried by creating and removing one); a device or FIFO that
+//! cannot be opened for writing; an output that is the same file as an
+//! input (by device and inode where both exist, so links and other
+//! spellings are caught); two outputs that are the same file. Callers pass
+//! every file a command reads and writes, sidecars included
+//! ([`edge_list_files`]).
 
 use crate::cli::interrupt::{self, Interrupted};
 use anyhow::{Context, anyhow, bail};
+use generator::format::EdgeFormat;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
 
 /// Bytes buffered between checks of the signal flag.
 const CHUNK: usize = 1 << 20;
@@ -138,17 +158,35 @@ where
     let mut seen: Vec<(&Path, Identity)> = Vec::new();
     for output in &outputs {
         let output = output.as_ref();
-        if let Destination::Replace(file) = destination(output)? {
-            let folder = folder_of(&file);
-            match std::fs::metadata(folder) {
-                Ok(meta) if meta.is_dir() => {}
-                Ok(_) => bail!("{}: {} is not a folder", output.display(), folder.display()),
-                Err(e) if e.kind() == ErrorKind::NotFound => bail!(
-                    "{}: folder {} does not exist",
-                    output.display(),
-                    folder.display()
-                ),
-                Err(e) => bail!("{}: folder {}: {e}", output.display(), folder.display()),
+        match destination(output)? {
+            Destination::Replace(file) => {
+                let folder = folder_of(&file);
+                match std::fs::metadata(folder) {
+                    Ok(meta) if meta.is_dir() => {}
+                    Ok(_) => bail!("{}: {} is not a folder", output.display(), folder.display()),
+                    Err(e) if e.kind() == ErrorKind::NotFound => bail!(
+                        "{}: folder {} does not exist",
+                        output.display(),
+                        folder.display()
+                    ),
+                    Err(e) => bail!("{}: folder {}: {e}", output.display(), folder.display()),
+                }
+                // The one sure test that a folder takes a new file.
+                if let Err(e) = Temporary::create(folder) {
+                    bail!(
+                        "{}: folder {} cannot take a new file: {e}",
+                        output.display(),
+                        folder.display()
+                    );
+                }
+            }
+            Destination::Through(device) => {
+                if let Err(e) = open_through(&device) {
+                    // A FIFO no program reads yet is waited for when written.
+                    if e.raw_os_error() != Some(libc::ENXIO) {
+                        bail!("{}: {e}", output.display());
+                    }
+                }
             }
         }
         if let Some(id) = identity(output) {
@@ -167,6 +205,10 @@ where
         let Ok(meta) = std::fs::metadata(input) else {
             continue;
         };
+        if !meta.is_file() {
+            // The reader's own words, now rather than after other work.
+            generator::format::open_regular(input)?;
+        }
         let id = file_id(&meta);
         if let Some((output, _)) = seen.iter().find(|(_, seen)| *seen == id) {
             bail!(
@@ -191,19 +233,77 @@ impl std::fmt::Display for StopRequested {
 
 impl std::error::Error for StopRequested {}
 
-/// A file whose every write first checks the signal flag.
+/// A file whose every write first checks the signal flag. A device or
+/// FIFO is open non-blocking: a write its reader does not take waits in
+/// [`wait_writable`], which returns at the first signal.
 struct Checked(File);
+
+/// `Err(StopRequested)` once a signal has come.
+fn stop_check() -> std::io::Result<()> {
+    if interrupt::requested() {
+        return Err(std::io::Error::other(StopRequested));
+    }
+    Ok(())
+}
 
 impl Write for Checked {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if interrupt::requested() {
-            return Err(std::io::Error::other(StopRequested));
+        loop {
+            stop_check()?;
+            match self.0.write(buf) {
+                Err(e) if e.kind() == ErrorKind::WouldBlock => wait_writable(&self.0),
+                done => return done,
+            }
         }
-        self.0.write(buf)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.0.flush()
+    }
+}
+
+/// How long one wait for a reader lasts before the signal flag is looked
+/// at again.
+const READER_WAIT: Duration = Duration::from_millis(50);
+
+/// Waits until `file` (non-blocking) can take a write, or [`READER_WAIT`].
+fn wait_writable(file: &File) {
+    use std::os::fd::AsRawFd;
+    let mut poll = libc::pollfd {
+        fd: file.as_raw_fd(),
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    #[allow(clippy::cast_possible_truncation)] // 50 ms
+    let timeout = READER_WAIT.as_millis() as libc::c_int;
+    #[allow(unsafe_code)]
+    // SAFETY: `poll` reads and writes exactly the one `pollfd` it is given,
+    // which lives on this stack frame for the whole call; the descriptor is
+    // `file`'s, open for the call's duration. Any result (ready, timeout,
+    // EINTR) just leads back to the caller's write, which tells.
+    unsafe {
+        libc::poll(&raw mut poll, 1, timeout);
+    }
+}
+
+/// Opens a device or FIFO for writing without blocking: a FIFO that no
+/// program reads fails with ENXIO instead of waiting.
+fn open_through(device: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(device)
+}
+
+/// [`open_through`], waiting for a reader of a FIFO until the first signal.
+fn open_through_waiting(device: &Path) -> std::io::Result<File> {
+    loop {
+        stop_check()?;
+        match open_through(device) {
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => std::thread::sleep(READER_WAIT),
+            opened => return opened,
+        }
     }
 }
 
@@ -271,31 +371,93 @@ pub(crate) fn write(
     path: &Path,
     encode: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
-    interrupt::check()?;
-    let name = |e: std::io::Error| -> anyhow::Error {
-        if e.get_ref().is_some_and(|inner| inner.is::<StopRequested>()) {
-            Interrupted.into()
-        } else {
-            anyhow!("{}: {e}", path.display())
-        }
-    };
-    match destination(path)? {
-        Destination::Replace(target) => {
-            let (temporary, file) = Temporary::create(folder_of(&target)).map_err(name)?;
-            let mut out = BufWriter::with_capacity(CHUNK, Checked(file));
-            encode(&mut out).map_err(name)?;
-            let file = out.into_inner().map_err(|e| name(e.into_error()))?;
-            drop(file);
-            interrupt::check()?;
-            temporary.persist(&target).map_err(name)
-        }
-        Destination::Through(device) => {
-            let file = OpenOptions::new().write(true).open(&device).map_err(name)?;
-            let mut out = BufWriter::with_capacity(CHUNK, Checked(file));
-            encode(&mut out).map_err(name)?;
-            out.flush().map_err(name)
+    let mut unit = Unit::default();
+    unit.add(path, encode)?;
+    unit.commit()
+}
+
+/// Files written as one: all of them, or (after a failure or a signal)
+/// none, the old files left as they were. See the module documentation.
+#[derive(Default)]
+pub(crate) struct Unit {
+    /// Temporary files written, and the files they are renamed over.
+    staged: Vec<(Temporary, PathBuf)>,
+    /// Files the unit removes when it commits.
+    stale: Vec<PathBuf>,
+}
+
+impl Unit {
+    /// Writes `path`'s contents with `encode`: into a temporary file,
+    /// renamed at [`Unit::commit`]; a device or FIFO is written now.
+    pub(crate) fn add(
+        &mut self,
+        path: &Path,
+        encode: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> anyhow::Result<()> {
+        interrupt::check()?;
+        let name = |e: std::io::Error| -> anyhow::Error {
+            if e.get_ref().is_some_and(|inner| inner.is::<StopRequested>()) {
+                Interrupted.into()
+            } else {
+                anyhow!("{}: {e}", path.display())
+            }
+        };
+        match destination(path)? {
+            Destination::Replace(target) => {
+                let (temporary, file) = Temporary::create(folder_of(&target)).map_err(name)?;
+                let mut out = BufWriter::with_capacity(CHUNK, Checked(file));
+                encode(&mut out).map_err(name)?;
+                let file = out.into_inner().map_err(|e| name(e.into_error()))?;
+                drop(file);
+                self.staged.push((temporary, target));
+                Ok(())
+            }
+            Destination::Through(device) => {
+                let file = open_through_waiting(&device).map_err(name)?;
+                let mut out = BufWriter::with_capacity(CHUNK, Checked(file));
+                encode(&mut out).map_err(name)?;
+                out.flush().map_err(name)
+            }
         }
     }
+
+    /// Removes `path` at [`Unit::commit`], if it is there: a link is
+    /// removed, not its target.
+    pub(crate) fn remove(&mut self, path: &Path) {
+        self.stale.push(path.to_path_buf());
+    }
+
+    /// Renames every temporary file into place and removes the stale
+    /// files, with no signal in between; nothing if a signal came first.
+    pub(crate) fn commit(self) -> anyhow::Result<()> {
+        interrupt::check()?;
+        let Unit { staged, stale } = self;
+        interrupt::committing(|| {
+            for (temporary, target) in staged {
+                temporary
+                    .persist(&target)
+                    .with_context(|| format!("{}: renaming into place", target.display()))?;
+            }
+            for path in stale {
+                match std::fs::remove_file(&path) {
+                    Err(e) if e.kind() != ErrorKind::NotFound => {
+                        bail!("{}: removing: {e}", path.display());
+                    }
+                    _ => {}
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Every file of the edge list at `path` in `format`: the file, then its
+/// sidecar (`FILE.weights` of a `.pe48`), which is read and written with
+/// it as one.
+pub(crate) fn edge_list_files(path: &Path, format: EdgeFormat) -> Vec<PathBuf> {
+    std::iter::once(path.to_path_buf())
+        .chain(format.weights_file(path))
+        .collect()
 }
 
 #[cfg(test)]

@@ -6,25 +6,6 @@
 use crate::support::*;
 use std::fs;
 use std::io::Read;
-use std::process::{Child, ExitStatus, Stdio};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_graph500"))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// The names in `dir`, sorted.
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    names
-}
 
 /// A small text edge list (SCALE 6) in `dir`.
 fn small_graph(dir: &Path) -> PathBuf {
@@ -37,63 +18,6 @@ fn small_graph(dir: &Path) -> PathBuf {
 #[cfg(unix)]
 fn file_type(path: &Path) -> fs::FileType {
     fs::symlink_metadata(path).unwrap().file_type()
-}
-
-fn mkfifo(path: &Path) {
-    let status = Command::new("mkfifo").arg(path).status().unwrap();
-    assert!(status.success());
-}
-
-fn kill(signal: &str, child: &Child) {
-    let status = Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success(), "kill -{signal} failed");
-}
-
-/// Waits until `pid` has installed its handler of SIGTERM (bit 15 of
-/// `SigCgt` in /proc), so that a signal sent now is the program's to handle.
-fn wait_for_handler(child: &mut Child) {
-    let status_file = format!("/proc/{}/status", child.id());
-    for _ in 0..20_000 {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("exited ({status}) before handling signals");
-        }
-        let status = fs::read_to_string(&status_file).unwrap_or_default();
-        let caught = status
-            .lines()
-            .find_map(|l| l.strip_prefix("SigCgt:"))
-            .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
-            .unwrap_or(0);
-        if caught & (1 << (15 - 1)) != 0 {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    panic!("the program never installed its SIGTERM handler");
-}
-
-/// Waits until a `.partial` temporary file appears in `dir`.
-fn wait_for_partial(child: &mut Child, dir: &Path) {
-    for _ in 0..60_000 {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("exited ({status}) before its write started");
-        }
-        if names_in(dir).iter().any(|n| n.ends_with(".partial")) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    panic!("no temporary file ever appeared in {}", dir.display());
-}
-
-fn finish(mut child: Child) -> (ExitStatus, String) {
-    let mut err = String::new();
-    if let Some(mut stderr) = child.stderr.take() {
-        stderr.read_to_string(&mut err).unwrap();
-    }
-    (child.wait().unwrap(), err)
 }
 
 // ---- 3. output paths -------------------------------------------------------
@@ -362,6 +286,165 @@ fn outputs_are_checked_before_any_work() {
     assert_bad_input(
         &graph500(&["run", "--scale", "31", "--json", path_str(&below_a_file)]),
         &["is not a folder"],
+    );
+}
+
+/// Guards issue 31 §2: `--json /sys/x.json` and `--csv /proc/1/x.csv`
+/// once failed only after the whole run. The run here would take
+/// minutes (SCALE 31 does not fit), so only a check before it passes.
+#[test]
+fn an_output_folder_that_cannot_take_a_file_is_refused_before_any_work() {
+    for (option, path) in [("--json", "/sys/x.json"), ("--csv", "/proc/1/x.csv")] {
+        let o = graph500_or_hang(&["run", "--scale", "31", option, path], 60);
+        assert_bad_input(&o, &[path, "cannot take a new file"]);
+    }
+    let o = graph500_or_hang(&["generate", "--scale", "31", "--out", "/sys/g.el"], 60);
+    assert_bad_input(&o, &["/sys/g.el", "cannot take a new file"]);
+}
+
+// ---- 3b. FIFOs ----------------------------------------------------------------
+
+/// Guards issue 31 §2: a FIFO as an input once blocked forever in `open`
+/// (no program writes it), deaf to SIGTERM.
+#[test]
+fn a_fifo_input_is_refused_without_waiting_for_a_writer() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("f");
+    mkfifo(&fifo);
+    let g = small_graph(dir.path());
+    let (f, g) = (path_str(&fifo), path_str(&g));
+    let out = dir.path().join("out");
+    let out = path_str(&out);
+    for args in [
+        vec!["bfs", "--input", f, "--root", "0", "--parents-out", out],
+        vec!["validate", "--input", g, "--root", "0", "--parents", f],
+        vec!["convert", f, out],
+        vec!["run", "--input", f, "--keys", "1"],
+    ] {
+        let o = graph500_or_hang(&args, 30);
+        assert_bad_input(&o, &[f, "FIFO", "not a regular file"]);
+    }
+}
+
+/// Starts `bfs` of `g` writing its parents into `fifo`, and returns once
+/// it is past its reading and searching (which take milliseconds at
+/// SCALE 16) and waits on the FIFO.
+fn bfs_into(g: &Path, fifo: &Path) -> Child {
+    let mut child = bin()
+        .args([
+            "bfs",
+            "--input",
+            path_str(g),
+            "--root",
+            "1",
+            "--parents-out",
+            path_str(fifo),
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_handler(&mut child);
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "bfs ended without a reader"
+    );
+    child
+}
+
+/// Guards issue 31 §2: writing into a FIFO that no program reads, or
+/// whose reader never reads, once waited forever, and the first signal
+/// did not end it.
+#[test]
+fn an_output_fifo_nobody_reads_ends_at_the_first_signal() {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let g = dir.path().join("g.g500");
+    let o = graph500(&[
+        "generate",
+        "--quiet",
+        "--scale",
+        "16",
+        "--out",
+        path_str(&g),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let fifo = dir.path().join("parents");
+    mkfifo(&fifo);
+    // No reader at all: the open would wait.
+    let child = bfs_into(&g, &fifo);
+    kill("TERM", &child);
+    let (status, err) = finish_or_hang(child, 20);
+    assert_eq!(status.code(), Some(130), "{err}");
+    // A reader that never reads: 512 KiB of parents, a 64 KiB pipe.
+    let _reader = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    let child = bfs_into(&g, &fifo);
+    kill("TERM", &child);
+    let (status, err) = finish_or_hang(child, 20);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+}
+
+/// [`finish`], killing the child and failing if it still runs after
+/// `seconds`.
+fn finish_or_hang(mut child: Child, seconds: u64) -> (ExitStatus, String) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("still ran {seconds} s after the signal: a hang");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    finish(child)
+}
+
+// ---- 3c. inputs changed while read -------------------------------------------
+
+/// Guards issue 31 §2: a mapped input cut short by another program while
+/// graph500 read it killed the process with SIGBUS (status 135, no word).
+/// `convert` reads a width-4 binary list in place while it writes text,
+/// which takes seconds at SCALE 18; the file is cut once the write began.
+#[test]
+fn a_mapped_input_cut_short_while_read_is_a_one_line_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = dir.path().join("g.g500");
+    let o = graph500(&[
+        "generate",
+        "--quiet",
+        "--scale",
+        "18",
+        "--out",
+        path_str(&g),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = dir.path().join("out.el");
+    let mut child = bin()
+        .args(["convert", "--quiet", path_str(&g), path_str(&out)])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_partial(&mut child, dir.path());
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&g)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let (status, err) = finish_or_hang(child, 60);
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("g.g500: changed while it was read"), "{err}");
+    assert!(!out.exists());
+    assert_eq!(
+        names_in(dir.path()),
+        ["g.g500"],
+        "a temporary file was left"
     );
 }
 

@@ -364,7 +364,8 @@ fn generated_weights_reach_the_file_and_kernel_3() {
     let o = graph500(&["convert", path_str(&bin), path_str(&pe48), "-q"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let beside = dir.path().join("g.pe48.weights");
-    assert_eq!(std::fs::metadata(&beside).unwrap().len(), 4 * 16 * 256);
+    // 4 bytes per tuple, then the 24-byte trailer that ties them to g.pe48.
+    assert_eq!(std::fs::metadata(&beside).unwrap().len(), 4 * 16 * 256 + 24);
     let (p, d) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
     let o = sssp(&pe48, "1", &p, &d, &["-q"]);
     assert!(o.status.success(), "{}", stderr(&o));

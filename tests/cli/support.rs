@@ -6,7 +6,10 @@
 
 pub(crate) use harness::report::{Document, RunReport};
 use std::collections::VecDeque;
+use std::fs;
+use std::io::Read;
 pub(crate) use std::path::{Path, PathBuf};
+pub(crate) use std::process::{Child, ExitStatus, Stdio};
 pub(crate) use std::process::{Command, Output};
 
 pub(crate) fn graph500(args: &[&str]) -> Output {
@@ -321,4 +324,81 @@ pub(crate) fn tuples_of(path: &Path, dir: &Path) -> Vec<(u32, u32)> {
             (u.parse().unwrap(), v.parse().unwrap())
         })
         .collect()
+}
+
+// ---- processes, signals and FIFOs -----------------------------------------
+
+pub(crate) fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_graph500"))
+}
+
+pub(crate) fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The names in `dir`, sorted.
+pub(crate) fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+pub(crate) fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+pub(crate) fn kill(signal: &str, child: &Child) {
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -{signal} failed");
+}
+
+/// Waits until `pid` has installed its handler of SIGTERM (bit 15 of
+/// `SigCgt` in /proc), so that a signal sent now is the program's to handle.
+pub(crate) fn wait_for_handler(child: &mut Child) {
+    let status_file = format!("/proc/{}/status", child.id());
+    for _ in 0..20_000 {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("exited ({status}) before handling signals");
+        }
+        let status = fs::read_to_string(&status_file).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+            .unwrap_or(0);
+        if caught & (1 << (15 - 1)) != 0 {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("the program never installed its SIGTERM handler");
+}
+
+/// Waits until a `.partial` temporary file appears in `dir`.
+pub(crate) fn wait_for_partial(child: &mut Child, dir: &Path) {
+    for _ in 0..60_000 {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("exited ({status}) before its write started");
+        }
+        if names_in(dir).iter().any(|n| n.ends_with(".partial")) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("no temporary file ever appeared in {}", dir.display());
+}
+
+pub(crate) fn finish(mut child: Child) -> (ExitStatus, String) {
+    let mut err = String::new();
+    if let Some(mut stderr) = child.stderr.take() {
+        stderr.read_to_string(&mut err).unwrap();
+    }
+    (child.wait().unwrap(), err)
 }

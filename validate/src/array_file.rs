@@ -3,7 +3,6 @@
 //! nothing else.
 
 use crate::FileError;
-use std::fs::File;
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -33,12 +32,7 @@ pub(crate) fn read<T: bytemuck::Pod>(path: &Path, what: &str) -> Result<Vec<T>, 
     let io = |cause| FileError::io(path, cause);
     let format = |what: String| FileError::format(path, what);
     let size = size_of::<T>();
-    let mut file = File::open(path).map_err(io)?;
-    let meta = file.metadata().map_err(io)?;
-    if !meta.is_file() {
-        return Err(format("not a regular file".into()));
-    }
-    let len = meta.len();
+    let (mut file, len) = generator::format::open_regular(path)?;
     if len % size as u64 != 0 {
         return Err(format(format!(
             "{len} bytes is not a whole number of {size}-byte {what}"

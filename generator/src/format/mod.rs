@@ -27,7 +27,7 @@ pub mod mtx;
 pub mod packed48;
 pub mod text;
 
-use crate::{EdgeList, Error};
+use crate::{EdgeList, Error, FileError};
 use rayon::prelude::*;
 use std::fs::File;
 use std::io::Write;
@@ -132,14 +132,54 @@ pub fn read_edge_list(path: &Path) -> Result<EdgeList, Error> {
     EdgeFormat::for_path(path).read(path)
 }
 
-/// Opens `path` for reading; fails if it is not a regular file.
-fn open_regular(path: &Path) -> Result<(File, u64), Error> {
-    let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+/// Opens `path` (links followed) for reading, with its length; fails,
+/// naming it, if it is not a regular file. Never waits: a FIFO, which a
+/// plain `open` would block on until some program opened it for writing,
+/// is opened without blocking and refused, as are devices, sockets and
+/// folders. Every input file of graph500 (edge lists, their weights, parent
+/// and distance arrays) is opened here.
+pub fn open_regular(path: &Path) -> Result<(File, u64), FileError> {
+    // Looked at first, for the words: a socket cannot even be opened.
+    if let Some(meta) = std::fs::metadata(path).ok().filter(|m| !m.is_file()) {
+        return Err(FileError::format(path, not_regular(&meta)));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Only opening is non-blocking: a regular file ignores the flag.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| FileError::io(path, e))?;
+    let meta = file.metadata().map_err(|e| FileError::io(path, e))?;
     if !meta.is_file() {
-        return Err(Error::format(path, "not a regular file"));
+        return Err(FileError::format(path, not_regular(&meta)));
     }
     Ok((file, meta.len()))
+}
+
+/// Why a file that is not regular cannot be read, in words.
+fn not_regular(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_fifo() {
+            return "a FIFO (named pipe), not a regular file: graph500 reads its inputs whole; save the data to a file first";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device, not a regular file";
+        }
+        if kind.is_socket() {
+            return "a socket, not a regular file";
+        }
+    }
+    if meta.is_dir() {
+        "a directory, not a regular file"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// Maps `file` read-only.

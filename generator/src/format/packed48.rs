@@ -10,6 +10,16 @@
 //! tuple order, no header. [`read`] attaches them when that file exists;
 //! [`write()`] encodes only the tuples, and [`write_weights`] the weights
 //! for the caller to put at [`weights_path`].
+//!
+//! The two files are one thing, so a pair whose halves came apart (two
+//! programs writing the same pair at once, a crash between the two renames)
+//! must not pass for a graph. [`write_weights`] ends the weights with a
+//! [`PairTrailer`] of [`TRAILER`] bytes: a magic, the tuple count and a
+//! checksum of the tuples ([`EdgeList::checksum_terms`]), and [`read`]
+//! refuses weights whose trailer names other tuples. The reference's own
+//! weights files have no trailer (exactly 4 bytes per tuple) and are read
+//! as they are, unchecked; the reference reads the first 4 bytes per tuple
+//! of ours and ignores the rest.
 
 use super::{decode_weights, in_file, map, open_regular};
 use crate::{Edge, EdgeList, Error, MAX_VERTICES};
@@ -28,40 +38,111 @@ pub fn weights_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Bytes of the [`PairTrailer`] that ends a weights file graph500 wrote.
+pub const TRAILER: usize = 24;
+
+/// The first 8 bytes of a [`PairTrailer`].
+const MAGIC: [u8; 8] = *b"g500pair";
+
+/// What ties a weights file to its packed tuples: [`MAGIC`], then the
+/// tuple count and [`EdgeList::checksum_terms`] of the tuples from 0,
+/// each a little-endian `u64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairTrailer {
+    /// How many tuples (and weights).
+    pub tuples: u64,
+    /// The tuples' checksum terms.
+    pub checksum: u64,
+}
+
+impl PairTrailer {
+    /// The trailer of `edges`' tuples (one parallel pass over them).
+    pub fn of(edges: &[Edge]) -> Self {
+        PairTrailer {
+            tuples: edges.len() as u64,
+            checksum: EdgeList::checksum_terms(edges, 0),
+        }
+    }
+
+    /// The trailer's bytes.
+    pub fn encode(self) -> [u8; TRAILER] {
+        let mut bytes = [0u8; TRAILER];
+        bytes[..8].copy_from_slice(&MAGIC);
+        bytes[8..16].copy_from_slice(&self.tuples.to_le_bytes());
+        bytes[16..].copy_from_slice(&self.checksum.to_le_bytes());
+        bytes
+    }
+
+    /// The trailer in `bytes`, if they are one.
+    pub fn decode(bytes: &[u8; TRAILER]) -> Option<Self> {
+        let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        (bytes[..8] == MAGIC).then(|| PairTrailer {
+            tuples: word(8),
+            checksum: word(16),
+        })
+    }
+}
+
 /// Reads a packed edge file, with the weights of [`weights_path`] if that
-/// file exists (it must then hold 4 bytes per tuple).
+/// file exists: it must then hold 4 bytes per tuple, followed by nothing
+/// (the reference's) or by the [`PairTrailer`] of these tuples (graph500's).
 pub fn read(path: &Path) -> Result<EdgeList, Error> {
     let list = read_tuples(path)?;
-    match read_weights_beside(path, list.len())? {
+    match read_weights_beside(path, list.edges())? {
         Some((weights, weights_path)) => list.with_weights(weights).map_err(in_file(&weights_path)),
         None => Ok(list),
     }
 }
 
 /// The weights beside `path` and their file, if that file exists; fails
-/// naming it if it is not `4 * num_edges` bytes or cannot be read.
-fn read_weights_beside(
-    path: &Path,
-    num_edges: usize,
-) -> Result<Option<(Vec<f32>, PathBuf)>, Error> {
+/// naming it if it cannot be read, is not 4 bytes per tuple of `edges`
+/// (with or without a trailer), or has the trailer of other tuples.
+fn read_weights_beside(path: &Path, edges: &[Edge]) -> Result<Option<(Vec<f32>, PathBuf)>, Error> {
     let weights_path = weights_path(path);
-    match std::fs::metadata(&weights_path) {
+    match std::fs::symlink_metadata(&weights_path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         _ => {}
     }
     let (file, len) = open_regular(&weights_path)?;
+    let num_edges = edges.len();
     let expected = 4 * num_edges as u64;
-    if len != expected {
+    if len != expected && len != expected + TRAILER as u64 {
         return Err(Error::format(
             &weights_path,
             format!(
-                "{len} bytes of weights for the {num_edges} edges of {}: expected {expected} (4 per edge)",
-                path.display()
+                "{len} bytes of weights for the {num_edges} edges of {}: expected {expected} (4 per edge), or {} with graph500's pair trailer",
+                path.display(),
+                expected + TRAILER as u64
             ),
         ));
     }
     let map = map(&file, &weights_path)?;
-    Ok(Some((decode_weights(&map), weights_path)))
+    let (weights, trailer) = map.split_at(4 * num_edges);
+    if let Ok(trailer) = <&[u8; TRAILER]>::try_from(trailer) {
+        let belongs = PairTrailer::decode(trailer).map(|t| t == PairTrailer::of(edges));
+        match belongs {
+            Some(true) => {}
+            Some(false) => {
+                return Err(Error::format(
+                    &weights_path,
+                    format!(
+                        "holds the weights of another edge list, not of {} (the pair came apart: written by two programs at once, or stopped between its files): write the pair again",
+                        path.display()
+                    ),
+                ));
+            }
+            None => {
+                return Err(Error::format(
+                    &weights_path,
+                    format!(
+                        "its last {TRAILER} bytes are not graph500's pair trailer: {len} bytes is not 4 per edge of {} ({expected})",
+                        path.display()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Some((decode_weights(weights), weights_path)))
 }
 
 /// The tuples of a packed edge file.
@@ -103,10 +184,14 @@ fn read_tuples(path: &Path) -> Result<EdgeList, Error> {
 }
 
 /// Encodes `edges`' weights onto `out` as the contents of its
-/// [`weights_path`] file (nothing if it has none), 256 KiB per write.
+/// [`weights_path`] file, 256 KiB per write, then their [`PairTrailer`]
+/// (nothing at all if it has no weights).
 pub fn write_weights(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
     match edges.weights() {
-        Some(weights) => super::write_weights(out, weights),
+        Some(weights) => {
+            super::write_weights(out, weights)?;
+            out.write_all(&PairTrailer::of(edges.edges()).encode())
+        }
         None => Ok(()),
     }
 }
