@@ -83,13 +83,24 @@ fn reference_binary(bytes: &[u8]) -> Option<Graph> {
     Some((n, tuples, weights))
 }
 
+/// An ASCII control byte other than tab, line feed, vertical tab, form
+/// feed and carriage return: never in a text file.
+fn control_but_whitespace(b: u8) -> bool {
+    (b < 0x20 && !(0x09..=0x0d).contains(&b)) || b == 0x7f
+}
+
 /// The text format, decoded by the book: lines end at `\n` (trailing `\r`
 /// dropped); blank lines and lines whose first field starts with `#` or `%`
 /// are skipped; every other line is two decimal ids below 2^32 - 1 and
 /// maybe a weight (what `f32`'s `FromStr` reads, allowed), separated by
 /// spaces or tabs, all lines with a weight or none. `N` is the largest id
-/// plus one.
+/// plus one. No line, comments included, holds a control byte but
+/// whitespace (nor one over 1 MiB long, which these small files never
+/// are).
 fn reference_text(bytes: &[u8]) -> Option<Graph> {
+    if bytes.iter().any(|&b| control_but_whitespace(b)) {
+        return None;
+    }
     let mut tuples = Vec::new();
     let mut weights = Vec::new();
     for line in bytes.split(|&b| b == b'\n') {
@@ -162,8 +173,11 @@ fn reference_packed48(bytes: &[u8]) -> Option<Graph> {
 /// `i j` (pattern) or `i j value`, 1-based and within the dimensions, blank
 /// and `%` lines skipped, as many as announced. `real` values are the
 /// weights (what `f32`'s `FromStr` reads, allowed); `integer` values are
-/// any word.
+/// any word. No line holds a control byte but whitespace.
 fn reference_mtx(bytes: &[u8]) -> Option<Graph> {
+    if bytes.iter().any(|&b| control_but_whitespace(b)) {
+        return None;
+    }
     let text = std::str::from_utf8(bytes).ok();
     let lines: Vec<&[u8]> = bytes
         .split(|&b| b == b'\n')
@@ -388,6 +402,27 @@ proptest! {
     fn text_reader_on_random_bytes_matches_the_reference(bytes in prop::collection::vec(any::<u8>(), 0..120)) {
         let (_dir, path) = file("g.txt", &bytes);
         prop_assert_eq!(decoded(read_edge_list(&path)), reference_text(&bytes));
+    }
+
+    #[test]
+    fn text_and_mtx_readers_on_comments_of_any_bytes_match_the_reference(
+        comments in prop::collection::vec(prop::collection::vec(any::<u8>().prop_filter("no line end", |&b| b != b'\n'), 0..20), 1..4),
+    ) {
+        // Comments may hold anything but control bytes; a file with one
+        // is refused, one without reads.
+        let mut text = b"0 1\n".to_vec();
+        let mut mtx = b"%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n".to_vec();
+        for comment in &comments {
+            for file in [&mut text, &mut mtx] {
+                file.extend_from_slice(b"%");
+                file.extend_from_slice(comment);
+                file.push(b'\n');
+            }
+        }
+        let (_dir, path) = file("g.el", &text);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_text(&text));
+        let (_dir, path) = file("g.mtx", &mtx);
+        prop_assert_eq!(decoded(read_edge_list(&path)), reference_mtx(&mtx));
     }
 
     #[test]

@@ -1,21 +1,44 @@
 //! The engine under the line-based formats (text and Matrix Market): the
-//! file is mapped, cut into newline-aligned chunks of about 1 MiB, and the
-//! chunks are parsed in parallel by a per-format line parser; the tuples are
-//! concatenated in file order. The text is never held in memory twice.
+//! file is mapped, cut into ranges of 1 MiB, and the ranges are parsed in
+//! parallel, each taking the lines that start in it, by a per-format line
+//! parser; the tuples are concatenated in file order. The text is never
+//! held in memory twice, and no line allocates.
 //!
 //! A line parser sees one line's content (without its `\n` and trailing
 //! `\r`s) through a [`Cursor`] and says [`Line::Skip`] or gives a tuple,
 //! with or without a weight; an error names the line by number and shows
 //! it. Either every tuple of a file has a weight or none has: the first
 //! line that breaks this rule is an error.
+//!
+//! Before a parser sees a line, comments included, its bytes are checked
+//! (`scan.rs`): no control byte but whitespace, at most 1 MiB. So a
+//! file that is not text fails at its first bad byte, however large.
+//!
+//! # Ranges and the first error
+//!
+//! Range `k` covers bytes `[lo, hi)` and owns the lines that start there:
+//! it skips to the first line start at or after `lo` (looking at most one
+//! line ahead, from `lo - 1`, under the rules of `scan.rs`), then parses lines
+//! while they start before `hi`, the last one running past `hi`. Every
+//! error carries its byte offset (a bad byte's own, or a bad line's start),
+//! and the read reports the smallest: the one a reader going line by line
+//! would report. (A bad byte a range passes while skipping lies in a line
+//! an earlier range owns, which reports that byte or an earlier fault.) A
+//! range that begins after a fault already found is not read: a bad file
+//! costs about one range per worker past its first fault.
 
 use super::Error;
 use crate::{Edge, Vertex};
 use rayon::prelude::*;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-/// Bytes per parse chunk (rounded up to the next line end).
-const CHUNK_BYTES: usize = 1 << 20;
+mod scan;
+use scan::line_end_within;
+pub(crate) use scan::{MAX_LINE_BYTES, line_end};
+
+/// Bytes per parse range.
+const RANGE_BYTES: usize = 1 << 20;
 
 /// What a line holds.
 #[derive(Debug)]
@@ -36,8 +59,9 @@ pub(crate) struct Parsed {
     pub(crate) max_id: Option<Vertex>,
 }
 
-/// One chunk's tuples, weights (of its weighted lines) and largest id, and
+/// One range's tuples, weights (of its weighted lines) and largest id, and
 /// the byte offsets of its first tuple line without and with a weight.
+#[derive(Default)]
 struct Chunk {
     edges: Vec<Edge>,
     weights: Vec<f32>,
@@ -46,11 +70,49 @@ struct Chunk {
     first_weighted: Option<usize>,
 }
 
-/// A parse failure: the byte offset of the bad line and why it is bad.
-struct BadLine {
-    offset: usize,
-    why: String,
+/// A fault of the text: where it is and why it is wrong.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct BadLine {
+    /// Byte offset in the file: of the bad byte if `byte`, else of the
+    /// start of the bad line.
+    pub(crate) at: usize,
+    pub(crate) byte: bool,
+    pub(crate) why: String,
 }
+
+impl BadLine {
+    /// The line starting at byte `start` is wrong.
+    pub(crate) fn line(start: usize, why: impl Into<String>) -> Self {
+        BadLine {
+            at: start,
+            byte: false,
+            why: why.into(),
+        }
+    }
+
+    /// Control byte `b`, at byte `at`, is in no text file.
+    fn control_byte(at: usize, b: u8) -> Self {
+        let nul = if b == 0 { " (NUL)" } else { "" };
+        BadLine {
+            at,
+            byte: true,
+            why: format!("control byte 0x{b:02X}{nul}, which no text file holds"),
+        }
+    }
+}
+
+/// The sizes the reader works with: ranges and the longest line (small
+/// ones in tests).
+#[derive(Clone, Copy)]
+struct Limits {
+    range: usize,
+    line: usize,
+}
+
+const LIMITS: Limits = Limits {
+    range: RANGE_BYTES,
+    line: MAX_LINE_BYTES,
+};
 
 /// Parses every line of `text[from..]` (which must start a line) with
 /// `parse_line`, in parallel. `path` and the whole `text` serve the error
@@ -61,19 +123,47 @@ pub(crate) fn parse_lines(
     from: usize,
     parse_line: impl Fn(&mut Cursor<'_>) -> Result<Line, String> + Sync,
 ) -> Result<Parsed, Error> {
-    let chunks = line_aligned_chunks(&text[from..], CHUNK_BYTES);
-    let parsed: Vec<Result<Chunk, BadLine>> = chunks
-        .par_iter()
-        .map(|&(start, end)| {
-            parse_chunk(&text[from + start..from + end], from + start, &parse_line)
+    parse_lines_within(text, from, &parse_line, LIMITS).map_err(|bad| describe(path, text, &bad))
+}
+
+fn parse_lines_within(
+    text: &[u8],
+    from: usize,
+    parse_line: &(impl Fn(&mut Cursor<'_>) -> Result<Line, String> + Sync),
+    limits: Limits,
+) -> Result<Parsed, BadLine> {
+    let ranges = (text.len() - from).div_ceil(limits.range);
+    // The smallest offset of a fault found so far.
+    let first_fault = AtomicUsize::new(usize::MAX);
+    let parsed: Vec<Result<Chunk, BadLine>> = (0..ranges)
+        .into_par_iter()
+        .map(|k| {
+            let lo = from + k * limits.range;
+            let hi = (lo + limits.range).min(text.len());
+            // Every fault this range could find is at `lo - 1` or later.
+            if lo.saturating_sub(1) > first_fault.load(Relaxed) {
+                return Ok(Chunk::default());
+            }
+            let part = parse_range(text, from, lo..hi, parse_line, limits.line);
+            if let Err(bad) = &part {
+                first_fault.fetch_min(bad.at, Relaxed);
+            }
+            part
         })
         .collect();
     let mut parts = Vec::with_capacity(parsed.len());
+    let mut first: Option<BadLine> = None;
     for part in parsed {
-        parts.push(part.map_err(|bad| describe(path, text, &bad))?);
+        match part {
+            Ok(part) => parts.push(part),
+            Err(bad) if first.as_ref().is_none_or(|f| bad.at < f.at) => first = Some(bad),
+            Err(_) => {}
+        }
     }
-    let weighted =
-        weights_everywhere_or_nowhere(&parts).map_err(|bad| describe(path, text, &bad))?;
+    if let Some(bad) = first {
+        return Err(bad);
+    }
+    let weighted = weights_everywhere_or_nowhere(&parts)?;
     let mut edges = Vec::with_capacity(parts.iter().map(|p| p.edges.len()).sum());
     let mut weights = Vec::with_capacity(if weighted { edges.capacity() } else { 0 });
     let mut max_id = None;
@@ -96,53 +186,42 @@ fn weights_everywhere_or_nowhere(parts: &[Chunk]) -> Result<bool, BadLine> {
     let first_of = |pick: fn(&Chunk) -> Option<usize>| parts.iter().find_map(pick);
     let (plain, weighted) = (first_of(|c| c.first_plain), first_of(|c| c.first_weighted));
     match (plain, weighted) {
-        (Some(p), Some(w)) if p < w => Err(BadLine {
-            offset: w,
-            why: "a weight, but the edge lines before have none (all or none must have one)".into(),
-        }),
-        (Some(p), Some(_)) => Err(BadLine {
-            offset: p,
-            why: "no weight, but the edge lines before have one (all or none must have one)".into(),
-        }),
+        (Some(p), Some(w)) if p < w => Err(BadLine::line(
+            w,
+            "a weight, but the edge lines before have none (all or none must have one)",
+        )),
+        (Some(p), Some(_)) => Err(BadLine::line(
+            p,
+            "no weight, but the edge lines before have one (all or none must have one)",
+        )),
         (_, weighted) => Ok(weighted.is_some()),
     }
 }
 
-/// Splits `text` into `(start, end)` ranges of about `target` bytes that
-/// each end just after a newline (or at the end of the text).
-fn line_aligned_chunks(text: &[u8], target: usize) -> Vec<(usize, usize)> {
-    let mut chunks = Vec::with_capacity(text.len() / target + 1);
-    let mut start = 0;
-    while start < text.len() {
-        let nominal = (start + target).min(text.len());
-        let end = match text[nominal..].iter().position(|&b| b == b'\n') {
-            Some(i) => nominal + i + 1,
-            None => text.len(),
-        };
-        chunks.push((start, end));
-        start = end;
-    }
-    chunks
-}
-
-/// Parses whole lines; `base` is the chunk's offset in the file.
-fn parse_chunk(
-    chunk: &[u8],
-    base: usize,
+/// Parses the lines of `text` that start in `range`: the first one at
+/// `from` if the range starts there, else just after the first `\n` at or
+/// after `range.start - 1`.
+fn parse_range(
+    text: &[u8],
+    from: usize,
+    range: std::ops::Range<usize>,
     parse_line: &impl Fn(&mut Cursor<'_>) -> Result<Line, String>,
+    max_line: usize,
 ) -> Result<Chunk, BadLine> {
-    let mut out = Chunk {
-        edges: Vec::with_capacity(chunk.len() / 12),
-        weights: Vec::new(),
-        max_id: None,
-        first_plain: None,
-        first_weighted: None,
+    let mut start = if range.start == from {
+        from
+    } else {
+        line_end_within(text, range.start - 1, max_line)? + 1
     };
-    let mut line_start = 0;
-    for line in chunk.split_inclusive(|&b| b == b'\n') {
-        let offset = base + line_start;
-        line_start += line.len();
-        let mut cursor = Cursor::new(line_content(line));
+    let mut out = Chunk {
+        edges: Vec::with_capacity(range.end.saturating_sub(start) / 12),
+        ..Chunk::default()
+    };
+    while start < range.end {
+        let end = line_end_within(text, start, max_line)?;
+        let offset = start;
+        start = end + 1;
+        let mut cursor = Cursor::new(line_content(&text[offset..end]));
         let edge = match parse_line(&mut cursor) {
             Ok(Line::Skip) => continue,
             Ok(Line::Edge(e)) => {
@@ -154,7 +233,7 @@ fn parse_chunk(
                 out.weights.push(w);
                 e
             }
-            Err(why) => return Err(BadLine { offset, why }),
+            Err(why) => return Err(BadLine::line(offset, why)),
         };
         out.max_id = out.max_id.max(Some(edge.u.max(edge.v)));
         out.edges.push(edge);
@@ -274,10 +353,18 @@ fn names_infinity(word: &str) -> bool {
     unsigned.eq_ignore_ascii_case("inf") || unsigned.eq_ignore_ascii_case("infinity")
 }
 
-/// The error for a bad line: its number (from 1) and its text.
-fn describe(path: &Path, text: &[u8], bad: &BadLine) -> Error {
-    let line_number = 1 + text[..bad.offset].iter().filter(|&&b| b == b'\n').count();
-    let rest = &text[bad.offset..];
+/// The error for a fault: its line number (from 1), its column (for a
+/// bad byte), why, and the line's first 80 characters. Reads the file up
+/// to the fault, and at most a line's length beyond it.
+pub(crate) fn describe(path: &Path, text: &[u8], bad: &BadLine) -> Error {
+    let line_number = 1 + text[..bad.at].iter().filter(|&&b| b == b'\n').count();
+    let window = bad.at.saturating_sub(MAX_LINE_BYTES + 1);
+    let line_start = text[window..bad.at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(window, |i| window + i + 1);
+    // 80 characters are at most 320 bytes of UTF-8.
+    let rest = &text[line_start..text.len().min(line_start + 321)];
     let line = &rest[..rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())];
     let mut shown: String = String::from_utf8_lossy(line)
         .trim_end()
@@ -287,7 +374,12 @@ fn describe(path: &Path, text: &[u8], bad: &BadLine) -> Error {
     if line.len() > 80 {
         shown.push('…');
     }
-    Error::format(path, format!("line {line_number}: {}: {shown:?}", bad.why))
+    let place = if bad.byte {
+        format!("line {line_number}, column {}", bad.at - line_start + 1)
+    } else {
+        format!("line {line_number}")
+    };
+    Error::format(path, format!("{place}: {}: {shown:?}", bad.why))
 }
 
 /// Formats `edges` as lines `u v` (each id plus `base`), or `u v w` with
@@ -365,18 +457,73 @@ fn push_decimal(out: &mut Vec<u8>, mut x: u64) {
 mod tests {
     use super::*;
 
+    /// A line parser for these tests: `u v`, blank lines, `#` comments.
+    fn pair(cursor: &mut Cursor<'_>) -> Result<Line, String> {
+        cursor.skip_blanks();
+        if cursor.at_end() || cursor.peek() == Some(b'#') {
+            return Ok(Line::Skip);
+        }
+        let u = cursor.number(1000, "u")?;
+        cursor.skip_blanks();
+        let v = cursor.number(1000, "v")?;
+        cursor.skip_blanks();
+        if !cursor.at_end() {
+            return Err("expected `u v`".into());
+        }
+        #[allow(clippy::cast_possible_truncation)] // at most 1000
+        Ok(Line::Edge(Edge::new(u as Vertex, v as Vertex)))
+    }
+
+    /// `text` parsed with ranges of `range` bytes and lines of at most
+    /// `line` bytes: the tuples, or the fault.
+    fn parse(text: &[u8], range: usize, line: usize) -> Result<Vec<Edge>, BadLine> {
+        parse_lines_within(text, 0, &pair, Limits { range, line }).map(|p| p.edges)
+    }
+
     #[test]
-    fn chunks_end_at_line_ends_and_cover_everything() {
-        let text = b"10 11\n12 13\n14 15\n16 17";
-        for target in 1..text.len() + 2 {
-            let chunks = line_aligned_chunks(text, target);
-            assert_eq!(chunks.first().unwrap().0, 0);
-            assert_eq!(chunks.last().unwrap().1, text.len());
-            for pair in chunks.windows(2) {
-                assert_eq!(pair[0].1, pair[1].0);
-                assert_eq!(text[pair[0].1 - 1], b'\n');
+    fn every_line_is_parsed_once_in_order_whatever_the_range_size() {
+        let text = b"10 11\n# 1 2\n\n12 13\r\n  14\t15 \r\r\n16 17";
+        let expected = [(10, 11), (12, 13), (14, 15), (16, 17)].map(|(u, v)| Edge::new(u, v));
+        for range in 1..=text.len() + 1 {
+            assert_eq!(parse(text, range, 64).unwrap(), expected, "range {range}");
+        }
+    }
+
+    #[test]
+    fn the_first_fault_is_reported_whatever_the_range_size() {
+        let long = |filler: u8| [&b"1 2\n"[..], &[filler; 40], b"\n\x00\n"].concat();
+        let cases: [(&[u8], BadLine); 6] = [
+            (
+                b"0 1\n2 x\n3 \x00\n",
+                BadLine::line(4, "expected v (a non-negative decimal integer)"),
+            ),
+            (b"0 1\n# c\x01mment\n2 x\n", BadLine::control_byte(7, 0x01)),
+            (b"0 1\n2 3\x7f\n2 x\n", BadLine::control_byte(7, 0x7f)),
+            (b"0 1\n2 3\n\x00", BadLine::control_byte(8, 0x00)),
+            (
+                &long(b'7'),
+                BadLine::line(4, "longer than 32 bytes, the longest line read"),
+            ),
+            (&long(0x1b), BadLine::control_byte(4, 0x1b)),
+        ];
+        for (text, expected) in cases {
+            for range in 1..=text.len() + 1 {
+                let found = parse(text, range, 32).unwrap_err();
+                assert_eq!(found, expected, "{text:?}, range {range}");
             }
         }
+    }
+
+    #[test]
+    fn a_fault_is_named_by_line_and_column_and_shown() {
+        let text = b"0 1\n# caf\xc3\xa9 \x1b[0m\n";
+        let err = describe(Path::new("g.el"), text, &BadLine::control_byte(14, 0x1b)).to_string();
+        assert_eq!(
+            err,
+            "g.el: line 2, column 11: control byte 0x1B, which no text file holds: \"# café \\u{1b}[0m\""
+        );
+        let err = describe(Path::new("g.el"), text, &BadLine::line(4, "no")).to_string();
+        assert_eq!(err, "g.el: line 2: no: \"# café \\u{1b}[0m\"");
     }
 
     #[test]

@@ -21,8 +21,18 @@
 //! columns and entries; the vertex count is the larger dimension; ids are
 //! 1-based in the file and 0-based in graph500. The number of entries must
 //! match the size line. Entries are parsed in parallel (`lines.rs`).
+//!
+//! The file must start with `%%MatrixMarket` (in any case, after blanks at
+//! most): that is checked on the first bytes before anything else is read,
+//! so a file that is no Matrix Market file fails at once however large.
+//! Every line, banner and comments included, is held to the rules of all
+//! line-based formats (`lines.rs`): no control byte but whitespace (the
+//! first one fails the read, named by line and column), at most 1 MiB.
 
-use super::lines::{Cursor, Line, line_content, parse_lines, write_lines};
+use super::lines::{
+    BadLine, Cursor, Line, MAX_LINE_BYTES, describe, line_content, line_end, parse_lines,
+    write_lines,
+};
 use super::{in_file, map, open_regular};
 use crate::{Edge, EdgeList, Error, MAX_VERTICES, Vertex};
 use std::io::Write;
@@ -61,8 +71,7 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
     }
     let map = map(&file, path)?;
     let text: &[u8] = &map;
-    let (header, body) =
-        header(text).map_err(|(line, why)| Error::format(path, format!("line {line}: {why}")))?;
+    let (header, body) = header(text).map_err(|bad| describe(path, text, &bad))?;
     let parsed = parse_lines(path, text, body, |cursor| entry(cursor, &header))?;
     if parsed.edges.len() as u64 != header.entries {
         return Err(Error::format(
@@ -106,63 +115,37 @@ pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
     })
 }
 
+/// The banner's first word, in any case.
+const BANNER: &[u8] = b"%%MatrixMarket";
+
 /// Parses the banner, comments and size line; returns them and the byte
-/// offset where the entries start, or (line number, why).
-fn header(text: &[u8]) -> Result<(Header, usize), (usize, String)> {
-    let mut lines = text.split_inclusive(|&b| b == b'\n');
-    let banner = line_content(lines.next().unwrap_or_default());
-    let banner = String::from_utf8_lossy(banner).to_ascii_lowercase();
-    let words: Vec<&str> = banner.split_whitespace().collect();
-    if words.first() != Some(&"%%matrixmarket") {
-        return Err((
-            1,
-            "not a Matrix Market file: the first line must start with %%MatrixMarket".into(),
+/// offset where the entries start. Looks at the banner's first bytes
+/// before anything else.
+fn header(text: &[u8]) -> Result<(Header, usize), BadLine> {
+    let blanks = text
+        .iter()
+        .take(MAX_LINE_BYTES)
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\x0b' | b'\x0c' | b'\r'))
+        .count();
+    if !text[blanks..]
+        .get(..BANNER.len())
+        .is_some_and(|word| word.eq_ignore_ascii_case(BANNER))
+    {
+        return Err(BadLine::line(
+            0,
+            "not a Matrix Market file: the first line must start with %%MatrixMarket",
         ));
     }
-    let value = match words[1..] {
-        ["matrix", "coordinate", field, symmetry] => {
-            let value = match field {
-                "pattern" => Value::None,
-                "integer" => Value::Ignored,
-                "real" => Value::Weight,
-                other => {
-                    return Err((
-                        1,
-                        format!("field {other:?} is not supported (pattern, integer or real)"),
-                    ));
-                }
-            };
-            if !matches!(symmetry, "general" | "symmetric") {
-                return Err((
-                    1,
-                    format!("symmetry {symmetry:?} is not supported (general or symmetric)"),
-                ));
-            }
-            value
-        }
-        ["matrix", "array", ..] => {
-            return Err((
-                1,
-                "an array (dense) file holds no graph: use coordinate".into(),
-            ));
-        }
-        _ => {
-            return Err((
-                1,
-                "expected `%%MatrixMarket matrix coordinate <field> <symmetry>`".into(),
-            ));
-        }
-    };
-    let mut offset = text
-        .split_inclusive(|&b| b == b'\n')
-        .next()
-        .map_or(0, <[u8]>::len);
-    for (i, line) in lines.enumerate() {
-        let number = i + 2;
-        let mut cursor = Cursor::new(line_content(line));
-        offset += line.len();
+    let banner_end = line_end(text, 0)?;
+    let banner = String::from_utf8_lossy(line_content(&text[..banner_end])).to_ascii_lowercase();
+    let value = banner_value(&banner).map_err(|why| BadLine::line(0, why))?;
+    let mut start = banner_end + 1;
+    while start < text.len() {
+        let end = line_end(text, start)?;
+        let mut cursor = Cursor::new(line_content(&text[start..end]));
         cursor.skip_blanks();
         if cursor.at_end() || cursor.peek() == Some(b'%') {
+            start = end + 1;
             continue;
         }
         let mut size = || -> Result<(u64, u64, u64), String> {
@@ -177,27 +160,60 @@ fn header(text: &[u8]) -> Result<(Header, usize), (usize, String)> {
             }
             Ok((rows, columns, entries))
         };
-        let (rows, columns, entries) = size().map_err(|why| (number, why))?;
+        let (rows, columns, entries) = size().map_err(|why| BadLine::line(start, why))?;
         if rows.max(columns) > MAX_VERTICES {
-            return Err((
-                number,
+            return Err(BadLine::line(
+                start,
                 format!(
                     "{} vertices is more than the {MAX_VERTICES} this build supports",
                     rows.max(columns)
                 ),
             ));
         }
-        return Ok((
-            Header {
-                value,
-                rows,
-                columns,
-                entries,
-            },
-            offset,
-        ));
+        let header = Header {
+            value,
+            rows,
+            columns,
+            entries,
+        };
+        return Ok((header, (end + 1).min(text.len())));
     }
-    Err((1, "no size line after the banner".into()))
+    Err(BadLine::line(0, "no size line after the banner"))
+}
+
+/// What the entries carry, from the banner (lowercase):
+/// `%%matrixmarket matrix coordinate <field> <symmetry>`.
+fn banner_value(banner: &str) -> Result<Value, String> {
+    let words: Vec<&str> = banner.split_whitespace().collect();
+    if words.first() != Some(&"%%matrixmarket") {
+        return Err(
+            "not a Matrix Market file: the first line must start with %%MatrixMarket".into(),
+        );
+    }
+    match words[1..] {
+        ["matrix", "coordinate", field, symmetry] => {
+            let value = match field {
+                "pattern" => Value::None,
+                "integer" => Value::Ignored,
+                "real" => Value::Weight,
+                other => {
+                    return Err(format!(
+                        "field {other:?} is not supported (pattern, integer or real)"
+                    ));
+                }
+            };
+            if !matches!(symmetry, "general" | "symmetric") {
+                return Err(format!(
+                    "symmetry {symmetry:?} is not supported (general or symmetric)"
+                ));
+            }
+            Ok(value)
+        }
+        ["matrix", "array", ..] => {
+            Err("an array (dense) file holds no graph: use coordinate".into())
+        }
+        _ => Err("expected `%%MatrixMarket matrix coordinate <field> <symmetry>`".into()),
+    }
 }
 
 /// One entry line: `i j` or `i j value`, 1-based, within the dimensions;
@@ -299,27 +315,52 @@ mod tests {
         assert!(
             ok("%%MatrixMarket matrix coordinate complex general")
                 .unwrap_err()
-                .1
+                .why
                 .contains("complex")
         );
         assert!(
             ok("%%MatrixMarket matrix coordinate real hermitian")
                 .unwrap_err()
-                .1
+                .why
                 .contains("hermitian")
         );
         assert!(
             ok("%%MatrixMarket matrix array real general")
                 .unwrap_err()
-                .1
+                .why
                 .contains("array")
         );
         assert!(
             ok("% not a banner")
                 .unwrap_err()
-                .1
+                .why
                 .contains("not a Matrix Market")
         );
+    }
+
+    #[test]
+    fn the_banner_is_checked_on_the_first_bytes() {
+        let not_mtx = |text: &[u8]| {
+            let bad = header(text).unwrap_err();
+            (bad.at, bad.why.contains("must start with %%MatrixMarket"))
+        };
+        assert_eq!(not_mtx(&[0u8; 4096]), (0, true));
+        assert_eq!(not_mtx(b"%%MatrixMarke"), (0, true));
+        assert_eq!(
+            not_mtx(b"% %%MatrixMarket matrix coordinate pattern general\n1 1 0\n"),
+            (0, true)
+        );
+        let text = b" \t%%MATRIXMARKET matrix coordinate pattern general\r\n1 1 0\n";
+        assert_eq!(
+            header(text).unwrap().1,
+            text.len(),
+            "blanks before the banner"
+        );
+        // After the banner's first word, bytes are checked as on any line.
+        let bad = header(b"%%MatrixMarket\x00 matrix").unwrap_err();
+        assert_eq!((bad.at, bad.byte), (14, true));
+        let bad = header(b"%%MatrixMarket matrix coordinate real general\n% \x7f\n").unwrap_err();
+        assert_eq!((bad.at, bad.byte), (48, true));
     }
 
     #[test]

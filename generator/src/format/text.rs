@@ -7,6 +7,11 @@
 //! skipped; `\r\n` line ends are accepted. The vertex count is the largest
 //! id plus one. Anything else on a line is an error that names the line
 //! number and shows the line. Parsed in parallel (`lines.rs`).
+//!
+//! Every line, comments included, is held to the rules of all line-based
+//! formats (`lines.rs`): no control byte but whitespace (so no NUL: the
+//! first one fails the read, named by line and column) and at most 1 MiB
+//! before its `\n`. Comments may hold any other byte, UTF-8 or not.
 
 use super::lines::{Cursor, Line, parse_lines, write_lines};
 use super::{in_file, map, open_regular};
