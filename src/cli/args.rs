@@ -148,7 +148,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
     /// Also write one CSV row per search (root, times, nedge, TEPS, depth,
-    /// reached).
+    /// reached; depth empty for --sssp's searches).
     #[arg(long, value_name = "FILE")]
     pub(crate) csv: Option<PathBuf>,
     /// Record every level of every search (direction, frontier, vertices

@@ -225,11 +225,7 @@ fn sweep_svg(file: &str, sweep: &SweepReport) -> anyhow::Result<String> {
 
 /// "1 thread", "8 threads".
 fn threads(n: usize) -> String {
-    if n == 1 {
-        "1 thread".to_string()
-    } else {
-        format!("{n} threads")
-    }
+    crate::cli::progress::count(n, "thread")
 }
 
 /// The top of a linear axis from 0 showing `highest`: 10% above it, within
