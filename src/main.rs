@@ -4,7 +4,8 @@
 //!
 //! Exit status: 0 success, 1 a search failed validation, 2 bad input or a
 //! failed write (a one-line message on stderr names what and where), 130
-//! stopped by SIGINT, SIGTERM or SIGHUP. Nothing panics on the way out:
+//! stopped by SIGINT, SIGTERM or SIGHUP (under mpirun, the launcher reports
+//! its own status: docs/clusters.md). Nothing panics on the way out:
 //! stdout and stderr are written by [`cli::console`], files by
 //! [`cli::output`], and running out of memory is a one-line exit too
 //! ([`cli::alloc`]).
@@ -27,7 +28,7 @@ use std::process::ExitCode;
 static ALLOCATOR: cli::alloc::ExitOnOom = cli::alloc::ExitOnOom;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse().and_then(Cli::checked) {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
             // Under mpirun every rank refuses the same argv: once, as rank 0.
@@ -97,7 +98,7 @@ fn check_threads(threads: usize) -> anyhow::Result<()> {
 }
 
 fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
-    if let Some(threads) = cli.threads {
+    if let Some(threads) = cli.threads() {
         check_threads(threads.into())?;
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads.into())
@@ -119,7 +120,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     let quiet = cli.quiet || ranks.is_some_and(|r| r.rank() != 0);
     let progress = Progress::new(quiet);
     let commands = cli::commands::Commands {
-        force: cli.force,
+        force: cli.force(),
         progress: &progress,
         ranks,
     };
@@ -132,8 +133,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Validate(args)) => commands.validate(args),
         Some(Command::Convert(args)) => commands.convert(args),
         Some(Command::Plot(args)) => cli::plot::plot(args, &progress),
-        Some(Command::Profile(args)) => cli::profile::profile(args, cli.force, &progress),
-        Some(Command::Sweep(args)) => cli::sweep::sweep(args, cli.threads, &progress),
+        Some(Command::Profile(args)) => cli::profile::profile(args, cli.force(), &progress),
+        Some(Command::Sweep(args)) => cli::sweep::sweep(args, cli.threads(), &progress),
     };
     match ranks {
         // Rank 0 reports an error before any rank exits: mpirun, seeing one
