@@ -276,6 +276,31 @@ fn an_option_refused_before_mpi_starts_is_printed_once() {
     assert!(out.stdout.is_empty());
 }
 
+/// A refusal made before MPI starts that is not clap's: `--threads` above
+/// 64 per core, with every rank held to one core (`taskset -c 0`, which
+/// the ranks inherit), so that each refuses 65 threads whatever the
+/// machine. Every rank exits 2, and the error is printed once, by rank 0.
+#[test]
+fn a_refusal_before_mpi_starts_is_printed_once() {
+    let mut command = Command::new("taskset");
+    let under = mpirun(3, &["--threads", "65", "--scale", "5", "--keys", "2"]);
+    command
+        .args(["-c", "0"])
+        .arg(under.get_program())
+        .args(under.get_args())
+        .envs(under.get_envs().filter_map(|(k, v)| Some((k, v?))));
+    let out = finish(command, 120);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let ours: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("graph500: "))
+        .collect();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(ours.len(), 1, "one message, printed once:\n{stderr}");
+    assert!(ours[0].contains("--threads 65 is above 64"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
 /// SIGTERM, or SIGINT (Ctrl-C), to mpirun while the ranks search: every
 /// rank stops, mpirun exits non-zero (its own status, not graph500's 130:
 /// docs/clusters.md), rank 0 says it was interrupted and nothing says a
