@@ -128,8 +128,9 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         cli::ranks::set_rank(comm.rank());
     }
     let pools = match ranks {
-        Some(comm) => dist::agree(comm, pools.map_err(|e| format!("{e:#}")))
-            .map_err(anyhow::Error::msg),
+        Some(comm) => {
+            dist::agree(comm, pools.map_err(|e| format!("{e:#}"))).map_err(anyhow::Error::msg)
+        }
         None => pools,
     };
     let quiet = cli.quiet || ranks.is_some_and(|r| r.rank() != 0);

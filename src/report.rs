@@ -550,7 +550,11 @@ pub fn csv(measured: &Measured) -> String {
         let levels = kernel != SSSP_KERNEL;
         for (i, r) in pass.searches.iter().enumerate() {
             let validate = r.validate_time.map_or(String::new(), |t| t.to_string());
-            let depth = levels.then(|| r.depth.to_string()).unwrap_or_default();
+            let depth = if levels {
+                r.depth.to_string()
+            } else {
+                String::new()
+            };
             out += &format!(
                 "{},{},{},{},{},{},{},{},{},{kernel}\n",
                 i + 1,

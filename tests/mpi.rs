@@ -359,7 +359,10 @@ fn stop_mpirun_with(signal: &str) {
         text
     };
     assert!(!stdout.contains("No results printed"), "{stdout}");
-    assert!(!rest.iter().any(|l| l.contains("failed validation")), "{rest:?}");
+    assert!(
+        !rest.iter().any(|l| l.contains("failed validation")),
+        "{rest:?}"
+    );
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "files left behind: {left:?}");
 }

@@ -197,7 +197,9 @@ fn one_process_scale(text: &str) -> Result<u32, String> {
 /// ranks' largest, the refusal says why; with `ranks_elsewhere`, also that
 /// a build with MPI runs such graphs.
 fn scale_in(text: &str, max: u32, ranks_elsewhere: bool) -> Result<u32, String> {
-    let scale: i64 = text.parse().map_err(|e: std::num::ParseIntError| e.to_string())?;
+    let scale: i64 = text
+        .parse()
+        .map_err(|e: std::num::ParseIntError| e.to_string())?;
     match u32::try_from(scale) {
         Ok(s) if (1..=max).contains(&s) => return Ok(s),
         _ => {}

@@ -114,13 +114,23 @@ fn guide() -> String {
 fn help_lists_the_exit_statuses_the_readme_and_guide_list() {
     let help = stdout(&graph500(&["--help"]));
     let said = statuses_in(&paragraph_with(&help, "Exit status:"));
-    assert_eq!(said, statuses_in(&paragraph_with(&readme(), "Exit status:")));
+    assert_eq!(
+        said,
+        statuses_in(&paragraph_with(&readme(), "Exit status:"))
+    );
     let guide = guide();
     let (_, table) = guide.split_once("## Exit status").unwrap();
     let in_guide: Vec<u8> = (table.lines().skip(1))
         .skip_while(|l| !l.starts_with('|'))
         .take_while(|l| l.starts_with('|'))
-        .filter_map(|l| l.trim_start_matches('|').split('|').next()?.trim().parse().ok())
+        .filter_map(|l| {
+            l.trim_start_matches('|')
+                .split('|')
+                .next()?
+                .trim()
+                .parse()
+                .ok()
+        })
         .collect();
     assert_eq!(said, in_guide);
     assert!(said.contains(&130), "{said:?}");
@@ -260,7 +270,10 @@ fn reference_keys_may_repeat_and_help_and_readme_say_so() {
     let distinct: std::collections::BTreeSet<&String> = roots.iter().collect();
     assert!(distinct.len() < roots.len(), "{roots:?}");
     let keys = help_of(&["run"], "--keys");
-    assert!(keys.contains("distinct") && keys.contains("repeat"), "{keys}");
+    assert!(
+        keys.contains("distinct") && keys.contains("repeat"),
+        "{keys}"
+    );
     let readme = readme();
     let row = (readme.lines())
         .find(|l| l.starts_with("| `--keys K`"))
@@ -274,7 +287,10 @@ fn reference_keys_may_repeat_and_help_and_readme_say_so() {
 #[test]
 fn commands_show_and_take_only_options_that_mean_something_to_them() {
     let cases: [(&[&str], &[&str]); 3] = [
-        (&["plot", "r.json", "--out", "r.svg"], &["--threads", "--force"]),
+        (
+            &["plot", "r.json", "--out", "r.svg"],
+            &["--threads", "--force"],
+        ),
         (&["convert", "a.el", "b.el"], &["--force"]),
         (&["sweep", "--from", "6", "--to", "6"], &["--force"]),
     ];
