@@ -5,7 +5,8 @@
 //! Exit status: 0 success, 1 a search failed validation, 2 bad input or a
 //! failed write (a one-line message on stderr names what and where; also
 //! an input cut short while it was read, [`cli::mapped`]), 130
-//! stopped by SIGINT, SIGTERM or SIGHUP. Nothing panics on the way out:
+//! stopped by SIGINT, SIGTERM or SIGHUP (under mpirun, the launcher reports
+//! its own status: docs/clusters.md). Nothing panics on the way out:
 //! stdout and stderr are written by [`cli::console`], files by
 //! [`cli::output`], and running out of memory is a one-line exit too
 //! ([`cli::alloc`]).
@@ -28,7 +29,7 @@ use std::process::ExitCode;
 static ALLOCATOR: cli::alloc::ExitOnOom = cli::alloc::ExitOnOom;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse().and_then(Cli::checked) {
         Ok(cli) => cli,
         Err(e) if e.use_stderr() => {
             // Under mpirun every rank refuses the same argv: once, as rank 0.
@@ -95,40 +96,56 @@ fn check_threads(threads: usize) -> anyhow::Result<()> {
     let limit = THREADS_PER_CORE * cores;
     if threads > limit {
         anyhow::bail!(
-            "--threads {threads} is above {limit}, the most this machine runs usefully ({THREADS_PER_CORE} per core, {cores} cores); more threads only wait on each other"
+            "--threads {threads} is above {limit}, the most this machine runs usefully ({THREADS_PER_CORE} per core, {}); more threads only wait on each other",
+            cli::progress::count(cores, "core")
         );
     }
     Ok(())
 }
 
+/// Starts rayon's pool and the pipes pool with `threads` workers, if
+/// [`check_threads`] allows them.
+fn start_pools(threads: u16) -> anyhow::Result<()> {
+    check_threads(threads.into())?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.into())
+        .build_global()
+        .context("starting the thread pool")?;
+    kernels::par::init_global(threads.into())
+        .map_err(|size| anyhow::anyhow!("the pipes pool already runs {size} threads"))
+}
+
 fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
-    if let Some(threads) = cli.threads {
-        check_threads(threads.into())?;
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.into())
-            .build_global()
-            .context("starting the thread pool")?;
-        kernels::par::init_global(threads.into())
-            .map_err(|size| anyhow::anyhow!("the pipes pool already runs {size} threads"))?;
-    }
+    // Under mpirun the pools' refusal, made before MPI starts, is agreed on
+    // once it has: every rank refuses, rank 0 alone prints it.
+    let pools = cli.threads().map_or(Ok(()), start_pools);
     let benchmark = matches!(cli.command, None | Some(Command::Run(_)));
-    let ranks = if benchmark {
-        cli::ranks::start()?
-    } else {
-        None
+    let ranks = match benchmark.then(cli::ranks::start).transpose() {
+        Ok(ranks) => ranks.flatten(),
+        Err(e) => {
+            // MPI refused to start (or is not built in) on every rank alike.
+            cli::ranks::refuse_once(&format!("graph500: error: {e:#}"));
+            return Ok(ExitCode::from(2));
+        }
     };
     let ranks = ranks.as_ref().map(|r| r as &dyn dist::Comm);
     if let Some(comm) = ranks {
         cli::ranks::set_rank(comm.rank());
     }
+    let pools = match ranks {
+        Some(comm) => {
+            dist::agree(comm, pools.map_err(|e| format!("{e:#}"))).map_err(anyhow::Error::msg)
+        }
+        None => pools,
+    };
     let quiet = cli.quiet || ranks.is_some_and(|r| r.rank() != 0);
     let progress = Progress::new(quiet);
     let commands = cli::commands::Commands {
-        force: cli.force,
+        force: cli.force(),
         progress: &progress,
         ranks,
     };
-    let result = match &cli.command {
+    let result = pools.and_then(|()| match &cli.command {
         None => commands.run(&cli.run),
         Some(Command::Run(args)) => commands.run(args),
         Some(Command::Generate(args)) => commands.generate(args),
@@ -137,9 +154,9 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Validate(args)) => commands.validate(args),
         Some(Command::Convert(args)) => commands.convert(args),
         Some(Command::Plot(args)) => cli::plot::plot(args, &progress),
-        Some(Command::Profile(args)) => cli::profile::profile(args, cli.force, &progress),
-        Some(Command::Sweep(args)) => cli::sweep::sweep(args, cli.threads, &progress),
-    };
+        Some(Command::Profile(args)) => cli::profile::profile(args, cli.force(), &progress),
+        Some(Command::Sweep(args)) => cli::sweep::sweep(args, cli.threads(), &progress),
+    });
     match ranks {
         // Rank 0 reports an error before any rank exits: mpirun, seeing one
         // rank end with status 2, stops the others, rank 0 too, perhaps

@@ -60,7 +60,9 @@ pub struct RunReport {
     /// One row per search, in key order.
     pub searches: Vec<SearchRecord>,
     /// One row per SSSP search, in key order, in a run of both kernels
-    /// (absent otherwise). Their `depth` is 0.
+    /// (absent otherwise). Their `depth` is 0: kernel 3 counts no tree
+    /// levels (the CSV leaves that field empty, progress lines leave it
+    /// out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sssp_searches: Option<Vec<SearchRecord>>,
     /// The estimated peak memory, in bytes (what `--force` overrides).
@@ -197,7 +199,8 @@ pub struct SearchRecord {
     pub teps: f64,
     /// Seconds validating, if validated.
     pub validate_time: Option<f64>,
-    /// Deepest BFS level.
+    /// Deepest BFS level; 0 for an SSSP search, whose kernel counts no
+    /// levels.
     pub depth: u32,
     /// Vertices reached, the root included.
     pub reached: u64,
@@ -460,7 +463,7 @@ impl Plan {
             },
             statistics: self.statistics(measured),
             searches: measured.passes[0].searches.clone(),
-            sssp_searches: measured.searches("sssp").map(<[_]>::to_vec),
+            sssp_searches: measured.searches(SSSP_KERNEL).map(<[_]>::to_vec),
             memory_estimate_bytes: measured.memory_estimate,
             peak_memory_bytes: system::peak_resident_bytes(),
             mpi: measured.mpi_report(),
@@ -495,7 +498,7 @@ impl Measured {
             Some((pass.search_bytes.clone()?, pass.validate_bytes.clone()?))
         };
         let (search_bytes, validate_bytes) = bytes("bfs").unwrap_or_default();
-        let sssp = bytes("sssp");
+        let sssp = bytes(SSSP_KERNEL);
         Some(MpiReport {
             ranks: ranks.ranks,
             id_bytes: ranks.id_bytes,
@@ -527,6 +530,10 @@ pub(crate) mod nan_as_null {
     }
 }
 
+/// The name reports give kernel 3's searches (the CSV's `kernel` column);
+/// their progress label starts with it.
+pub const SSSP_KERNEL: &str = "sssp";
+
 /// The columns of `--csv`, in order.
 pub const CSV_HEADER: &str =
     "search,root,time,reset_time,nedge,teps,validate_time,depth,reached,kernel";
@@ -534,13 +541,20 @@ pub const CSV_HEADER: &str =
 /// One CSV row per search, with [`CSV_HEADER`] first: each pass's
 /// searches in the plan's order, the BFS's, then the SSSP's of a run of
 /// both kernels (`kernel` says which; `search` counts from 1 within each).
-/// Times are seconds; an empty `validate_time` means not validated.
+/// Times are seconds; an empty `validate_time` means not validated, an
+/// empty `depth` a kernel that counts no levels (kernel 3).
 pub fn csv(measured: &Measured) -> String {
     let mut out = format!("{CSV_HEADER}\n");
     for pass in &measured.passes {
         let kernel = pass.kernel;
+        let levels = kernel != SSSP_KERNEL;
         for (i, r) in pass.searches.iter().enumerate() {
             let validate = r.validate_time.map_or(String::new(), |t| t.to_string());
+            let depth = if levels {
+                r.depth.to_string()
+            } else {
+                String::new()
+            };
             out += &format!(
                 "{},{},{},{},{},{},{},{},{},{kernel}\n",
                 i + 1,
@@ -550,7 +564,7 @@ pub fn csv(measured: &Measured) -> String {
                 r.nedge,
                 r.teps,
                 validate,
-                r.depth,
+                depth,
                 r.reached
             );
         }

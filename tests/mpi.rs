@@ -276,9 +276,35 @@ fn an_option_refused_before_mpi_starts_is_printed_once() {
     assert!(out.stdout.is_empty());
 }
 
+/// A refusal made before MPI starts that is not clap's: `--threads` above
+/// 64 per core, with every rank held to one core (`taskset -c 0`, which
+/// the ranks inherit), so that each refuses 65 threads whatever the
+/// machine. Every rank exits 2, and the error is printed once, by rank 0.
+#[test]
+fn a_refusal_before_mpi_starts_is_printed_once() {
+    let mut command = Command::new("taskset");
+    let under = mpirun(3, &["--threads", "65", "--scale", "5", "--keys", "2"]);
+    command
+        .args(["-c", "0"])
+        .arg(under.get_program())
+        .args(under.get_args())
+        .envs(under.get_envs().filter_map(|(k, v)| Some((k, v?))));
+    let out = finish(command, 120);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let ours: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("graph500: "))
+        .collect();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(ours.len(), 1, "one message, printed once:\n{stderr}");
+    assert!(ours[0].contains("--threads 65 is above 64"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
 /// SIGTERM, or SIGINT (Ctrl-C), to mpirun while the ranks search: every
-/// rank stops, mpirun exits non-zero, and neither the JSON nor a
-/// temporary file is left.
+/// rank stops, mpirun exits non-zero (its own status, not graph500's 130:
+/// docs/clusters.md), rank 0 says it was interrupted and nothing says a
+/// validation failed, and neither the JSON nor a temporary file is left.
 #[test]
 fn sigterm_to_mpirun_stops_every_rank_and_writes_nothing() {
     stop_mpirun_with("-TERM");
@@ -293,8 +319,9 @@ fn stop_mpirun_with(signal: &str) {
     use std::io::{BufRead, BufReader};
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("r.json").display().to_string();
+    let stdout = tempfile::tempfile().unwrap();
     let mut child = mpirun(2, &["--scale", "17", "--keys", "64", "--json", &json])
-        .stdout(Stdio::null())
+        .stdout(stdout.try_clone().unwrap())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -322,6 +349,20 @@ fn stop_mpirun_with(signal: &str) {
         std::thread::sleep(Duration::from_millis(100));
     };
     assert!(!status.success(), "{rest:?}");
+    let said = |what: &str| rest.iter().filter(|l| l.starts_with(what)).count();
+    assert_eq!(said("graph500: interrupted; stopping"), 1, "{rest:?}");
+    let stdout = {
+        use std::io::{Read, Seek};
+        let (mut text, mut file) = (String::new(), stdout);
+        file.rewind().unwrap();
+        file.read_to_string(&mut text).unwrap();
+        text
+    };
+    assert!(!stdout.contains("No results printed"), "{stdout}");
+    assert!(
+        !rest.iter().any(|l| l.contains("failed validation")),
+        "{rest:?}"
+    );
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "files left behind: {left:?}");
 }

@@ -13,7 +13,10 @@ use std::path::PathBuf;
 /// generate a Kronecker graph, build it, run validated searches and print the
 /// official statistics block on stdout (progress goes to stderr).
 ///
-/// Exit status: 0 success, 1 a search failed validation, 2 bad input.
+/// Exit status: 0 success; 1 a search failed validation; 2 bad input, a
+/// failed write or not enough memory (one line on stderr says what); 130
+/// interrupted by SIGINT, SIGTERM or SIGHUP (under mpirun, mpirun's own
+/// status instead: Open MPI's is 1, and stderr says interrupted).
 #[derive(Debug, Parser)]
 #[command(name = "graph500", version, args_conflicts_with_subcommands = true)]
 pub(crate) struct Cli {
@@ -23,14 +26,83 @@ pub(crate) struct Cli {
     /// Options of `run`, given without the subcommand.
     #[command(flatten)]
     pub(crate) run: RunArgs,
-    /// Worker threads (default: all cores).
-    #[arg(long, global = true, value_name = "T", allow_negative_numbers = true, value_parser = clap::value_parser!(u16).range(1..=4096))]
-    pub(crate) threads: Option<u16>,
     /// No progress lines on stderr.
     #[arg(long, short, global = true)]
     pub(crate) quiet: bool,
+}
+
+impl Cli {
+    /// The command line after the checks clap cannot make (an option that
+    /// needs another, named first; `--wide-ids` outside mpirun), refused
+    /// as clap refuses a command line.
+    pub(crate) fn checked(self) -> Result<Cli, clap::Error> {
+        if let Some(run) = self.run_args() {
+            let refused = |m: String| clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, m);
+            run.check().map_err(refused)?;
+        }
+        Ok(self)
+    }
+
+    /// The options of the benchmark, if that is the command.
+    fn run_args(&self) -> Option<&RunArgs> {
+        match &self.command {
+            None => Some(&self.run),
+            Some(Command::Run(args)) => Some(args),
+            Some(_) => None,
+        }
+    }
+
+    /// `--threads` of the command (`None`: all cores, or a command that
+    /// starts no threads).
+    pub(crate) fn threads(&self) -> Option<u16> {
+        let budgeted = |b: &Budget| b.pool.threads;
+        match &self.command {
+            None => budgeted(&self.run.budget),
+            Some(Command::Run(a)) => budgeted(&a.budget),
+            Some(Command::Generate(a)) => budgeted(&a.budget),
+            Some(Command::Bfs(a)) => budgeted(&a.budget),
+            Some(Command::Sssp(a)) => budgeted(&a.budget),
+            Some(Command::Validate(a)) => budgeted(&a.budget),
+            Some(Command::Profile(a)) => budgeted(&a.budget),
+            Some(Command::Convert(a)) => a.pool.threads,
+            Some(Command::Sweep(a)) => a.pool.threads,
+            Some(Command::Plot(_)) => None,
+        }
+    }
+
+    /// `--force` of the command (false for a command that estimates no
+    /// memory).
+    pub(crate) fn force(&self) -> bool {
+        match &self.command {
+            None => self.run.budget.force,
+            Some(Command::Run(a)) => a.budget.force,
+            Some(Command::Generate(a)) => a.budget.force,
+            Some(Command::Bfs(a)) => a.budget.force,
+            Some(Command::Sssp(a)) => a.budget.force,
+            Some(Command::Validate(a)) => a.budget.force,
+            Some(Command::Profile(a)) => a.budget.force,
+            Some(Command::Convert(_) | Command::Sweep(_) | Command::Plot(_)) => false,
+        }
+    }
+}
+
+/// `--threads`, for the commands that run parallel loops (all but `plot`).
+#[derive(Debug, Args, Clone)]
+pub(crate) struct Pool {
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub(crate) threads: Option<u16>,
+}
+
+/// `--threads` and `--force`, for the commands that check their memory
+/// need before they start (all but `convert`, `sweep` and `plot`).
+#[derive(Debug, Args, Clone)]
+pub(crate) struct Budget {
+    /// Worker threads.
+    #[command(flatten)]
+    pub(crate) pool: Pool,
     /// Run even when the memory estimate exceeds the available memory.
-    #[arg(long, global = true)]
+    #[arg(long)]
     pub(crate) force: bool,
 }
 
@@ -68,9 +140,10 @@ pub(crate) enum Command {
 /// Which Kronecker graph.
 #[derive(Debug, Args, Clone)]
 pub(crate) struct KroneckerArgs {
-    /// log2 of the number of vertices: up to 31 in one process, 42 over MPI ranks.
+    /// log2 of the number of vertices: up to 31 in one process, 42 over MPI
+    /// ranks (in a build with MPI).
     #[arg(long, short, value_name = "S", allow_negative_numbers = true, default_value_t = 16,
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(generator::MAX_WIDE_SCALE)))]
+          value_parser = run_scale)]
     pub(crate) scale: u32,
     /// Edge tuples per vertex.
     #[arg(long, short, value_name = "E", allow_negative_numbers = true, default_value_t = generator::DEFAULT_EDGEFACTOR,
@@ -102,6 +175,49 @@ impl KroneckerArgs {
     }
 }
 
+/// The largest `--scale` of the benchmark in this build: ranks reach
+/// [`generator::MAX_WIDE_SCALE`], one process [`generator::MAX_SCALE`].
+const RUN_MAX_SCALE: u32 = if cfg!(feature = "mpi") {
+    generator::MAX_WIDE_SCALE
+} else {
+    generator::MAX_SCALE
+};
+
+/// `--scale` of the benchmark: 1 up to [`RUN_MAX_SCALE`].
+fn run_scale(text: &str) -> Result<u32, String> {
+    scale_in(text, RUN_MAX_SCALE, !cfg!(feature = "mpi"))
+}
+
+/// `--scale` of `generate` and `profile`, which always run one process.
+fn one_process_scale(text: &str) -> Result<u32, String> {
+    scale_in(text, generator::MAX_SCALE, false)
+}
+
+/// `text` as a SCALE in `1..=max`. Between one process's largest and the
+/// ranks' largest, the refusal says why; with `ranks_elsewhere`, also that
+/// a build with MPI runs such graphs.
+fn scale_in(text: &str, max: u32, ranks_elsewhere: bool) -> Result<u32, String> {
+    let scale: i64 = text
+        .parse()
+        .map_err(|e: std::num::ParseIntError| e.to_string())?;
+    match u32::try_from(scale) {
+        Ok(s) if (1..=max).contains(&s) => return Ok(s),
+        _ => {}
+    }
+    let (one, wide) = (generator::MAX_SCALE, generator::MAX_WIDE_SCALE);
+    if max == one && scale > i64::from(one) && scale <= i64::from(wide) {
+        let ranks = if ranks_elsewhere {
+            "; larger graphs run over MPI ranks, in a graph500 built with --features mpi"
+        } else {
+            ""
+        };
+        return Err(format!(
+            "{scale} is not in 1..={max}: one process names vertices in 32 bits{ranks}"
+        ));
+    }
+    Err(format!("{scale} is not in 1..={max}"))
+}
+
 /// The values of `--generator`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum GeneratorArg {
@@ -126,7 +242,10 @@ pub(crate) struct RunArgs {
     /// text; .mtx Matrix Market; .pe48 packed; else binary).
     #[arg(long, value_enum, value_name = "F", requires = "input")]
     pub(crate) format: Option<FormatArg>,
-    /// Number of searches (distinct roots with an edge that is not a self-loop).
+    /// Number of searches, from distinct roots with an edge that is not a
+    /// self-loop; with --generator graph500, the reference's rule: once N
+    /// candidates have been drawn, each further one is taken unchecked, so
+    /// roots may repeat (as in the reference's runs).
     #[arg(long, short, value_name = "K", allow_negative_numbers = true, default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub(crate) keys: u32,
@@ -148,16 +267,19 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
     /// Also write one CSV row per search (root, times, nedge, TEPS, depth,
-    /// reached).
+    /// reached; depth empty for --sssp's searches).
     #[arg(long, value_name = "FILE")]
     pub(crate) csv: Option<PathBuf>,
     /// Record every level of every search (direction, frontier, vertices
-    /// found, entries read, time) in the JSON; costs some speed.
-    #[arg(long, requires = "json")]
+    /// found, entries read, time) in the JSON (--json); costs some speed.
+    #[arg(long)]
     pub(crate) trace: bool,
     /// Under mpirun: 64-bit global vertex ids even where 32 bits would do
-    /// (the path graphs beyond 2^32 vertices take; for tests).
-    #[arg(long, hide = true)]
+    /// (the path graphs beyond 2^32 vertices take), to test that path on
+    /// small graphs; refused in one process. Hidden in a build without
+    /// MPI, which refuses it.
+    #[arg(long)]
+    #[cfg_attr(not(feature = "mpi"), arg(hide = true))]
     pub(crate) wide_ids: bool,
     /// Also run kernel 3, single-source shortest paths (Graph500 3.0), over
     /// the same keys after the BFS, and print the combined block.
@@ -165,16 +287,41 @@ pub(crate) struct RunArgs {
     pub(crate) sssp: bool,
     /// The bucket width of --sssp's delta-stepping, rounded down to a power
     /// of two [default: 0.015625].
-    #[arg(
-        long,
-        value_name = "D",
-        requires = "sssp",
-        allow_negative_numbers = true
-    )]
+    #[arg(long, value_name = "D", allow_negative_numbers = true)]
     pub(crate) delta: Option<f32>,
+    /// Threads, and the memory check.
+    #[command(flatten)]
+    pub(crate) budget: Budget,
 }
 
 impl RunArgs {
+    /// The refusals clap cannot make, each naming the option refused
+    /// first: a bad `--delta` before the `--sssp` it needs, `--trace`
+    /// without `--json`, and `--wide-ids` in one process.
+    fn check(&self) -> Result<(), String> {
+        if let Some(delta) = self.delta {
+            SsspParams::new(delta).map_err(|e| e.to_string())?;
+            if !self.sssp {
+                return Err(format!(
+                    "--delta {delta} is the bucket width of --sssp's searches: it needs --sssp"
+                ));
+            }
+        }
+        if self.trace && self.json.is_none() {
+            return Err(
+                "--trace records every level of every search in the JSON: it needs --json FILE"
+                    .into(),
+            );
+        }
+        if self.wide_ids && !cfg!(feature = "mpi") {
+            return Err("--wide-ids sets the global vertex ids of ranks under mpirun, and this graph500 was built without MPI (cargo build --release --features mpi)".into());
+        }
+        if self.wide_ids && super::ranks::launched_ranks().unwrap_or(1) <= 1 {
+            return Err("--wide-ids sets the global vertex ids of ranks under mpirun (mpirun -np P graph500 ...); one process names vertices in 32 bits".into());
+        }
+        Ok(())
+    }
+
     /// The plan these options describe.
     pub(crate) fn plan(&self, force: bool) -> anyhow::Result<Plan> {
         let source = match &self.input {
@@ -202,8 +349,13 @@ impl RunArgs {
     }
 }
 
-/// Options of `generate`.
+/// Options of `generate`. It picks no search keys, and runs one process.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("seed", |a| a.help("Random seed of the graph [default: 20100615]. Not with --generator graph500, whose seeds are the reference's")),
+    mut_arg("generator", |a| a.help("The Kronecker generator: xoshiro (fast, seeded by --seed) or graph500 (the official reference generator bit for bit, with its user seeds 2 and 3)")),
+    mut_arg("scale", |a| a.help("log2 of the number of vertices, up to 31").value_parser(one_process_scale)),
+)]
 pub(crate) struct GenerateArgs {
     /// The graph.
     #[command(flatten)]
@@ -219,6 +371,9 @@ pub(crate) struct GenerateArgs {
     /// `real`, or FILE.weights beside a .pe48.
     #[arg(long)]
     pub(crate) weights: bool,
+    /// Threads, and the memory check.
+    #[command(flatten)]
+    pub(crate) budget: Budget,
 }
 
 /// Options of `plot`.
@@ -252,6 +407,9 @@ pub(crate) struct ConvertArgs {
     /// The format of OUT (default: from its extension).
     #[arg(long, value_enum, value_name = "F")]
     pub(crate) to: Option<FormatArg>,
+    /// Threads (parsing text in parallel).
+    #[command(flatten)]
+    pub(crate) pool: Pool,
 }
 
 /// Edge-list file formats, as the command line names them.
@@ -308,10 +466,14 @@ pub(crate) struct SweepArgs {
     /// Also write the rows as JSON.
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
+    /// The threads of the runs on all threads (default: all cores).
+    #[command(flatten)]
+    pub(crate) pool: Pool,
 }
 
-/// Options of `profile`.
+/// Options of `profile`, which runs one process.
 #[derive(Debug, Args)]
+#[command(mut_arg("scale", |a| a.help("log2 of the number of vertices, up to 31").value_parser(one_process_scale)))]
 pub(crate) struct ProfileArgs {
     /// The generated graph.
     #[command(flatten)]
@@ -323,6 +485,9 @@ pub(crate) struct ProfileArgs {
     /// Also write the rows as JSON.
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
+    /// Threads, and the memory check.
+    #[command(flatten)]
+    pub(crate) budget: Budget,
 }
 
 /// A graph file and a root in it.
@@ -358,6 +523,9 @@ pub(crate) struct BfsArgs {
     /// Switching parameters of --kernel dobfs.
     #[command(flatten)]
     pub(crate) tuning: DoArgs,
+    /// Threads, and the memory check.
+    #[command(flatten)]
+    pub(crate) budget: Budget,
 }
 
 /// Options of `sssp`.
@@ -379,6 +547,9 @@ pub(crate) struct SsspArgs {
     /// What runs the parallel loops of kernel 1 and kernel 3.
     #[arg(long, value_enum, default_value_t = BackendArg::Rayon)]
     pub(crate) backend: BackendArg,
+    /// Threads, and the memory check.
+    #[command(flatten)]
+    pub(crate) budget: Budget,
 }
 
 /// Options of `validate`.
@@ -398,6 +569,9 @@ pub(crate) struct ValidateArgs {
     /// for unreached.
     #[arg(long, value_name = "D", requires = "sssp")]
     pub(crate) dist: Option<PathBuf>,
+    /// Threads, and the memory check.
+    #[command(flatten)]
+    pub(crate) budget: Budget,
 }
 
 /// The BFS kernels, as the command line names them.

@@ -5,11 +5,17 @@
 //! harmonic mean drawn across. Bottom panel, when the run was traced
 //! (`--trace`) by a kernel that records levels: the frontier size of each
 //! level for the first few searches with levels, on a log scale, each step
-//! marked by its direction (circle top-down, triangle bottom-up).
+//! marked by its direction (hollow marker top-down, filled bottom-up).
 //!
 //! A sweep (`graph500 sweep --json`). Top panel: harmonic-mean TEPS
 //! against SCALE; bottom panel: construction time against SCALE, on a log
 //! scale. One line per thread count of the sweep (1 and all).
+//!
+//! Every panel has its legend in a column to its right, outside the
+//! plotting area, so that it hides no point; the series of a panel differ
+//! in colour and in marker shape ([`Look::series`]) and are moved a little
+//! apart along x ([`dodge`]), so that a line drawn over another still
+//! shows its points.
 //!
 //! A profile's JSON is refused: its rows are engines, not a series.
 
@@ -18,9 +24,273 @@ use crate::cli::progress::Progress;
 use anyhow::{Context, anyhow, bail};
 use harness::block::format_g;
 use harness::report::{Document, RunReport, SweepReport, SweepRow};
+use plotters::coord::CoordTranslate;
+use plotters::coord::Shift;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::process::ExitCode;
+
+/// Pixels of the legend column right of every panel.
+const LEGEND_WIDTH: u32 = 240;
+
+/// The width of a plot: 960 pixels of panels and the legend column.
+const WIDTH: u32 = 960 + LEGEND_WIDTH;
+
+/// The colours series take, in order: matplotlib's ten distinct hues,
+/// then black and navy (at most 12 series: `--searches` 1..=12).
+const PALETTE: [RGBColor; 12] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+    RGBColor(0, 0, 0),
+    RGBColor(0, 0, 128),
+];
+
+/// The marker shapes series take, in order, one per colour of
+/// [`PALETTE`].
+const MARKERS: [Marker; 12] = [
+    Marker::Circle,
+    Marker::Square,
+    Marker::TriangleUp,
+    Marker::Diamond,
+    Marker::TriangleDown,
+    Marker::Star,
+    Marker::Plus,
+    Marker::Cross,
+    Marker::Pentagon,
+    Marker::TriangleLeft,
+    Marker::Hexagon,
+    Marker::TriangleRight,
+];
+
+/// The shape drawn at each point of a series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Marker {
+    Circle,
+    Square,
+    TriangleUp,
+    Diamond,
+    TriangleDown,
+    Star,
+    Plus,
+    Cross,
+    Pentagon,
+    TriangleLeft,
+    Hexagon,
+    TriangleRight,
+}
+
+impl Marker {
+    /// The outline of a marker of radius `r` around (0, 0), in pixels
+    /// (y down); `None` for a circle.
+    #[allow(clippy::cast_possible_truncation)] // a few pixels
+    fn vertices(self, r: u32) -> Option<Vec<(i32, i32)>> {
+        let r = f64::from(r);
+        // k points at `radius(i)` from the centre, the first at `start`
+        // degrees (0: right, 90: down).
+        let ring = |k: usize, start: f64, radius: &dyn Fn(usize) -> f64| -> Vec<(i32, i32)> {
+            (0..k)
+                .map(|i| {
+                    let a = (start + 360.0 * i as f64 / k as f64).to_radians();
+                    let d = radius(i);
+                    ((d * a.cos()).round() as i32, (d * a.sin()).round() as i32)
+                })
+                .collect()
+        };
+        let regular = |k: usize, start: f64| ring(k, start, &|_| r);
+        // A plus of arms `w` wide either side, turned by `turn` degrees.
+        let plus = |turn: f64| {
+            let w = 0.35 * r;
+            let arm = [(w, r), (w, w), (r, w)];
+            let points: Vec<(f64, f64)> = (0..4)
+                .flat_map(|q| {
+                    arm.map(|(x, y)| {
+                        let a = (turn + 90.0 * f64::from(q)).to_radians();
+                        (x * a.cos() - y * a.sin(), x * a.sin() + y * a.cos())
+                    })
+                })
+                .collect();
+            let round = |(x, y): (f64, f64)| (x.round() as i32, y.round() as i32);
+            points.into_iter().map(round).collect::<Vec<_>>()
+        };
+        Some(match self {
+            Marker::Circle => return None,
+            Marker::Square => ring(4, 45.0, &|_| r * 1.2),
+            Marker::Diamond => ring(4, 0.0, &|_| r * 1.2),
+            Marker::TriangleUp => regular(3, -90.0),
+            Marker::TriangleDown => regular(3, 90.0),
+            Marker::TriangleLeft => regular(3, 180.0),
+            Marker::TriangleRight => regular(3, 0.0),
+            Marker::Pentagon => regular(5, -90.0),
+            Marker::Hexagon => regular(6, 0.0),
+            Marker::Star => ring(10, -90.0, &|i| if i % 2 == 0 { r * 1.2 } else { r * 0.5 }),
+            Marker::Plus => plus(0.0),
+            Marker::Cross => plus(45.0),
+        })
+    }
+}
+
+/// Draws on `area` a marker of radius `r` at `at` in `color`: filled, or
+/// `hollow` (white inside, outlined). One element at a time, so that a
+/// circle is a circle and any other shape a polygon.
+fn mark<DB: DrawingBackend, CT: CoordTranslate>(
+    area: &DrawingArea<DB, CT>,
+    at: CT::From,
+    (marker, r): (Marker, u32),
+    color: RGBColor,
+    hollow: bool,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
+where
+    CT::From: Clone,
+{
+    let (fill, edge) = if hollow {
+        (WHITE.filled(), Some(color.stroke_width(2)))
+    } else {
+        (color.filled(), None)
+    };
+    match marker.vertices(r) {
+        None => {
+            area.draw(&(EmptyElement::at(at.clone()) + Circle::new((0, 0), r, fill)))?;
+            if let Some(edge) = edge {
+                area.draw(&(EmptyElement::at(at) + Circle::new((0, 0), r, edge)))?;
+            }
+        }
+        Some(outline) => {
+            let mut closed = outline.clone();
+            closed.extend(outline.first().copied());
+            area.draw(&(EmptyElement::at(at.clone()) + Polygon::new(outline, fill)))?;
+            if let Some(edge) = edge {
+                area.draw(&(EmptyElement::at(at) + PathElement::new(closed, edge)))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How a series is drawn, and shown in its legend: its colour, a marker
+/// at each point (shape and radius), and a line through the points
+/// (width and opacity).
+#[derive(Clone, Copy, Debug)]
+struct Look {
+    color: RGBColor,
+    marker: Option<(Marker, u32)>,
+    line: Option<(u32, f64)>,
+}
+
+impl Look {
+    /// The `i`-th series of a panel: a colour and a marker shape of its
+    /// own (up to 12 series), on a line.
+    fn series(i: usize) -> Look {
+        Look {
+            color: PALETTE[i % PALETTE.len()],
+            marker: Some((MARKERS[i % MARKERS.len()], 5)),
+            line: Some((2, 1.0)),
+        }
+    }
+
+    /// The TEPS of each search: small dots on a faint line.
+    const TEPS: Look = Look {
+        color: PALETTE[0],
+        marker: Some((Marker::Circle, 3)),
+        line: Some((1, 0.4)),
+    };
+
+    /// A level drawn across a panel (the harmonic mean): a line, no marker.
+    const LEVEL: Look = Look {
+        color: PALETTE[3],
+        marker: None,
+        line: Some((2, 1.0)),
+    };
+
+    /// Draws `points` in this look on `chart`: the line, then each
+    /// point's marker, hollow where `hollow` says.
+    fn draw<DB: DrawingBackend>(
+        self,
+        chart: &mut ChartContext<'_, DB, Cartesian2d<Axis, Axis>>,
+        points: &[(f64, f64)],
+        hollow: impl Fn(usize) -> bool,
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        if let Some((width, opacity)) = self.line {
+            let style = self.color.mix(opacity).stroke_width(width);
+            chart.draw_series(LineSeries::new(points.iter().copied(), style))?;
+        }
+        if let Some(marker) = self.marker {
+            for (i, &at) in points.iter().enumerate() {
+                mark(chart.plotting_area(), at, marker, self.color, hollow(i))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How far series `i` of `n` is moved along a whole-numbered x axis
+/// (levels, SCALEs), so that series with equal values do not hide one
+/// another: at most 0.08 apart, all within 0.4, centred on the value.
+fn dodge(i: usize, n: usize) -> f64 {
+    let step = match n {
+        0 | 1 => return 0.0,
+        n => (0.4 / (n - 1) as f64).min(0.08),
+    };
+    step * (i as f64 - (n - 1) as f64 / 2.0)
+}
+
+/// Splits a panel's `area` into the part its chart is drawn on and the
+/// legend column to its right.
+fn beside_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+    let width = area.dim_in_pixel().0;
+    area.split_horizontally(width.saturating_sub(LEGEND_WIDTH))
+}
+
+/// Draws the legend of `entries` (label, look) in `column`, a panel's
+/// legend column, its top level with the top of `chart`'s plotting area:
+/// a bordered box, each entry a sample of its line and marker and its
+/// label.
+fn legend<DB: DrawingBackend, X, Y>(
+    column: &DrawingArea<DB, Shift>,
+    chart: &ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    entries: &[(String, Look)],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
+where
+    X: Ranged,
+    Y: Ranged,
+{
+    const ROW: i32 = 24;
+    let top = chart.plotting_area().get_pixel_range().1.start - column.get_base_pixel().1;
+    let rows = i32::try_from(entries.len()).expect("a few entries");
+    let (left, right) = (8, i32::try_from(LEGEND_WIDTH).expect("a few pixels") - 8);
+    let bottom = top + ROW * rows + 8;
+    column.draw(&Rectangle::new(
+        [(left, top), (right, bottom)],
+        BLACK.mix(0.3).stroke_width(1),
+    ))?;
+    let font =
+        TextStyle::from(("sans-serif", 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, (label, look)) in (0..).zip(entries) {
+        let y = top + 4 + ROW * i + ROW / 2;
+        if let Some((width, opacity)) = look.line {
+            let style = look.color.mix(opacity).stroke_width(width);
+            column.draw(&PathElement::new(
+                vec![(left + 8, y), (left + 36, y)],
+                style,
+            ))?;
+        }
+        if let Some(marker) = look.marker {
+            mark(column, (left + 22, y), marker, look.color, false)?;
+        }
+        column.draw(&Text::new(label.clone(), (left + 44, y), font.clone()))?;
+    }
+    Ok(())
+}
 
 /// One search as the plot needs it.
 struct Search {
@@ -71,7 +341,7 @@ fn run_svg(file: &str, run: &RunReport, shown: usize) -> anyhow::Result<String> 
     let height = u32::try_from(430 * rows).expect("a few panels");
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (960, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error)?;
         let panels = root.split_evenly((rows, 1));
         let mut panels = panels.iter();
@@ -182,7 +452,7 @@ fn sweep_svg(file: &str, sweep: &SweepReport) -> anyhow::Result<String> {
     );
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (960, 860)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 860)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error)?;
         let panels = root.split_evenly((2, 1));
         series_panel(
@@ -199,8 +469,6 @@ fn sweep_svg(file: &str, sweep: &SweepReport) -> anyhow::Result<String> {
                 Axis::linear(0.0, headroom(highest), 10, false),
             ),
             &series(|r| r.harmonic_mean_teps),
-            // TEPS vary far less than the axis from 0 spans.
-            SeriesLabelPosition::LowerRight,
         )
         .map_err(draw_error)?;
         series_panel(
@@ -214,8 +482,6 @@ fn sweep_svg(file: &str, sweep: &SweepReport) -> anyhow::Result<String> {
                 Axis::log(fastest / 2.0, (slowest * 2.0).min(f64::MAX), 10),
             ),
             &series(|r| r.construction_time),
-            // Times grow with SCALE.
-            SeriesLabelPosition::UpperLeft,
         )
         .map_err(draw_error)?;
         root.present().map_err(draw_error)?;
@@ -225,11 +491,7 @@ fn sweep_svg(file: &str, sweep: &SweepReport) -> anyhow::Result<String> {
 
 /// "1 thread", "8 threads".
 fn threads(n: usize) -> String {
-    if n == 1 {
-        "1 thread".to_string()
-    } else {
-        format!("{n} threads")
-    }
+    crate::cli::progress::count(n, "thread")
 }
 
 /// The top of a linear axis from 0 showing `highest`: 10% above it, within
@@ -241,16 +503,16 @@ fn headroom(highest: f64) -> f64 {
     }
 }
 
-/// One panel of a sweep: a line with dots for each (label, points) against
-/// SCALE, the legend in a corner the lines leave empty.
+/// One panel of a sweep: a line with markers for each (label, points)
+/// against SCALE, each series in its own [`Look::series`].
 fn series_panel<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
+    area: &DrawingArea<DB, Shift>,
     (title, y_desc): (&str, &str),
     (x, y): (Axis, Axis),
     series: &[(String, Vec<(f64, f64)>)],
-    legend: SeriesLabelPosition,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let mut chart = ChartBuilder::on(area)
+    let (area, column) = beside_legend(area);
+    let mut chart = ChartBuilder::on(&area)
         .caption(title, ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(40)
@@ -263,22 +525,15 @@ fn series_panel<DB: DrawingBackend>(
         .y_label_formatter(&|y| format_g(*y, 3))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .draw()?;
+    let mut entries = Vec::new();
     for (i, (label, points)) in series.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
-            .label(label)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
-        chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
+        let look = Look::series(i);
+        let dodge = dodge(i, series.len());
+        let points: Vec<(f64, f64)> = points.iter().map(|&(x, y)| (x + dodge, y)).collect();
+        look.draw(&mut chart, &points, |_| false)?;
+        entries.push((label.clone(), look));
     }
-    chart
-        .configure_series_labels()
-        .position(legend)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
+    legend(&column, &chart, &entries)
 }
 
 fn draw_error<E: std::fmt::Debug>(e: E) -> anyhow::Error {
@@ -450,7 +705,7 @@ fn searches_of(json: &RunReport) -> Option<(Vec<Search>, f64)> {
 }
 
 fn teps_panel<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
+    area: &DrawingArea<DB, Shift>,
     searches: &[Search],
     harmonic_mean: f64,
     kernel: &str,
@@ -466,7 +721,8 @@ fn teps_panel<DB: DrawingBackend>(
         "TEPS per search: SCALE {}, {kernel}, {} threads",
         json.statistics.scale, json.options.threads,
     );
-    let mut chart = ChartBuilder::on(area)
+    let (area, column) = beside_legend(area);
+    let mut chart = ChartBuilder::on(&area)
         .caption(title, ("sans-serif", 20))
         .margin(12)
         .x_label_area_size(40)
@@ -488,28 +744,21 @@ fn teps_panel<DB: DrawingBackend>(
         .enumerate()
         .map(|(i, s)| (i as f64 + 1.0, s.teps))
         .collect();
-    chart.draw_series(LineSeries::new(points.clone(), BLUE.mix(0.4)))?;
-    chart
-        .draw_series(points.iter().map(|&p| Circle::new(p, 3, BLUE.filled())))?
-        .label("TEPS of a search")
-        .legend(|(x, y)| Circle::new((x + 10, y), 3, BLUE.filled()));
-    chart
-        .draw_series(LineSeries::new(
-            [(0.5, harmonic_mean), (n as f64 + 0.5, harmonic_mean)],
-            RED.stroke_width(2),
-        ))?
-        .label(format!("harmonic mean {}", format_g(harmonic_mean, 4)))
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
+    Look::TEPS.draw(&mut chart, &points, |_| false)?;
+    let across = [(0.5, harmonic_mean), (n as f64 + 0.5, harmonic_mean)];
+    Look::LEVEL.draw(&mut chart, &across, |_| false)?;
+    let entries = [
+        ("TEPS of a search".to_string(), Look::TEPS),
+        (
+            format!("harmonic mean {}", format_g(harmonic_mean, 4)),
+            Look::LEVEL,
+        ),
+    ];
+    legend(&column, &chart, &entries)
 }
 
 fn frontier_panel<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
+    area: &DrawingArea<DB, Shift>,
     traced: &[&Search],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let levels = |s: &Search| s.levels.as_deref().unwrap_or_default().to_vec();
@@ -520,9 +769,10 @@ fn frontier_panel<DB: DrawingBackend>(
         .map(|(f, _)| f)
         .max()
         .unwrap_or(1);
-    let mut chart = ChartBuilder::on(area)
+    let (area, column) = beside_legend(area);
+    let mut chart = ChartBuilder::on(&area)
         .caption(
-            "frontier size per level (circle: top-down, triangle: bottom-up)",
+            "frontier size per level (hollow marker: top-down, filled: bottom-up)",
             ("sans-serif", 20),
         )
         .margin(12)
@@ -539,42 +789,20 @@ fn frontier_panel<DB: DrawingBackend>(
         .y_label_formatter(&|y| format_g(*y, 3))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .draw()?;
+    let mut entries = Vec::new();
     for (i, search) in traced.iter().enumerate() {
-        let color = Palette99::pick(i).to_rgba();
-        let points: Vec<(f64, f64, bool)> = levels(search)
+        let dodge = dodge(i, traced.len());
+        let (points, bottom_up): (Vec<(f64, f64)>, Vec<bool>) = levels(search)
             .into_iter()
             .enumerate()
             .filter(|&(_, (f, _))| f > 0)
-            .map(|(level, (f, bottom_up))| (level as f64, f as f64, bottom_up))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().map(|&(x, y, _)| (x, y)),
-                color.stroke_width(2),
-            ))?
-            .label(format!("root {}", search.root))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
-        chart.draw_series(
-            points
-                .iter()
-                .filter(|p| !p.2)
-                .map(|&(x, y, _)| Circle::new((x, y), 5, color.filled())),
-        )?;
-        chart.draw_series(
-            points
-                .iter()
-                .filter(|p| p.2)
-                .map(|&(x, y, _)| TriangleMarker::new((x, y), 7, color.filled())),
-        )?;
+            .map(|(level, (f, bottom_up))| ((level as f64 + dodge, f as f64), bottom_up))
+            .unzip();
+        let look = Look::series(i);
+        look.draw(&mut chart, &points, |p| !bottom_up[p])?;
+        entries.push((format!("root {}", search.root), look));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
+    legend(&column, &chart, &entries)
 }
 
 /// At most `max + 1` round values from `lo` to `hi` (`0 < lo <= hi`) for a

@@ -10,6 +10,7 @@ use harness::{Event, Observer};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Where progress goes.
 pub(crate) struct Progress {
@@ -17,6 +18,10 @@ pub(crate) struct Progress {
     /// The bars of the run in progress: (generation or kernel 1, searches,
     /// validations).
     bars: Mutex<[Bar; 3]>,
+    /// Whether the searches under way count their tree's levels: a BFS's
+    /// do; kernel 3's do not (their records say depth 0), and their lines
+    /// leave the depth out.
+    levels: AtomicBool,
 }
 
 enum Mode {
@@ -42,6 +47,7 @@ impl Progress {
         Progress {
             mode,
             bars: Mutex::default(),
+            levels: AtomicBool::new(true),
         }
     }
 
@@ -127,8 +133,11 @@ impl Observer for Progress {
                 validating,
             } => {
                 self.say(&format!(
-                    "{searches} searches with kernel {kernel} on {threads} threads"
+                    "{searches} searches with kernel {kernel} on {}",
+                    count(threads, "thread")
                 ));
+                let levels = !kernel.starts_with(harness::report::SSSP_KERNEL);
+                self.levels.store(levels, Ordering::Relaxed);
                 let (search, validate) = (
                     self.bar(searches as u64, "searches"),
                     self.bar(if validating { searches as u64 } else { 0 }, "validations"),
@@ -154,12 +163,16 @@ impl Observer for Progress {
                     Some(t) => format!(", validated in {t:.4} s"),
                     None => String::new(),
                 };
+                let depth = if self.levels.load(Ordering::Relaxed) {
+                    format!(", depth {}", r.depth)
+                } else {
+                    String::new()
+                };
                 self.detail(&format!(
-                    "search {}/{total}: root {}, {} reached, depth {}, nedge {}, {:.4} s, {:.3e} TEPS{validated}",
+                    "search {}/{total}: root {}, {} reached{depth}, nedge {}, {:.4} s, {:.3e} TEPS{validated}",
                     index + 1,
                     r.root,
                     r.reached,
-                    r.depth,
                     r.nedge,
                     r.time,
                     r.teps
@@ -201,5 +214,14 @@ impl Bar {
         if let Some(bar) = &self.0 {
             bar.finish_with_message(text);
         }
+    }
+}
+
+/// `n` things in English: "1 thread", "8 threads" (`thing` in the
+/// singular, made plural with an s).
+pub(crate) fn count(n: usize, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        n => format!("{n} {thing}s"),
     }
 }

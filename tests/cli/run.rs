@@ -131,6 +131,21 @@ fn progress_bars_only_on_a_terminal() {
     assert!(!quiet.contains("searches ["), "--quiet drew bars");
 }
 
+/// The progress line that announces the searches counts threads in
+/// English: "on 1 thread", "on 2 threads".
+#[test]
+fn progress_says_1_thread_in_the_singular() {
+    for (threads, said) in [("1", "on 1 thread\n"), ("2", "on 2 threads\n")] {
+        let o = graph500(&["--scale", "6", "--keys", "2", "--threads", threads]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let err = stderr(&o);
+        let line = (err.lines())
+            .find(|l| l.contains("searches with kernel"))
+            .unwrap_or_else(|| panic!("no searches announced: {err}"));
+        assert!(format!("{line}\n").ends_with(said), "{line:?}");
+    }
+}
+
 #[test]
 fn no_validate_prints_minus_one_for_validation() {
     let o = graph500(&["--scale", "8", "--keys", "4", "--no-validate", "-q"]);

@@ -475,3 +475,60 @@ fn sssp_and_validate_explain_why_a_matrix_market_file_has_no_weights() {
     let o = validate_sssp(&graph, "0", &p, &d);
     assert_bad_input(&o, &["g.mtx", explained]);
 }
+
+/// Kernel 3 counts no tree levels: a run's SSSP rows leave the CSV's
+/// `depth` field empty and its progress lines leave the depth out, while
+/// the BFS rows of the same run carry the real depth of their trees.
+#[test]
+fn sssp_rows_and_progress_lines_claim_no_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("r.csv");
+    let o = graph500(&[
+        "--scale",
+        "8",
+        "--keys",
+        "3",
+        "--sssp",
+        "--csv",
+        path_str(&csv),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (depth, kernel) = (column("depth"), column("kernel"));
+    let mut kinds = Vec::new();
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells.len(), header.len(), "{line}");
+        match cells[kernel] {
+            "bfs" => assert!(cells[depth].parse::<u32>().unwrap() > 0, "{line}"),
+            "sssp" => assert_eq!(cells[depth], "", "{line}"),
+            other => panic!("kernel {other:?}: {line}"),
+        }
+        kinds.push(cells[kernel]);
+    }
+    assert_eq!(kinds, ["bfs", "bfs", "bfs", "sssp", "sssp", "sssp"]);
+    let err = stderr(&o);
+    let (bfs, sssp) = err
+        .split_once("with kernel sssp/")
+        .unwrap_or_else(|| panic!("no SSSP searches announced: {err}"));
+    let searches = |part: &str| -> Vec<String> {
+        (part.lines())
+            .filter(|l| l.starts_with("graph500: search "))
+            .map(str::to_string)
+            .collect()
+    };
+    let (bfs, sssp) = (searches(bfs), searches(sssp));
+    assert_eq!((bfs.len(), sssp.len()), (3, 3), "{err}");
+    for line in &bfs {
+        let (_, after) = line.split_once(", depth ").expect("a BFS depth");
+        let n: u32 = after.split(',').next().unwrap().parse().unwrap();
+        assert!(n > 0, "{line}");
+    }
+    for line in &sssp {
+        assert!(!line.contains("depth"), "{line}");
+        assert!(line.contains(" reached, nedge "), "{line}");
+    }
+}
