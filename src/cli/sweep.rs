@@ -34,7 +34,10 @@ pub(crate) fn sweep(
     for scale in args.from..=args.to {
         for &t in &thread_counts {
             crate::cli::interrupt::check()?;
-            progress.say(&format!("SCALE {scale} on {t} thread(s)"));
+            progress.say(&format!(
+                "SCALE {scale} on {}",
+                crate::cli::progress::count(t, "thread")
+            ));
             let json = folder.path().join(format!("s{scale}-t{t}.json"));
             let output = Command::new(&program)
                 .args([
@@ -58,7 +61,8 @@ pub(crate) fn sweep(
             if !output.status.success() {
                 let err = String::from_utf8_lossy(&output.stderr);
                 bail!(
-                    "the run at SCALE {scale} on {t} thread(s) failed: {}",
+                    "the run at SCALE {scale} on {} failed: {}",
+                    crate::cli::progress::count(t, "thread"),
                     err.trim()
                 );
             }

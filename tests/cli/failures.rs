@@ -707,7 +707,10 @@ fn threads_above_64_per_core_are_refused_naming_the_limit() {
             &o,
             &[
                 &format!("--threads {over} is above {limit}"),
-                &format!("64 per core, {cores} cores"),
+                &format!(
+                    "64 per core, {cores} core{}",
+                    if cores == 1 { "" } else { "s" }
+                ),
             ],
         );
     } else {
