@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use std::fs;
 use std::io::Read;
 pub(crate) use std::path::{Path, PathBuf};
+#[allow(unused_imports)] // each test file that includes this module uses its own subset
 pub(crate) use std::process::{Child, ExitStatus, Stdio};
 pub(crate) use std::process::{Command, Output};
 
