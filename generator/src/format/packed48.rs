@@ -44,7 +44,7 @@ pub const TRAILER: usize = 24;
 /// The first 8 bytes of a [`PairTrailer`].
 const MAGIC: [u8; 8] = *b"g500pair";
 
-/// What ties a weights file to its packed tuples: [`MAGIC`], then the
+/// What ties a weights file to its packed tuples: the magic `g500pair`, then the
 /// tuple count and [`EdgeList::checksum_terms`] of the tuples from 0,
 /// each a little-endian `u64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
