@@ -74,7 +74,7 @@ pub fn rank_bfs_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 
     let rows = LocalGraph::<I>::bytes_for(n_r, 2 * m_r);
     let engine = DistBfs::<I>::bytes_for(n_r, n);
     let checking = if validate {
-        DistValidator::<I::Tuple>::bytes_for(n_r, m_r)
+        DistValidator::<I::Tuple>::bytes_for(n_r, m_r, n)
     } else {
         0
     };
