@@ -15,22 +15,30 @@
 //! of one bitmap over every rank's vertices, `word_start[r]` the words of
 //! the ranks before it.
 //!
+//! Exactly one of a tuple's two arcs *judges* it (check 4 and nedge): by a
+//! rule on the two ends' slots, so each rank judges about half its arcs.
+//! A vertex's judged arcs come first in its run, then the others, each
+//! part sorted by cell, so a search finds a parent among them by binary
+//! search.
+//!
 //! Invariants: each tuple that is not a self-loop has exactly one arc in
 //! its `u`'s list and one in its `v`'s (a tuple whose ends share an owner
-//! has both on that rank); a list holds its arcs in the order the tuples
-//! came (ranks in order, each rank's tuples in input order); cells are
-//! below `u32::MAX - 1`, or there is no `Incidence` (see [`Incidence::build`]).
+//! has both on that rank), and exactly one of the two is judged; cells
+//! are below `u32::MAX - 1`, or there is no `Incidence` (see
+//! [`Incidence::build`]).
 //!
 //! Cost: built in two passes over the rank's tuples, each in rounds of
 //! `round` tuples sending every end's owner `(local index, other end)`, as
-//! wide as the tuples (`4 s` bytes a tuple, untimed). Kept: 4 bytes an
-//! arc, 8 an own vertex, and 12 bytes per 64 slots.
+//! wide as the tuples (`4 s` bytes a tuple, untimed), then a sort of each
+//! run. Kept: 4 bytes an arc, 12 an own vertex, and 12 bytes per 64
+//! slots.
 
 use crate::Partition;
 use crate::check::rounds;
 use crate::comm::{Comm, Reduce, all_reduce, exchange_into};
 use crate::route::{Outbox, Sends, route_into};
 use generator::Tuple;
+use rayon::prelude::*;
 
 /// The largest cell plus one; `u32::MAX - 1` and `u32::MAX` mark cells
 /// that are not there.
@@ -43,7 +51,10 @@ pub(crate) struct Incidence {
     rows: usize,
     /// `arcs[offsets[i]..offsets[i + 1]]` are own vertex `i`'s arcs.
     offsets: Vec<usize>,
-    /// Each arc's other end, as a cell.
+    /// How many of own vertex `i`'s arcs come first as the ones it judges.
+    judged: Vec<u32>,
+    /// Each arc's other end, as a cell; each vertex's judged arcs, then
+    /// the others, each part ascending.
     arcs: Vec<u32>,
     /// The ghosts' slots.
     ghosts: Ghosts,
@@ -129,30 +140,60 @@ impl Incidence {
             at += std::mem::replace(d, at);
         }
         let mut arcs = vec![0u32; at];
-        // Pass 2: the arcs.
+        // Pass 2: the arcs, those this end judges from the front of the
+        // vertex's run, the others from its back.
+        let mut back: Vec<usize> = offsets[1..].to_vec();
         for range in rounds(comm, tuples.len(), round) {
             send(comm, part, &tuples[range], &mut out, &mut asked);
             for q in &asked {
                 let (local, other) = q.ends();
                 let local = usize::try_from(local).expect("a local index");
-                let cell = ghosts.cell(part, me, other).expect("every end was seen");
-                arcs[degree[local]] = cell;
-                degree[local] += 1;
+                let (owner, l) = part.place(other);
+                let cell = (ghosts.cell(part, me, rows, other)).expect("every end was seen");
+                if judges(ghosts.slot(me, local), ghosts.slot(owner, l)) {
+                    arcs[degree[local]] = cell;
+                    degree[local] += 1;
+                } else {
+                    back[local] -= 1;
+                    arcs[back[local]] = cell;
+                }
             }
         }
-        Some(Incidence {
+        let judged: Vec<u32> = (degree[..rows].iter().zip(&offsets))
+            .map(|(&front, &first)| u32::try_from(front - first).expect("a degree below 2^32"))
+            .collect();
+        let mut incidence = Incidence {
             rows,
             offsets,
+            judged,
             arcs,
             ghosts,
-        })
+        };
+        incidence.sort();
+        Some(incidence)
+    }
+
+    /// Sorts each vertex's two parts of arcs, in parallel.
+    fn sort(&mut self) {
+        let mut parts = Vec::with_capacity(2 * self.rows);
+        let mut rest = self.arcs.as_mut_slice();
+        for i in 0..self.rows {
+            let (run, tail) = rest.split_at_mut(self.offsets[i + 1] - self.offsets[i]);
+            let (judged, others) = run.split_at_mut(self.judged[i] as usize);
+            parts.push(judged);
+            parts.push(others);
+            rest = tail;
+        }
+        parts.into_par_iter().for_each(|part| part.sort_unstable());
     }
 
     /// About the most bytes an incidence takes on a rank with `rows` own
     /// vertices and `tuples` tuples, of `n` vertices in all: 8 an arc
-    /// (two a tuple), 8 an own vertex and 12 per 64 slots.
+    /// (two a tuple), 12 an own vertex and 12 per 64 slots; while it is
+    /// built, 16 more an own vertex (the two ends of its runs, then its
+    /// two parts to sort).
     pub(crate) fn bytes_for(rows: u64, tuples: u64, n: u64) -> u64 {
-        8 * tuples + 8 * (rows + 1) + 12 * n.div_ceil(64)
+        8 * tuples + 28 * (rows + 1) + 12 * n.div_ceil(64)
     }
 
     /// How many own vertices (cells `0..rows`).
@@ -165,10 +206,11 @@ impl Incidence {
         self.rows + self.ghosts.count
     }
 
-    /// The arcs of own vertex `i`: its neighbours' cells, one per tuple.
+    /// The arcs of own vertex `i`, its neighbours' cells, one per tuple:
+    /// those it judges and the others, each ascending.
     #[inline]
-    pub(crate) fn arcs(&self, i: usize) -> &[u32] {
-        &self.arcs[self.offsets[i]..self.offsets[i + 1]]
+    pub(crate) fn arcs(&self, i: usize) -> (&[u32], &[u32]) {
+        self.arcs[self.offsets[i]..self.offsets[i + 1]].split_at(self.judged[i] as usize)
     }
 
     /// The ghosts.
@@ -182,12 +224,18 @@ impl Ghosts {
     /// vertices): its local index if `me` owns it, its ghost's cell if
     /// some arc here reaches it, else `None`.
     #[inline]
-    pub(crate) fn cell(&self, part: Partition, me: usize, v: u64) -> Option<u32> {
+    pub(crate) fn cell(&self, part: Partition, me: usize, rows: usize, v: u64) -> Option<u32> {
         let (owner, local) = part.place(v);
         if owner == me {
             return Some(u32::try_from(local).expect("a rank owns fewer than 2^32 vertices"));
         }
-        self.cell_of_slot(part.count(me), 64 * self.word_start[owner] + local)
+        self.cell_of_slot(rows, self.slot(owner, local))
+    }
+
+    /// The slot of rank `owner`'s vertex `local`.
+    #[inline]
+    pub(crate) fn slot(&self, owner: usize, local: usize) -> usize {
+        64 * self.word_start[owner] + local
     }
 
     /// The cell of the ghost in `slot`, if it is one; `rows` own vertices.
@@ -212,6 +260,15 @@ impl Ghosts {
     pub(crate) fn word(&self, w: usize) -> (u64, u32) {
         (self.present[w], self.before[w])
     }
+}
+
+/// Whether the arc from the vertex in slot `a` to the one in slot `b`
+/// judges their tuple: exactly one of a tuple's two arcs does (`a != b`),
+/// the one at the lower slot when the slots' sum is even, so that each
+/// rank judges about half its arcs.
+#[inline]
+fn judges(a: usize, b: usize) -> bool {
+    (a < b) != ((a ^ b) & 1 == 1)
 }
 
 /// Sends each tuple `(u, v)` of `chunk`, not a self-loop, as

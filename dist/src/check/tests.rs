@@ -446,6 +446,45 @@ fn a_tuple_planted_anywhere_is_found_whichever_rank_holds_it() {
     }
 }
 
+/// A path `0 - 1 - ... - (n - 1)` searched from 0: its tree is `n - 1`
+/// levels deep.
+fn path(n: u32) -> Case {
+    let edges: Vec<Edge> = (0..n - 1).map(|v| Edge::new(v, v + 1)).collect();
+    let list = EdgeList::new(u64::from(n), edges).unwrap();
+    let csr = Arc::new(Csr::from_edge_list(&list));
+    Case {
+        list,
+        csr,
+        root: 0,
+        parents: (0..i64::from(n)).map(|v| (v - 1).max(0)).collect(),
+        nedge: u64::from(n) - 1,
+    }
+}
+
+/// Guards the proof's byte levels: a tree 119 levels deep is proven, one
+/// 299 deep is left to the tuple rounds, and both verdicts, valid or cut,
+/// are the single process's.
+#[test]
+fn a_tree_deeper_than_a_bytes_levels_goes_to_the_tuple_rounds() {
+    for (n, unproven) in [(120, 0), (300, 1)] {
+        let c = path(n);
+        let mut cut = c.parents.clone();
+        cut[n as usize / 2] = -1;
+        for p in 1..=4 {
+            let run = c.distributed(p, ROUND, &c.parents, Some(c.nedge));
+            assert_eq!(
+                run.verdict,
+                c.single(&c.parents, Some(c.nedge)),
+                "n {n}, P {p}"
+            );
+            assert!(run.verdict.is_ok(), "n {n}, P {p}");
+            assert_eq!(run.unproven, unproven, "n {n}, P {p}");
+            let run = c.distributed(p, ROUND, &cut, None);
+            assert_eq!(run.verdict, c.single(&cut, None), "n {n}, P {p}, cut");
+        }
+    }
+}
+
 /// Guards ranks that own no vertex or hold no tuple: on the 8-vertex
 /// graph of `validate`'s tests (`eight`), with up to 9 ranks and one tuple
 /// per round, they take part in every phase and the verdicts are the
