@@ -11,9 +11,14 @@
 #   bottom-up level: (N/8) (P-1) + 24 P (P-1)       (the frontier bitmap)
 #   kernel 1:        2 s M (P-1)/P + 8 B (P-1) R     (two packed arcs a
 #                    tuple; B blocks of 2^11 rows, R rounds of counts)
-#   validation:  (4s+8) M (P-1)/P + 8 L (P-1)/P     (L: the sum of the
-#                    reached vertices' levels)
-# (self-loops send nothing, so the model is slightly high). Then the
+#   validation:  per level k, 4 (P-1) sum_r min(2 w_r, c_k / P)
+#                    + P (P-1) (24 (D+2) + 80)      (c_k: the vertices of
+#                    level k, from the trace; w_r: rank r's 64-bit words;
+#                    D: the depth; each rank announces its level-k vertices
+#                    as 4-byte indices or as its bitmap, whichever is
+#                    shorter, in D+2 rounds of 24-byte records, plus check
+#                    1's agreement and the verdict)
+# (kernel 1: self-loops send nothing, so its model is slightly high). Then the
 # per-search time at SCALE 30-36 for P = 64-4096 on the network named in
 # the output, with the frontier profile and per-arc rank time measured at
 # the largest SCALE here. Needs --features mpi (Debian: libopenmpi-dev
@@ -55,7 +60,7 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=lambda p:
     N, M = r["graph"]["num_vertices"], r["graph"]["num_edges"]
     f = (P - 1) / P
     words = sum(math.ceil(c / 64) for c in shares(N, P))
-    model = measured = td = bu = levels = 0
+    model = measured = td = bu = v_model = 0
     for rec in r["searches"]:
         for i, st in enumerate(rec["trace"]):
             measured += st["bytes"]
@@ -65,12 +70,19 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=lambda p:
             else:
                 model += 8 * words * (P - 1) + 24 * P * (P - 1)
                 bu += 1
-            levels += (i + 1) * st["discovered"]
+        # Validation (dist/src/check/levels.rs): vertices per level, each
+        # rank's share announced as indices or as its bitmap.
+        counts = [1] + [st["discovered"] for st in rec["trace"]]
+        while counts[-1] == 0:
+            counts.pop()
+        depth = len(counts) - 1
+        v_model += P * (P - 1) * (24 * (depth + 2) + 80)
+        v_model += 4 * (P - 1) * sum(min(2 * math.ceil(c / 64), n / P) for n in counts for c in shares(N, P))
     k = len(r["searches"])
     blocks = sum(math.ceil(c / 2048) for c in shares(N, P))
     rounds = math.ceil(M / P / (1 << 20))
     k1_model = 2 * s * M * f + 8 * blocks * (P - 1) * rounds
-    v_model = (4 * s + 8) * M * f + 8 * levels / k * f
+    v_model /= k
     v_measured = sum(mpi["validate_bytes"]) / k
     rows.append((r["options"]["scale"], P, measured / k, model / k, td / k, bu / k,
                  mpi["kernel1_bytes"], k1_model, v_measured, v_model))

@@ -51,6 +51,12 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use validate::{ExactF32, Invalid, TreeSummary};
 
+mod incidence;
+mod levels;
+
+use incidence::Incidence;
+use levels::Levels;
+
 /// Tuples a rank judges per round of checks 3 and 4: a round's buffers
 /// take 48 bytes a tuple with 32-bit ids (requests out and in, answers,
 /// replies; 80 with 64-bit ids), so 2^19 tuples are 24 MiB. Larger rounds
@@ -80,30 +86,69 @@ pub struct DistValidator<'c, T: Tuple> {
     /// search (fresh ones cost a page fault per 4 KiB, about a sixth of a
     /// validation at SCALE 20 on 2 ranks).
     rounds: TupleRounds<T, u32>,
+    /// The tuples regrouped by the vertices they touch, for the proof
+    /// (`None`: every search goes through the tuple rounds).
+    incidence: Option<Incidence>,
+    /// The proof's levels and buffers.
+    levels: Levels,
+    /// How many searches the proof did not settle (valid or not, the tuple
+    /// rounds then judged them).
+    unproven: u64,
 }
 
 impl<'c, T: Tuple> DistValidator<'c, T> {
-    /// `tuples`: this rank's share of the input tuples (global ids), which
-    /// are the tuples numbered `first_tuple ..` in the global list (errors
-    /// name global positions). Allocates 9 bytes per own vertex, once.
-    /// Not collective.
+    /// COLLECTIVE. `tuples`: this rank's share of the input tuples (global
+    /// ids), which are the tuples numbered `first_tuple ..` in the global
+    /// list (errors name global positions). Regroups the tuples by the
+    /// vertices they touch ([`Incidence`], two passes of messages in rounds
+    /// of `ROUND` tuples) and allocates the per-vertex state, once
+    /// ([`DistValidator::bytes_for`]).
     pub fn new(comm: &'c dyn Comm, part: Partition, tuples: &'c [T], first_tuple: u64) -> Self {
+        Self::with_round(comm, part, tuples, first_tuple, ROUND)
+    }
+
+    /// [`DistValidator::new`] with rounds of `round` tuples, at
+    /// construction and in the tuple rounds.
+    pub(crate) fn with_round(
+        comm: &'c dyn Comm,
+        part: Partition,
+        tuples: &'c [T],
+        first_tuple: u64,
+        round: usize,
+    ) -> Self {
         DistValidator {
             tree: Tree::new(comm, part),
             tuples,
             first_tuple,
-            round: ROUND,
+            round,
             rounds: TupleRounds::default(),
+            incidence: Incidence::build(comm, part, tuples, round),
+            levels: Levels::default(),
+            unproven: 0,
         }
     }
 
     /// About the most bytes a validator takes on a rank with `rows` own
-    /// vertices and `tuples` tuples: 9 per vertex, and the larger of a level
-    /// round's buffers (about 32 per vertex) and a tuple round's (about
-    /// `48 + 4 size_of::<T>()` per tuple of the round).
-    pub fn bytes_for(rows: u64, tuples: u64) -> u64 {
+    /// vertices and `tuples` tuples, of `n` vertices in all: the
+    /// [`Incidence`] (8 bytes a tuple, 8 an own vertex, `3 n / 16`), the
+    /// proof's [`Levels`] (4 a cell, 16 an own vertex, `n / 8` for a round's
+    /// announcements), 9 per own vertex for the tuple rounds' state, and
+    /// the larger of their level round's buffers (about 32 per vertex) and
+    /// a tuple round's (about `48 + 4 size_of::<T>()` per tuple of the
+    /// round; the same as the incidence's construction needs).
+    pub fn bytes_for(rows: u64, tuples: u64, n: u64) -> u64 {
         let per_tuple = 48 + 4 * size_of::<T>() as u64;
-        9 * rows + (32 * rows).max(per_tuple * tuples.min(ROUND as u64))
+        Incidence::bytes_for(rows, tuples, n)
+            + Levels::bytes_for(rows, tuples, n)
+            + 9 * rows
+            + (32 * rows).max(per_tuple * tuples.min(ROUND as u64))
+    }
+
+    /// How many searches so far the proof did not settle, so that the
+    /// tuple rounds judged them.
+    #[cfg(test)]
+    pub(crate) fn unproven(&self) -> u64 {
+        self.unproven
     }
 
     /// COLLECTIVE. Checks the search from `root` (global, the same on every
@@ -132,6 +177,24 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
             return Err(Invalid::RootOutOfRange { root, num_vertices });
         }
         self.tree.agree(self.check_pointers(root, parents))?;
+        let (comm, part) = (self.tree.comm, self.tree.part);
+        if let Some(incidence) = &self.incidence {
+            if let Some(proven) = self.levels.prove(comm, part, incidence, root, parents) {
+                let nedge = proven.nedge;
+                if let Some(claimed) = claimed_nedge.filter(|&c| c != nedge) {
+                    return Err(Invalid::NedgeMismatch {
+                        counted: nedge,
+                        claimed,
+                    });
+                }
+                return Ok(TreeSummary {
+                    nedge,
+                    reached: proven.reached,
+                    depth: u32::try_from(proven.depth).expect("a level"),
+                });
+            }
+            self.unproven += 1;
+        }
         self.tree.assign_levels(root, parents)?;
         let (nedge, found) = self.check_tuples(parents);
         let (reached, depth) = self.tree.reached_and_depth();
@@ -251,9 +314,7 @@ impl<'c> Tree<'c> {
         root_entry: impl FnOnce(usize) -> Option<Invalid>,
     ) -> Found {
         let start = self.start();
-        let bad = (0..parents.len())
-            .into_par_iter()
-            .find_first(|&i| entry(i).is_some());
+        let bad = first_where(parents.len(), |i| entry(i).is_some());
         if let Some(i) = bad {
             return Some((start + i as u64, entry(i).expect("a bad entry")));
         }
@@ -264,8 +325,8 @@ impl<'c> Tree<'c> {
         {
             return Some((root, e));
         }
-        let own = |(i, &p): (usize, &u64)| p == start + i as u64 && p != root;
-        let vertex = start + parents.par_iter().enumerate().position_first(own)? as u64;
+        let own = |i: usize| parents[i] == start + i as u64 && parents[i] != root;
+        let vertex = start + first_where(parents.len(), own)? as u64;
         Some((vertex, Invalid::SecondRoot { vertex }))
     }
 
@@ -562,6 +623,15 @@ fn judge_tuple(edge: u64, (u, v): (u64, u64), level_u: u32, level_v: u32) -> Res
         _ if level_u.abs_diff(level_v) > 1 => Err(Invalid::LevelGap { edge, u, v, level_u, level_v }),
         _ => Ok(true),
     }
+}
+
+/// The lowest `i` below `len` for which `test(i)` holds: pieces of
+/// `GRAIN` in parallel, each a plain loop (rayon's `find_first` per index
+/// took 15-40 ns an index at SCALE 20 on 2 ranks, longer than the proof's
+/// own pass over the vertices).
+fn first_where(len: usize, test: impl Fn(usize) -> bool + Sync) -> Option<usize> {
+    let pieces = (0..len.div_ceil(GRAIN)).into_par_iter();
+    pieces.find_map_first(|k| (k * GRAIN..len.min((k + 1) * GRAIN)).find(|&i| test(i)))
 }
 
 /// A local index as messages carry it.

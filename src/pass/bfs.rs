@@ -211,6 +211,8 @@ pub(crate) struct RankBfsChecker<'c, T: Tuple> {
 impl<'c, T: Tuple> RankBfsChecker<'c, T> {
     /// A checker of this rank's rows of `part`, over its share of the
     /// tuples, the first of which is tuple number `first_tuple`.
+    /// Collective: the validator regroups the tuples by vertex
+    /// ([`DistValidator::new`]).
     pub(crate) fn new(comm: &'c dyn Comm, part: Partition, tuples: &'c [T], first: u64) -> Self {
         RankBfsChecker {
             validator: DistValidator::new(comm, part, tuples, first),

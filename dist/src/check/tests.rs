@@ -74,15 +74,9 @@ impl Case {
     }
 
     /// The verdict of `p` ranks, each with tuples `m r / p .. m (r + 1) / p`
-    /// and its own vertices' parents, judging `round` tuples per round;
-    /// also the bytes all ranks sent. Asserts that every rank agrees.
-    fn distributed(
-        &self,
-        p: usize,
-        round: usize,
-        parents: &[i64],
-        claimed: Option<u64>,
-    ) -> (Result<TreeSummary, Invalid>, u64) {
+    /// and its own vertices' parents, judging `round` tuples per round.
+    /// Asserts that every rank agrees.
+    fn distributed(&self, p: usize, round: usize, parents: &[i64], claimed: Option<u64>) -> Run {
         self.distributed_as::<Edge>(p, round, parents, claimed)
     }
 
@@ -93,12 +87,24 @@ impl Case {
         round: usize,
         parents: &[i64],
         claimed: Option<u64>,
-    ) -> (Result<TreeSummary, Invalid>, u64) {
-        let part = Partition::new(self.n() as u64, p);
-        let m = self.list.len();
+    ) -> Run {
         let tuples: Vec<T> = (self.list.edges().iter())
             .map(|e| T::from_ends(e.u.into(), e.v.into()))
             .collect();
+        self.distributed_on(&tuples, p, round, parents, claimed)
+    }
+
+    /// [`Case::distributed`] over `tuples` instead of the case's own.
+    fn distributed_on<T: Tuple>(
+        &self,
+        tuples: &[T],
+        p: usize,
+        round: usize,
+        parents: &[i64],
+        claimed: Option<u64>,
+    ) -> Run {
+        let part = Partition::new(self.n() as u64, p);
+        let m = tuples.len();
         let got = ThreadRanks::run(p, |c| {
             let r = c.rank();
             let (lo, hi) = (m * r / p, m * (r + 1) / p);
@@ -108,16 +114,40 @@ impl Case {
                 .iter()
                 .map(|&x| x as u64)
                 .collect();
-            let mut validator = DistValidator::new(c, part, &tuples[lo..hi], lo as u64);
-            validator.round = round;
+            let mut validator =
+                DistValidator::with_round(c, part, &tuples[lo..hi], lo as u64, round);
+            let before = c.bytes_sent();
             let verdict = validator.check(self.root, &mine, claimed);
-            (verdict, c.bytes_sent())
+            (verdict, c.bytes_sent() - before, validator.unproven())
         });
-        for (r, (verdict, _)) in got.iter().enumerate() {
+        for (r, (verdict, _, unproven)) in got.iter().enumerate() {
             assert_eq!(verdict, &got[0].0, "P {p}: rank {r} disagrees with rank 0");
+            assert_eq!(*unproven, got[0].2, "P {p}: rank {r} took another path");
         }
-        (got[0].0.clone(), got.iter().map(|g| g.1).sum())
+        Run {
+            verdict: got[0].0.clone(),
+            bytes: got.iter().map(|g| g.1).sum(),
+            unproven: got[0].2,
+        }
     }
+
+    /// The single process's verdict on `tuples` instead of the case's own.
+    fn single_on(&self, tuples: &[Edge], parents: &[i64], claimed: Option<u64>) -> Verdict {
+        let list = EdgeList::new(self.n() as u64, tuples.to_vec()).unwrap();
+        Validator::new(self.n()).validate(&list, self.root, parents, claimed)
+    }
+}
+
+type Verdict = Result<TreeSummary, Invalid>;
+
+/// What the ranks made of one search.
+struct Run {
+    /// Their common verdict.
+    verdict: Verdict,
+    /// The bytes all ranks sent during the check (not the construction).
+    bytes: u64,
+    /// Whether the proof left the search to the tuple rounds (0 or 1).
+    unproven: u64,
 }
 
 /// Broken copies of the valid tree, by name, each built to fail one check.
@@ -210,8 +240,9 @@ fn valid_trees_pass_with_the_single_process_figures_on_1_to_4_ranks() {
         let c = case(scale, seed);
         let want = c.single(&c.parents, Some(c.nedge)).unwrap();
         for p in 1..=4 {
-            let (got, _) = c.distributed(p, ROUND, &c.parents, Some(c.nedge));
-            assert_eq!(got, Ok(want), "scale {scale} P {p}");
+            let run = c.distributed(p, ROUND, &c.parents, Some(c.nedge));
+            assert_eq!(run.verdict, Ok(want), "scale {scale} P {p}");
+            assert_eq!(run.unproven, 0, "scale {scale} P {p}: the proof settles it");
         }
     }
 }
@@ -226,7 +257,7 @@ fn each_broken_tree_fails_the_same_check_on_every_rank_as_in_one_process() {
         for (name, parents, claimed) in mutations(&c) {
             let want = c.single(&parents, claimed).unwrap_err();
             for p in 1..=4 {
-                let (got, _) = c.distributed(p, ROUND, &parents, claimed);
+                let got = c.distributed(p, ROUND, &parents, claimed).verdict;
                 let got = got.unwrap_err();
                 assert_eq!(got.check(), want.check(), "{name}, P {p}: {got} vs {want}");
                 if want.check() != 2 {
@@ -247,7 +278,7 @@ fn wide_tuples_give_the_verdicts_of_narrow_ones() {
         for p in [1, 3] {
             let narrow = c.distributed(p, ROUND, &parents, claimed);
             let wide = c.distributed_as::<WideEdge>(p, ROUND, &parents, claimed);
-            assert_eq!(wide.0, narrow.0, "{name}, P {p}");
+            assert_eq!(wide.verdict, narrow.verdict, "{name}, P {p}");
         }
     }
 }
@@ -266,7 +297,7 @@ fn a_cycle_is_named_by_a_vertex_on_it() {
     let mut parents = c.parents.clone();
     parents[p] = v as i64;
     for ranks in 1..=4 {
-        match c.distributed(ranks, ROUND, &parents, None).0 {
+        match c.distributed(ranks, ROUND, &parents, None).verdict {
             Err(Invalid::Cycle { vertex }) => {
                 assert!(
                     vertex == v as u64 || vertex == p as u64,
@@ -292,10 +323,10 @@ fn small_tuple_rounds_give_the_same_verdict() {
     detached[leaf] = -1;
     for p in 1..=4 {
         for (parents, claimed) in [(&c.parents, Some(c.nedge)), (&detached, None)] {
-            let whole = c.distributed(p, ROUND, parents, claimed).0;
+            let whole = c.distributed(p, ROUND, parents, claimed).verdict;
             for round in [1, 333, 1000] {
                 assert_eq!(
-                    c.distributed(p, round, parents, claimed).0,
+                    c.distributed(p, round, parents, claimed).verdict,
                     whole,
                     "P {p}, round {round}"
                 );
@@ -304,9 +335,55 @@ fn small_tuple_rounds_give_the_same_verdict() {
     }
 }
 
-/// Guards the documented volume: all ranks together send at most 24
-/// bytes per non-self-loop tuple, 8 per reached vertex and level above
-/// it, and a few collectives of small records per level.
+/// The bytes all ranks send to prove a valid tree, by the model of
+/// `levels.rs`: check 1's agreement, `depth + 2` rounds' records, the
+/// announcements (each rank's level-`k` vertices as a list of 4-byte
+/// indices, or as a bitmap of its vertices when shorter) and the verdict.
+fn proof_model(c: &Case, p: usize) -> u64 {
+    let part = Partition::new(c.n() as u64, p);
+    let levels = c.levels();
+    let depth = levels.iter().flatten().copied().max().unwrap() as usize;
+    let mut count = vec![vec![0u64; p]; depth + 1];
+    for (v, l) in levels.iter().enumerate() {
+        if let Some(l) = *l {
+            count[l as usize][part.owner(v as u64)] += 1;
+        }
+    }
+    let (p, q) = (p as u64, p as u64 - 1);
+    let words = |r: usize| part.words(r) as u64;
+    let announced: u64 = (count.iter())
+        .map(|at| {
+            (0..p as usize)
+                .map(|r| at[r].min(2 * words(r)))
+                .sum::<u64>()
+        })
+        .sum();
+    p * q * (8 * RECORD as u64 + 24 * (depth as u64 + 2) + 16) + 4 * q * announced
+}
+
+/// Guards the proof's volume: a valid tree costs exactly the bytes of
+/// the model (no message about a tuple; each reached vertex announced
+/// once, as a 4-byte index or within its rank's bitmap), far below the
+/// tuple rounds' `24` bytes a tuple.
+#[test]
+fn a_proven_search_sends_what_the_model_says() {
+    for (scale, seed) in [(9, 2), (10, 8), (11, 9)] {
+        let c = case(scale, seed);
+        for p in 1..=4 {
+            let run = c.distributed(p, ROUND, &c.parents, Some(c.nedge));
+            assert!(run.verdict.is_ok() && run.unproven == 0);
+            let model = proof_model(&c, p);
+            assert_eq!(run.bytes, model, "scale {scale}, P {p}");
+            let tuples = c.list.len() as u64;
+            assert!(run.bytes * 20 <= 24 * tuples, "scale {scale}, P {p}");
+        }
+    }
+}
+
+/// Guards the tuple rounds' volume, for a search the proof leaves to
+/// them (a detached leaf): besides the proof's bytes, all ranks together
+/// send at most 24 bytes per non-self-loop tuple, 8 per reached vertex and
+/// level above it, and a few collectives of small records per level.
 #[test]
 fn bytes_sent_stay_within_the_documented_volume() {
     let c = case(10, 8);
@@ -314,18 +391,97 @@ fn bytes_sent_stay_within_the_documented_volume() {
     let level_sum: u64 = levels.iter().flatten().map(|&l| u64::from(l)).sum();
     let depth = u64::from(levels.iter().flatten().copied().max().unwrap());
     let tuples = c.list.edges().iter().filter(|e| !e.is_self_loop()).count() as u64;
+    let leaf = (0..c.n())
+        .rev()
+        .find(|&v| levels[v].is_some_and(|l| l > 0) && !c.parents.contains(&(v as i64)))
+        .unwrap();
+    let mut detached = c.parents.clone();
+    detached[leaf] = -1;
     for p in 2..=4u64 {
-        let (verdict, sent) = c.distributed(p as usize, ROUND, &c.parents, Some(c.nedge));
-        assert!(verdict.is_ok());
-        let bound = 24 * tuples
+        let run = c.distributed(p as usize, ROUND, &detached, Some(c.nedge));
+        assert!(run.verdict.is_err() && run.unproven == 1);
+        let bound = proof_model(&c, p as usize)
+            + 24 * tuples
             + 8 * level_sum
             + p * (p - 1) * (3 * 8 * RECORD as u64 + 16 * (depth + 2) + 16);
-        assert!(sent <= bound, "P {p}: {sent} bytes > {bound}");
+        assert!(run.bytes <= bound, "P {p}: {} bytes > {bound}", run.bytes);
         let crossing = 24 * tuples * (p - 1) / p;
         assert!(
-            sent >= crossing / 2,
-            "P {p}: {sent} bytes, expected about {crossing}"
+            run.bytes >= crossing / 2,
+            "P {p}: {} bytes, expected about {crossing}",
+            run.bytes
         );
+    }
+}
+
+/// Guards the regrouping of the tuples: a tuple planted at the first,
+/// middle or last place of any rank's share, joining the root to an
+/// unreached vertex or to one two levels down, fails the search with the
+/// single process's failure (the proof saw it, whichever rank held it, and
+/// left it to the tuple rounds to name).
+#[test]
+fn a_tuple_planted_anywhere_is_found_whichever_rank_holds_it() {
+    let c = case(9, 3);
+    let levels = c.levels();
+    let unreached = (0..c.n()).find(|&v| levels[v].is_none()).unwrap() as u32;
+    let deep = (0..c.n()).find(|&v| levels[v] == Some(2)).unwrap() as u32;
+    let root = c.root as u32;
+    let m = c.list.len();
+    for p in 1..=4 {
+        let places = (0..p).flat_map(|r| {
+            let (lo, hi) = (m * r / p, m * (r + 1) / p);
+            [lo, (lo + hi) / 2, hi - 1]
+        });
+        for i in places {
+            for other in [unreached, deep] {
+                let mut tuples = c.list.edges().to_vec();
+                tuples[i] = Edge::new(other, root);
+                let want = c.single_on(&tuples, &c.parents, Some(c.nedge));
+                let run = c.distributed_on(&tuples, p, ROUND, &c.parents, Some(c.nedge));
+                assert!(want.is_err(), "P {p}, tuple {i}");
+                assert_eq!(run.verdict, want, "P {p}, tuple {i} to {other}");
+                assert_eq!(run.unproven, 1, "P {p}, tuple {i}");
+            }
+        }
+    }
+}
+
+/// A path `0 - 1 - ... - (n - 1)` searched from 0: its tree is `n - 1`
+/// levels deep.
+fn path(n: u32) -> Case {
+    let edges: Vec<Edge> = (0..n - 1).map(|v| Edge::new(v, v + 1)).collect();
+    let list = EdgeList::new(u64::from(n), edges).unwrap();
+    let csr = Arc::new(Csr::from_edge_list(&list));
+    Case {
+        list,
+        csr,
+        root: 0,
+        parents: (0..i64::from(n)).map(|v| (v - 1).max(0)).collect(),
+        nedge: u64::from(n) - 1,
+    }
+}
+
+/// Guards the proof's byte levels: a tree 119 levels deep is proven, one
+/// 299 deep is left to the tuple rounds, and both verdicts, valid or cut,
+/// are the single process's.
+#[test]
+fn a_tree_deeper_than_a_bytes_levels_goes_to_the_tuple_rounds() {
+    for (n, unproven) in [(120, 0), (300, 1)] {
+        let c = path(n);
+        let mut cut = c.parents.clone();
+        cut[n as usize / 2] = -1;
+        for p in 1..=4 {
+            let run = c.distributed(p, ROUND, &c.parents, Some(c.nedge));
+            assert_eq!(
+                run.verdict,
+                c.single(&c.parents, Some(c.nedge)),
+                "n {n}, P {p}"
+            );
+            assert!(run.verdict.is_ok(), "n {n}, P {p}");
+            assert_eq!(run.unproven, unproven, "n {n}, P {p}");
+            let run = c.distributed(p, ROUND, &cut, None);
+            assert_eq!(run.verdict, c.single(&cut, None), "n {n}, P {p}, cut");
+        }
     }
 }
 
@@ -355,13 +511,13 @@ fn ranks_without_vertices_or_tuples_take_part_in_every_phase() {
     ];
     for p in [1, 2, 3, 4, 9] {
         for round in [1, ROUND] {
-            let ok = c.distributed(p, round, &c.parents, Some(c.nedge)).0;
+            let ok = c.distributed(p, round, &c.parents, Some(c.nedge)).verdict;
             assert_eq!(ok, c.single(&c.parents, Some(c.nedge)), "P {p}");
             for changes in broken {
                 let mut parents = c.parents.clone();
                 changes.iter().for_each(|&(v, parent)| parents[v] = parent);
                 let want = c.single(&parents, None).unwrap_err();
-                let got = c.distributed(p, round, &parents, None).0.unwrap_err();
+                let got = (c.distributed(p, round, &parents, None).verdict).unwrap_err();
                 assert_eq!(got.check(), want.check(), "P {p} {changes:?}: {got}");
                 if want.check() != 2 {
                     assert_eq!(got, want, "P {p} {changes:?}");

@@ -1,0 +1,298 @@
+//! `Incidence`: the input tuples regrouped once, when a validator is made,
+//! by the vertices they touch, so that a search's checks 3 and 4 need no
+//! message about a tuple.
+//!
+//! Every tuple `(u, v)`, not a self-loop, becomes two arcs: one in the
+//! list of `u` on `u`'s owner, one in the list of `v` on `v`'s owner.
+//! An arc holds the *cell* of its other end: an own vertex's local index,
+//! or, for a vertex another rank owns (a *ghost*), `rows +` its rank among
+//! this rank's ghosts. A validator keeps one value per cell (a level);
+//! the ghosts' values are all it ever learns from other ranks.
+//!
+//! The only two facts about the partition used here are which rank owns a
+//! vertex and its index there ([`Partition::place`]). Ghosts are found by
+//! their *slot*: rank `r`'s vertices take the bits `64 word_start[r] ..`
+//! of one bitmap over every rank's vertices, `word_start[r]` the words of
+//! the ranks before it.
+//!
+//! Exactly one of a tuple's two arcs *judges* it (check 4 and nedge): by a
+//! rule on the two ends' slots, so each rank judges about half its arcs.
+//! A vertex's judged arcs come first in its run, then the others, each
+//! part sorted by cell, so a search finds a parent among them by binary
+//! search.
+//!
+//! Invariants: each tuple that is not a self-loop has exactly one arc in
+//! its `u`'s list and one in its `v`'s (a tuple whose ends share an owner
+//! has both on that rank), and exactly one of the two is judged; cells
+//! are below `u32::MAX - 1`, or there is no `Incidence` (see
+//! [`Incidence::build`]).
+//!
+//! Cost: built in two passes over the rank's tuples, each in rounds of
+//! `round` tuples sending every end's owner `(local index, other end)`, as
+//! wide as the tuples (`4 s` bytes a tuple, untimed), then a sort of each
+//! run. Kept: 4 bytes an arc, 12 an own vertex, and 12 bytes per 64
+//! slots.
+
+use crate::Partition;
+use crate::check::rounds;
+use crate::comm::{Comm, Reduce, all_reduce, exchange_into};
+use crate::route::{Outbox, Sends, route_into};
+use generator::Tuple;
+use rayon::prelude::*;
+
+/// The largest cell plus one; `u32::MAX - 1` and `u32::MAX` mark cells
+/// that are not there.
+const CELLS: u64 = u32::MAX as u64 - 1;
+
+/// One rank's arcs by own vertex, and where its ghosts' cells are.
+#[derive(Debug)]
+pub(crate) struct Incidence {
+    /// The rank's vertices; their cells are `0..rows`.
+    rows: usize,
+    /// `arcs[offsets[i]..offsets[i + 1]]` are own vertex `i`'s arcs.
+    offsets: Vec<usize>,
+    /// How many of own vertex `i`'s arcs come first as the ones it judges.
+    judged: Vec<u32>,
+    /// Each arc's other end, as a cell; each vertex's judged arcs, then
+    /// the others, each part ascending.
+    arcs: Vec<u32>,
+    /// The ghosts' slots.
+    ghosts: Ghosts,
+}
+
+/// The ghosts of a rank, by slot.
+#[derive(Debug)]
+pub(crate) struct Ghosts {
+    /// The first word of each rank's slots, and the total (`P + 1`).
+    word_start: Vec<usize>,
+    /// One bit per slot: whether it is a ghost here.
+    present: Vec<u64>,
+    /// The ghosts in the words before each word.
+    before: Vec<u32>,
+    /// How many.
+    count: usize,
+}
+
+impl Incidence {
+    /// COLLECTIVE. Regroups `tuples`, this rank's share, by their ends'
+    /// owners, `round` tuples per rank at a time. `None` on every rank if
+    /// any rank holds a tuple with an end `>= N`, or would have more than
+    /// `u32::MAX - 2` cells (then validation keeps to the tuple rounds).
+    pub(crate) fn build<T: Tuple>(
+        comm: &dyn Comm,
+        part: Partition,
+        tuples: &[T],
+        round: usize,
+    ) -> Option<Incidence> {
+        let (me, n) = (comm.rank(), part.num_vertices());
+        let outside = tuples.iter().any(|e| {
+            let (u, v) = e.ends();
+            u >= n || v >= n
+        });
+        if all_reduce(comm, [u64::from(outside)], Reduce::Max) == [1] {
+            return None;
+        }
+        let rows = part.count(me);
+        let mut word_start = vec![0];
+        for r in 0..comm.size() {
+            word_start.push(word_start[r] + part.count(r).div_ceil(64));
+        }
+        let words = word_start[comm.size()];
+        let slot = |owner: usize, local: usize| 64 * word_start[owner] + local;
+        let mut present = vec![0u64; words];
+        let mut degree = vec![0usize; rows + 1];
+        let (mut out, mut asked) = (Outbox::default(), Vec::new());
+        // Pass 1: degrees and ghosts.
+        for range in rounds(comm, tuples.len(), round) {
+            send(comm, part, &tuples[range], &mut out, &mut asked);
+            for q in &asked {
+                let (local, other) = q.ends();
+                degree[usize::try_from(local).expect("a local index")] += 1;
+                let (owner, l) = part.place(other);
+                if owner != me {
+                    let s = slot(owner, l);
+                    present[s / 64] |= 1 << (s % 64);
+                }
+            }
+        }
+        let mut before = Vec::with_capacity(words);
+        let mut count = 0usize;
+        for w in &present {
+            before.push(u32::try_from(count).unwrap_or(u32::MAX));
+            count += w.count_ones() as usize;
+        }
+        let fits = (rows + count) as u64 <= CELLS;
+        if all_reduce(comm, [u64::from(!fits)], Reduce::Max) == [1] {
+            return None;
+        }
+        let ghosts = Ghosts {
+            word_start,
+            present,
+            before,
+            count,
+        };
+        // Offsets from the degrees; `degree` becomes each list's next free
+        // place.
+        let mut offsets = Vec::with_capacity(rows + 1);
+        let mut at = 0;
+        for d in &mut degree {
+            offsets.push(at);
+            at += std::mem::replace(d, at);
+        }
+        let mut arcs = vec![0u32; at];
+        // Pass 2: the arcs, those this end judges from the front of the
+        // vertex's run, the others from its back.
+        let mut back: Vec<usize> = offsets[1..].to_vec();
+        for range in rounds(comm, tuples.len(), round) {
+            send(comm, part, &tuples[range], &mut out, &mut asked);
+            for q in &asked {
+                let (local, other) = q.ends();
+                let local = usize::try_from(local).expect("a local index");
+                let (owner, l) = part.place(other);
+                let cell = (ghosts.cell(part, me, rows, other)).expect("every end was seen");
+                if judges(ghosts.slot(me, local), ghosts.slot(owner, l)) {
+                    arcs[degree[local]] = cell;
+                    degree[local] += 1;
+                } else {
+                    back[local] -= 1;
+                    arcs[back[local]] = cell;
+                }
+            }
+        }
+        let judged: Vec<u32> = (degree[..rows].iter().zip(&offsets))
+            .map(|(&front, &first)| u32::try_from(front - first).expect("a degree below 2^32"))
+            .collect();
+        let mut incidence = Incidence {
+            rows,
+            offsets,
+            judged,
+            arcs,
+            ghosts,
+        };
+        incidence.sort();
+        Some(incidence)
+    }
+
+    /// Sorts each vertex's two parts of arcs, in parallel.
+    fn sort(&mut self) {
+        let mut parts = Vec::with_capacity(2 * self.rows);
+        let mut rest = self.arcs.as_mut_slice();
+        for i in 0..self.rows {
+            let (run, tail) = rest.split_at_mut(self.offsets[i + 1] - self.offsets[i]);
+            let (judged, others) = run.split_at_mut(self.judged[i] as usize);
+            parts.push(judged);
+            parts.push(others);
+            rest = tail;
+        }
+        parts.into_par_iter().for_each(|part| part.sort_unstable());
+    }
+
+    /// About the most bytes an incidence takes on a rank with `rows` own
+    /// vertices and `tuples` tuples, of `n` vertices in all: 8 an arc
+    /// (two a tuple), 12 an own vertex and 12 per 64 slots; while it is
+    /// built, 16 more an own vertex (the two ends of its runs, then its
+    /// two parts to sort).
+    pub(crate) fn bytes_for(rows: u64, tuples: u64, n: u64) -> u64 {
+        8 * tuples + 28 * (rows + 1) + 12 * n.div_ceil(64)
+    }
+
+    /// How many own vertices (cells `0..rows`).
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// How many cells: own vertices, then ghosts.
+    pub(crate) fn cells(&self) -> usize {
+        self.rows + self.ghosts.count
+    }
+
+    /// The arcs of own vertex `i`, its neighbours' cells, one per tuple:
+    /// those it judges and the others, each ascending.
+    #[inline]
+    pub(crate) fn arcs(&self, i: usize) -> (&[u32], &[u32]) {
+        self.arcs[self.offsets[i]..self.offsets[i + 1]].split_at(self.judged[i] as usize)
+    }
+
+    /// The ghosts.
+    pub(crate) fn ghosts(&self) -> &Ghosts {
+        &self.ghosts
+    }
+}
+
+impl Ghosts {
+    /// The cell of vertex `v` on rank `me` (which has `rows` own
+    /// vertices): its local index if `me` owns it, its ghost's cell if
+    /// some arc here reaches it, else `None`.
+    #[inline]
+    pub(crate) fn cell(&self, part: Partition, me: usize, rows: usize, v: u64) -> Option<u32> {
+        let (owner, local) = part.place(v);
+        if owner == me {
+            return Some(u32::try_from(local).expect("a rank owns fewer than 2^32 vertices"));
+        }
+        self.cell_of_slot(rows, self.slot(owner, local))
+    }
+
+    /// The slot of rank `owner`'s vertex `local`.
+    #[inline]
+    pub(crate) fn slot(&self, owner: usize, local: usize) -> usize {
+        64 * self.word_start[owner] + local
+    }
+
+    /// The cell of the ghost in `slot`, if it is one; `rows` own vertices.
+    #[inline]
+    pub(crate) fn cell_of_slot(&self, rows: usize, slot: usize) -> Option<u32> {
+        let (w, bit) = (slot / 64, slot % 64);
+        let word = self.present[w];
+        if word & (1 << bit) == 0 {
+            return None;
+        }
+        let below = (word & ((1 << bit) - 1)).count_ones();
+        u32::try_from(rows).ok().map(|r| r + self.before[w] + below)
+    }
+
+    /// Rank `r`'s words of the slot bitmap: `word_start[r]..word_start[r + 1]`.
+    pub(crate) fn words_of(&self, r: usize) -> std::ops::Range<usize> {
+        self.word_start[r]..self.word_start[r + 1]
+    }
+
+    /// The presence word `w` (one bit per slot) and the ghosts before it.
+    #[inline]
+    pub(crate) fn word(&self, w: usize) -> (u64, u32) {
+        (self.present[w], self.before[w])
+    }
+}
+
+/// Whether the arc from the vertex in slot `a` to the one in slot `b`
+/// judges their tuple: exactly one of a tuple's two arcs does (`a != b`),
+/// the one at the lower slot when the slots' sum is even, so that each
+/// rank judges about half its arcs.
+#[inline]
+fn judges(a: usize, b: usize) -> bool {
+    (a < b) != ((a ^ b) & 1 == 1)
+}
+
+/// Sends each tuple `(u, v)` of `chunk`, not a self-loop, as
+/// `(local(u), v)` to `u`'s owner and `(local(v), u)` to `v`'s; what came
+/// here lands in `asked`. Collective: one exchange and one of counts.
+fn send<T: Tuple>(
+    comm: &dyn Comm,
+    part: Partition,
+    chunk: &[T],
+    out: &mut Outbox<T>,
+    asked: &mut Vec<T>,
+) {
+    route_into(chunk, comm.size(), out, |e| {
+        if e.is_self_loop() {
+            return Sends::none();
+        }
+        let (u, v) = e.ends();
+        let ((ou, lu), (ov, lv)) = (part.place(u), part.place(v));
+        Sends::two(
+            ou,
+            T::from_ends(lu as u64, v),
+            ov,
+            T::from_ends(lv as u64, u),
+        )
+    });
+    exchange_into(comm, &out.items, &out.counts, asked);
+}
