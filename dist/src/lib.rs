@@ -30,6 +30,7 @@ mod bfs;
 mod check;
 mod comm;
 mod graph;
+mod grid;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod partition;
@@ -44,6 +45,7 @@ pub use comm::{
     exchange_known, exchange_known_into,
 };
 pub use graph::{LocalGraph, ROUND_TUPLES, RowWord, WeightedLocalGraph};
+pub use grid::{Grid, Group};
 #[cfg(feature = "mpi")]
 pub use mpi::Mpi;
 pub use partition::Partition;
