@@ -84,14 +84,14 @@
 //!   `split_by_color` communicators in `mpi.rs` when measuring.
 
 // mod bfs;
-// mod graph;
+mod graph;
 mod group;
 mod partition;
 #[cfg(test)]
 mod tests;
 
 // pub use bfs::GridBfs;
-// pub use graph::GridGraph;
+pub use graph::GridGraph;
 pub use group::Group;
 pub use partition::Grid;
 

@@ -45,7 +45,7 @@ pub use comm::{
     exchange_known, exchange_known_into,
 };
 pub use graph::{LocalGraph, ROUND_TUPLES, RowWord, WeightedLocalGraph};
-pub use grid::{Grid, Group};
+pub use grid::{Grid, GridGraph, Group};
 #[cfg(feature = "mpi")]
 pub use mpi::Mpi;
 pub use partition::Partition;

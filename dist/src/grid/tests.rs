@@ -136,3 +136,65 @@ fn grid_groups_of_one_rank_copy() {
     assert_eq!(all, [3, 4]);
     assert_eq!(all_reduce(&grid.column_group(&solo), [5], Reduce::Min), [5]);
 }
+
+/// Every rank's cell as `(rank, [u, v])` arcs with global ids, from each
+/// rank's share of `list`'s tuples.
+fn cells(list: &generator::EdgeList, p: usize) -> Vec<(usize, Vec<[u64; 2]>)> {
+    let grid = Grid::new(list.num_vertices() as u64, p);
+    ThreadRanks::run(p, |c| {
+        let m = list.len();
+        let share = &list.edges()[m * c.rank() / p..m * (c.rank() + 1) / p];
+        let g = GridGraph::<u32>::build(c, grid, share);
+        let first = g.first_column();
+        let mut arcs = Vec::new();
+        for col in 0..g.num_columns() {
+            for &u in g.neighbors(col) {
+                arcs.push([u64::from(u), first + col as u64]);
+            }
+        }
+        assert_eq!(arcs.len(), g.num_arcs());
+        (c.rank(), arcs)
+    })
+}
+
+/// Guards grid kernel 1 for P = 1, 2, 3, 4, 6, 9: every arc sits in the
+/// cell at (row of u, column of v), and the cells together hold exactly
+/// both directions of every tuple that is not a self-loop (as multisets,
+/// and by a checksum that does not depend on the order).
+#[test]
+fn grid_cells_hold_both_directions_of_every_tuple_once() {
+    use generator::EdgeGenerator;
+    let list = generator::Kronecker::new(9, 8, 7).unwrap().generate();
+    let mut want: Vec<[u64; 2]> = list
+        .edges()
+        .iter()
+        .filter(|e| e.u != e.v)
+        .flat_map(|e| {
+            let (a, b) = (u64::from(e.u), u64::from(e.v));
+            [[a, b], [b, a]]
+        })
+        .collect();
+    want.sort_unstable();
+    let checksum = |arcs: &[[u64; 2]]| {
+        arcs.iter().fold(0u64, |s, &[u, v]| {
+            s.wrapping_add((u.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ v).wrapping_mul(31))
+        })
+    };
+    assert!(
+        list.edges().iter().any(|e| e.u == e.v),
+        "self-loops present"
+    );
+    for p in [1, 2, 3, 4, 6, 9] {
+        let grid = Grid::new(list.num_vertices() as u64, p);
+        let mut got = Vec::new();
+        for (rank, arcs) in cells(&list, p) {
+            for &[u, v] in &arcs {
+                assert_eq!(grid.cell(u, v), rank, "P {p} arc ({u}, {v})");
+            }
+            got.extend(arcs);
+        }
+        assert_eq!(checksum(&got), checksum(&want), "P {p}");
+        got.sort_unstable();
+        assert_eq!(got, want, "P {p}");
+    }
+}
