@@ -83,14 +83,14 @@
 //! - `Group` over MPI passes P counts per call; switch to
 //!   `split_by_color` communicators in `mpi.rs` when measuring.
 
-// mod bfs;
+mod bfs;
 mod graph;
 mod group;
 mod partition;
 #[cfg(test)]
 mod tests;
 
-// pub use bfs::GridBfs;
+pub use bfs::{GridBfs, GridLevel};
 pub use graph::GridGraph;
 pub use group::Group;
 pub use partition::Grid;

@@ -198,3 +198,99 @@ fn grid_cells_hold_both_directions_of_every_tuple_once() {
         assert_eq!(got, want, "P {p}");
     }
 }
+
+/// Depths from `root` by a plain queue over the one-process CSR
+/// (`u32::MAX` where unreached).
+fn depths(csr: &kernels::Csr, root: u32) -> Vec<u32> {
+    let mut depth = vec![u32::MAX; csr.num_vertices()];
+    depth[root as usize] = 0;
+    let mut queue = std::collections::VecDeque::from([root]);
+    while let Some(v) = queue.pop_front() {
+        for &u in csr.neighbors(v) {
+            if depth[u as usize] == u32::MAX {
+                depth[u as usize] = depth[v as usize] + 1;
+                queue.push_back(u);
+            }
+        }
+    }
+    depth
+}
+
+/// Guards the top-down grid BFS for P = 1, 2, 3, 4, 6, 9: for each root
+/// the ranks' parents form a BFS tree of the one-process graph (every
+/// vertex reached exactly when the one-process search reaches it, each
+/// parent a neighbour one level up), with its reached count and depth;
+/// and each rank's bytes per level are exactly the traffic model's
+/// (`grid.rs`): `8 (R - 1) + 4 f_r (R - 1)` to expand, `8 (C - 1) + 8 s`
+/// to fold, `8 (P - 1)` to agree.
+#[test]
+fn grid_top_down_bfs_is_a_bfs_tree_with_the_modelled_bytes() {
+    use generator::EdgeGenerator;
+    let list = generator::Kronecker::new(10, 16, 11).unwrap().generate();
+    let csr = kernels::Csr::from_edge_list(&list);
+    let n = list.num_vertices() as u64;
+    let roots: Vec<u32> = (0..n as u32)
+        .step_by(97)
+        .filter(|&v| csr.degree(v) > 0)
+        .take(4)
+        .chain([1])
+        .collect();
+    for p in [1, 2, 3, 4, 6, 9] {
+        let grid = Grid::new(n, p);
+        let (r, c) = (grid.rows() as u64, grid.cols() as u64);
+        let runs = ThreadRanks::run(p, |comm| {
+            let m = list.len();
+            let share = &list.edges()[m * comm.rank() / p..m * (comm.rank() + 1) / p];
+            let graph = std::sync::Arc::new(GridGraph::<u32>::build(comm, grid, share));
+            let mut bfs = GridBfs::new(comm, graph);
+            roots
+                .iter()
+                .map(|&root| {
+                    let stats = bfs.search(u64::from(root));
+                    (stats, bfs.parents().to_vec(), bfs.levels().to_vec())
+                })
+                .collect::<Vec<_>>()
+        });
+        for (k, &root) in roots.iter().enumerate() {
+            let want = depths(&csr, root);
+            let mut parents = Vec::new();
+            for (rank, run) in runs.iter().enumerate() {
+                let (stats, piece, levels) = &run[k];
+                assert_eq!(
+                    grid.partition().first(rank),
+                    parents.len() as u64,
+                    "pieces in order"
+                );
+                parents.extend_from_slice(piece);
+                let reached = want.iter().filter(|&&d| d != u32::MAX).count() as u64;
+                let depth = *want.iter().filter(|&&d| d != u32::MAX).max().unwrap();
+                assert_eq!(
+                    (stats.reached, stats.depth),
+                    (reached, depth),
+                    "P {p} root {root}"
+                );
+                assert_eq!(levels.len() as u32, depth + 1, "P {p} root {root}");
+                for level in levels {
+                    let model = 8 * (r - 1)
+                        + 4 * level.frontier * (r - 1)
+                        + 8 * (c - 1)
+                        + 8 * level.proposals_out
+                        + 8 * (p as u64 - 1);
+                    assert_eq!(level.bytes, model, "P {p} rank {rank} root {root}");
+                }
+            }
+            for (u, &parent) in parents.iter().enumerate() {
+                let d = want[u];
+                if d == u32::MAX {
+                    assert_eq!(parent, crate::NO_PARENT, "P {p} root {root} u {u}");
+                } else if d == 0 {
+                    assert_eq!(parent, u as u64);
+                } else {
+                    let parent = u32::try_from(parent).expect("reached");
+                    assert_eq!(want[parent as usize] + 1, d, "P {p} root {root} u {u}");
+                    assert!(csr.neighbors(u as u32).contains(&parent), "P {p} u {u}");
+                }
+            }
+        }
+    }
+}
