@@ -294,3 +294,57 @@ fn grid_top_down_bfs_is_a_bfs_tree_with_the_modelled_bytes() {
         }
     }
 }
+
+/// Guards the layout promise of the grid: a 2-D search's parents are in
+/// the 1-D layout, so the distributed validator accepts them as they are,
+/// and its reached count and depth are the 1-D `DistBfs`'s; with u64 ids
+/// from 64-bit tuples as well as u32.
+#[test]
+fn grid_bfs_parents_pass_the_1d_validator_and_match_dist_bfs() {
+    use generator::{EdgeGenerator, Tuple};
+    let list = generator::Kronecker::new(9, 16, 5).unwrap().generate();
+    let n = list.num_vertices() as u64;
+    fn run<I: crate::Id>(list: &generator::EdgeList, p: usize, roots: &[u64]) {
+        let n = list.num_vertices() as u64;
+        let grid = Grid::new(n, p);
+        let got = ThreadRanks::run(p, |c| {
+            let m = list.len();
+            let (lo, hi) = (m * c.rank() / p, m * (c.rank() + 1) / p);
+            let share: Vec<I::Tuple> = list.edges()[lo..hi]
+                .iter()
+                .map(|e| Tuple::from_ends(e.u.into(), e.v.into()))
+                .collect();
+            let cell = std::sync::Arc::new(GridGraph::<I>::build(c, grid, &share));
+            let rows =
+                std::sync::Arc::new(crate::LocalGraph::<I>::build(c, *grid.partition(), &share));
+            let mut grid_bfs = GridBfs::new(c, cell);
+            let mut one_d = crate::DistBfs::new(c, rows, kernels::DoParams::DEFAULT);
+            let mut validator = crate::DistValidator::new(c, *grid.partition(), &share, lo as u64);
+            roots
+                .iter()
+                .map(|&root| {
+                    let stats = grid_bfs.search(root);
+                    let verdict = validator.check(root, grid_bfs.parents(), None);
+                    one_d.reset();
+                    let want = one_d.search(root);
+                    (stats, want, verdict.map(|s| (s.reached, s.depth)))
+                })
+                .collect::<Vec<_>>()
+        });
+        for per_rank in got {
+            for (stats, want, verdict) in per_rank {
+                assert_eq!(
+                    (stats.reached, stats.depth),
+                    (want.reached, want.depth),
+                    "P {p}"
+                );
+                assert_eq!(verdict, Ok((stats.reached, stats.depth)), "P {p}");
+            }
+        }
+    }
+    let roots = [0, n / 3, n / 2 + 1];
+    for p in [2, 4, 6] {
+        run::<u32>(&list, p, &roots);
+        run::<u64>(&list, p, &roots);
+    }
+}
