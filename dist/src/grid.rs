@@ -18,11 +18,14 @@
 //! - [`GridGraph`] (`grid/graph.rs`): kernel 1; each tuple `(a, b)` makes
 //!   arcs `(a, b)` and `(b, a)`, each routed to its cell in one all-to-all;
 //!   each rank keeps its cell by column (CSC: for each `v` of column block
-//!   `j`, the `u` of row block `i` adjacent to it), global ids.
-//! - [`GridBfs`] (`grid/bfs.rs`): kernel 2, top-down only so far.
+//!   `j`, the `u` of row block `i` adjacent to it; top-down) and by row
+//!   (CSR over the row block's indices; bottom-up), global ids.
+//! - [`GridBfs`] (`grid/bfs.rs`): kernel 2, top-down, bottom-up or
+//!   switching between them ([`Direction`]).
 //!
-//! # One top-down level
+//! # One level
 //!
+//! Top-down:
 //! 1. expand, within grid column `j` (R ranks): all-gather of the
 //!    frontier's ids (each owner's part), so each rank knows the frontier
 //!    of column block `j`;
@@ -34,6 +37,13 @@
 //!    of `u` (all in row `i`), which keep the first for each unvisited `u`
 //!    and make the next frontier;
 //! 4. one all-reduce (over all P) of the next frontier's size.
+//!
+//! Bottom-up: 1. expand the frontier as a bitmap in grid column `j` (the
+//! owners' pieces are whole words, so they concatenate into the column
+//! block's bitmap); the owners' reached bitmaps all-gathered in grid row
+//! `i` (one piece-wide run each); 2. each unreached `u` of row block `i`
+//! scans its row of the cell and proposes its first frontier neighbour;
+//! 3 and 4 as top-down.
 //!
 //! # Traffic model, bytes a rank sends per level
 //!
@@ -54,15 +64,18 @@
 //! of counts, against 1-D's `2 w (m_f / P) (P - 1) / P` (every arc out of
 //! the frontier crossing ranks, no dedup across senders).
 //!
-//! Bottom-up (next step, planned; frontier as bitmaps, pieces 64-aligned):
-//! - expand: all-gather in column `j` of the frontier bitmap: `(R - 1) N
-//!   / (8 P)`;
-//! - the unvisited vertices of row block `i`: all-gather in row `i` of
-//!   the owners' unvisited bitmaps, `(C - 1) N / (8 P)` (or Buluç's C
-//!   pipelined sub-steps passing the row segment's "still unvisited" bits
-//!   around the row, the same volume, fewer wasted arc checks);
-//! - fold: each found `(u, parent)` to `u`'s owner: `2 w s' (C - 1) / C`,
-//!   `s' <= n' / R`.
+//! Bottom-up (implemented; frontier and reached as bitmaps, pieces
+//! 64-aligned):
+//! - expand: all-gather in column `j` of the frontier bitmap: `8 (R - 1)
+//!   words_r`, `words_r ~ N / (64 P)`, so `~(R - 1) N / (8 P)`;
+//! - the reached vertices of row block `i`: all-gather in row `i` of the
+//!   owners' reached bitmaps, `8 (C - 1) ceil(piece / 64)`, `~(C - 1) N /
+//!   (8 P)` (Buluç's alternative: C pipelined sub-steps passing the row
+//!   segment's "still unreached" bits around the row, the same volume and
+//!   no proposal of a vertex another cell of the row already found);
+//! - fold: each found `(u, parent)` to `u`'s owner: `2 w s' (C - 1) / C +
+//!   8 (C - 1)`, `s' <= n' / R` per rank (up to C proposals per vertex);
+//! - level's end: `8 (P - 1)`.
 //!
 //! So `(R + C - 2) N / (8 P)` bytes of bitmaps (`~N / (4 sqrt(P))` on a
 //! square grid) against 1-D's `(P - 1) N / (8 P)` (`~N / 8`).
@@ -70,10 +83,18 @@
 //! # Design note for the next session
 //!
 //! - Memory: a cell's CSC has `N / C + 1` offsets (R times the 1-D
-//!   share); for large grids this wants Buluç's doubly compressed columns
-//!   (DCSC: only non-empty columns). The bottom-up step needs the cell by
-//!   row too (CSR over row block `i`, indexed by [`Grid::row_local`]):
-//!   build it from the same received arcs (sort by `row_local(u)`).
+//!   share), and its CSR `8 (N / R + 1)`; both orientations double the
+//!   arcs. For large grids this wants Buluç's doubly compressed columns
+//!   (DCSC: only non-empty columns), and perhaps one orientation plus the
+//!   transpose's cell (`(j, i)`) when `R = C`.
+//! - The direction rule is a stand-in (frontier vertices against `N /
+//!   divisor`); use Beamer's `m_f > m_u / alpha` and `n_f < N / beta`
+//!   with degree sums agreed by all-reduce, as `DistBfs` does. Scans are
+//!   sequential per rank: parallelise over the frontier (top-down) and
+//!   over row-block words (bottom-up) on the rank's pool.
+//! - Tests check bytes per level exactly against the model under
+//!   `ThreadRanks`; the check of measured against modelled bytes
+//!   can reuse `GridLevel`.
 //! - Kernel 1 exchanges everything in one round; the 1-D build's rounds of
 //!   `ROUND_TUPLES` and propagation blocking (`graph.rs`) carry over: the
 //!   cell is the 1-D build with `(row block, column block)` for `rank`.
@@ -90,7 +111,7 @@ mod partition;
 #[cfg(test)]
 mod tests;
 
-pub use bfs::{GridBfs, GridLevel};
+pub use bfs::{Direction, GridBfs, GridLevel};
 pub use graph::GridGraph;
 pub use group::Group;
 pub use partition::Grid;

@@ -15,8 +15,8 @@
 //!   the frontier bitmap.
 //! - [`Grid`], [`GridGraph`], [`GridBfs`]: the 2-D engine (issue 32), ranks
 //!   in an `R x C` grid each holding one cell of the adjacency matrix;
-//!   kernel 1 and a top-down kernel 2 whose expand and fold run in grid
-//!   columns and rows ([`Group`]). Design and traffic model in `grid.rs`.
+//!   kernel 1 and a direction-optimizing kernel 2 whose expand and fold
+//!   run in grid columns and rows ([`Group`]). Design and traffic model in `grid.rs`.
 //! - [`DistSssp`]: distributed kernel 3, delta-stepping; each phase's
 //!   relaxations to other ranks go as `(vertex, distance, parent)` offers
 //!   in one exchange, buckets and phases agreed on by all-reduces.
@@ -49,7 +49,7 @@ pub use comm::{
     exchange_known, exchange_known_into,
 };
 pub use graph::{LocalGraph, ROUND_TUPLES, RowWord, WeightedLocalGraph};
-pub use grid::{Grid, GridBfs, GridGraph, GridLevel, Group};
+pub use grid::{Direction as GridDirection, Grid, GridBfs, GridGraph, GridLevel, Group};
 #[cfg(feature = "mpi")]
 pub use mpi::Mpi;
 pub use partition::Partition;

@@ -6,10 +6,12 @@
 //! all-to-all over the whole communicator. The receiver counting-sorts its
 //! arcs by [`Grid::column_local`] of `v`: a CSC over column block `j`
 //! whose entries are the `u` (global ids) of row block `i`. The order
-//! within a column is source rank, then tuple: fixed for a given `P`.
+//! within a column is source rank, then tuple: fixed for a given `P`. The
+//! same arcs are kept by row too (CSR over [`Grid::row_local`], entries
+//! the `v`), for the bottom-up step.
 //!
-//! Memory per rank: `8 (N / C + 1)` bytes of offsets and `w` bytes per
-//! arc, plus the received `2 w` bytes per arc while sorting (one round;
+//! Memory per rank: `8 (N / C + 1) + 8 (C piece + 1)` bytes of offsets
+//! and `2 w` bytes per arc (both orientations), plus the received `2 w` bytes per arc while sorting (one round;
 //! the 1-D build's bounded rounds are the next step).
 
 use super::Grid;
@@ -26,6 +28,10 @@ pub struct GridGraph<I> {
     rank: usize,
     offsets: Vec<usize>,
     targets: Vec<I>,
+    /// The same arcs by row (CSR over the row block, indexed by
+    /// [`Grid::row_local`]): for each `u`, the `v` adjacent to it.
+    row_offsets: Vec<usize>,
+    sources: Vec<I>,
 }
 
 impl<I: Id> GridGraph<I> {
@@ -61,11 +67,28 @@ impl<I: Id> GridGraph<I> {
             targets[fill[c]] = u;
             fill[c] += 1;
         }
+        let rows = grid.row_len();
+        let mut row_offsets = vec![0usize; rows + 1];
+        for &[u, _] in &arcs {
+            row_offsets[grid.row_local(u.to_u64()) + 1] += 1;
+        }
+        for k in 0..rows {
+            row_offsets[k + 1] += row_offsets[k];
+        }
+        let mut fill = row_offsets.clone();
+        let mut sources = vec![I::default(); arcs.len()];
+        for &[u, v] in &arcs {
+            let k = grid.row_local(u.to_u64());
+            sources[fill[k]] = v;
+            fill[k] += 1;
+        }
         GridGraph {
             grid,
             rank,
             offsets,
             targets,
+            row_offsets,
+            sources,
         }
     }
 }
@@ -101,5 +124,12 @@ impl<I: Id> GridGraph<I> {
     #[inline]
     pub fn neighbors(&self, column: usize) -> &[I] {
         &self.targets[self.offsets[column]..self.offsets[column + 1]]
+    }
+
+    /// The `v` of this rank's column block adjacent to the row block's
+    /// vertex at index `row` ([`Grid::row_local`]).
+    #[inline]
+    pub fn sources(&self, row: usize) -> &[I] {
+        &self.sources[self.row_offsets[row]..self.row_offsets[row + 1]]
     }
 }

@@ -160,6 +160,20 @@ impl Grid {
         usize::try_from(self.cols as u64 * self.piece).expect("a row block fits memory")
     }
 
+    /// The size of a full piece (rank 0's share; a multiple of 64, or `N`
+    /// when one rank holds everything): the stride of row-block indices.
+    pub fn piece(&self) -> usize {
+        usize::try_from(self.piece).expect("a piece fits memory")
+    }
+
+    /// The vertex at row-block index `k` of row block `i` (`None` in the
+    /// holes after short pieces).
+    pub fn row_vertex(&self, i: usize, k: usize) -> Option<u64> {
+        let owner = self.rank_at(i, k / self.piece());
+        let local = k % self.piece();
+        (local < self.part.count(owner)).then(|| self.part.first(owner) + local as u64)
+    }
+
     /// `u`'s index in its row block: `(owner / R) * piece + local`.
     #[inline]
     pub fn row_local(&self, u: u64) -> usize {

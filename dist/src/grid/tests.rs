@@ -153,6 +153,20 @@ fn cells(list: &generator::EdgeList, p: usize) -> Vec<(usize, Vec<[u64; 2]>)> {
             }
         }
         assert_eq!(arcs.len(), g.num_arcs());
+        // The same arcs by row.
+        let (i, _) = grid.coords(c.rank());
+        let mut by_row = Vec::new();
+        for k in 0..grid.row_len() {
+            let sources = g.sources(k);
+            match grid.row_vertex(i, k) {
+                Some(u) => by_row.extend(sources.iter().map(|&v| [u, u64::from(v)])),
+                None => assert!(sources.is_empty(), "a hole has no arcs"),
+            }
+        }
+        let mut by_column = arcs.clone();
+        by_column.sort_unstable();
+        by_row.sort_unstable();
+        assert_eq!(by_row, by_column, "P {p} rank {}", c.rank());
         (c.rank(), arcs)
     })
 }
@@ -160,7 +174,8 @@ fn cells(list: &generator::EdgeList, p: usize) -> Vec<(usize, Vec<[u64; 2]>)> {
 /// Guards grid kernel 1 for P = 1, 2, 3, 4, 6, 9: every arc sits in the
 /// cell at (row of u, column of v), and the cells together hold exactly
 /// both directions of every tuple that is not a self-loop (as multisets,
-/// and by a checksum that does not depend on the order).
+/// and by a checksum that does not depend on the order); each cell's rows
+/// hold the same arcs as its columns.
 #[test]
 fn grid_cells_hold_both_directions_of_every_tuple_once() {
     use generator::EdgeGenerator;
@@ -216,15 +231,27 @@ fn depths(csr: &kernels::Csr, root: u32) -> Vec<u32> {
     depth
 }
 
-/// Guards the top-down grid BFS for P = 1, 2, 3, 4, 6, 9: for each root
-/// the ranks' parents form a BFS tree of the one-process graph (every
-/// vertex reached exactly when the one-process search reaches it, each
-/// parent a neighbour one level up), with its reached count and depth;
-/// and each rank's bytes per level are exactly the traffic model's
-/// (`grid.rs`): `8 (R - 1) + 4 f_r (R - 1)` to expand, `8 (C - 1) + 8 s`
-/// to fold, `8 (P - 1)` to agree.
+/// Guards the grid BFS, top-down, bottom-up and switching, for P = 1, 2,
+/// 3, 4, 6, 9: for each root the ranks' parents form a BFS tree of the
+/// one-process graph (every vertex reached exactly when the one-process
+/// search reaches it, each parent a neighbour one level up), with its
+/// reached count and depth; and each rank's bytes per level are exactly
+/// the traffic model's (`grid.rs`): top-down `8 (R - 1) + 4 f_r (R - 1)`
+/// to expand, bottom-up `8 words_r (R - 1)` to expand and `8 (piece / 64)
+/// (C - 1)` for the row's reached bits; `8 (C - 1) + 8 s` to fold, `8 (P
+/// - 1)` to agree.
 #[test]
-fn grid_top_down_bfs_is_a_bfs_tree_with_the_modelled_bytes() {
+fn grid_bfs_is_a_bfs_tree_with_the_modelled_bytes() {
+    for direction in [
+        Direction::TopDown,
+        Direction::BottomUp,
+        Direction::Auto { divisor: 20 },
+    ] {
+        grid_bfs_against_one_process(direction);
+    }
+}
+
+fn grid_bfs_against_one_process(direction: Direction) {
     use generator::EdgeGenerator;
     let list = generator::Kronecker::new(10, 16, 11).unwrap().generate();
     let csr = kernels::Csr::from_edge_list(&list);
@@ -242,7 +269,7 @@ fn grid_top_down_bfs_is_a_bfs_tree_with_the_modelled_bytes() {
             let m = list.len();
             let share = &list.edges()[m * comm.rank() / p..m * (comm.rank() + 1) / p];
             let graph = std::sync::Arc::new(GridGraph::<u32>::build(comm, grid, share));
-            let mut bfs = GridBfs::new(comm, graph);
+            let mut bfs = GridBfs::new(comm, graph, direction);
             roots
                 .iter()
                 .map(|&root| {
@@ -267,16 +294,36 @@ fn grid_top_down_bfs_is_a_bfs_tree_with_the_modelled_bytes() {
                 assert_eq!(
                     (stats.reached, stats.depth),
                     (reached, depth),
-                    "P {p} root {root}"
+                    "{direction:?} P {p} root {root}"
                 );
-                assert_eq!(levels.len() as u32, depth + 1, "P {p} root {root}");
+                assert_eq!(
+                    levels.len() as u32,
+                    depth + 1,
+                    "{direction:?} P {p} root {root}"
+                );
+                let mut bottom_up = 0;
                 for level in levels {
-                    let model = 8 * (r - 1)
-                        + 4 * level.frontier * (r - 1)
-                        + 8 * (c - 1)
-                        + 8 * level.proposals_out
-                        + 8 * (p as u64 - 1);
+                    let expand = if level.bottom_up {
+                        bottom_up += 1;
+                        let words = grid.partition().words(rank) as u64;
+                        let piece_words = grid.piece().div_ceil(64) as u64;
+                        8 * words * (r - 1) + 8 * piece_words * (c - 1)
+                    } else {
+                        8 * (r - 1) + 4 * level.frontier * (r - 1)
+                    };
+                    let model = expand + 8 * (c - 1) + 8 * level.proposals_out + 8 * (p as u64 - 1);
                     assert_eq!(level.bytes, model, "P {p} rank {rank} root {root}");
+                }
+                match direction {
+                    Direction::TopDown => assert_eq!(bottom_up, 0),
+                    Direction::BottomUp => assert_eq!(bottom_up, levels.len()),
+                    Direction::Auto { .. } if depth >= 3 => {
+                        assert!(
+                            0 < bottom_up && bottom_up < levels.len(),
+                            "{direction:?} P {p} root {root}"
+                        );
+                    }
+                    Direction::Auto { .. } => {}
                 }
             }
             for (u, &parent) in parents.iter().enumerate() {
@@ -304,7 +351,12 @@ fn grid_bfs_parents_pass_the_1d_validator_and_match_dist_bfs() {
     use generator::{EdgeGenerator, Tuple};
     let list = generator::Kronecker::new(9, 16, 5).unwrap().generate();
     let n = list.num_vertices() as u64;
-    fn run<I: crate::Id>(list: &generator::EdgeList, p: usize, roots: &[u64]) {
+    fn run<I: crate::Id>(
+        list: &generator::EdgeList,
+        p: usize,
+        roots: &[u64],
+        direction: Direction,
+    ) {
         let n = list.num_vertices() as u64;
         let grid = Grid::new(n, p);
         let got = ThreadRanks::run(p, |c| {
@@ -317,7 +369,7 @@ fn grid_bfs_parents_pass_the_1d_validator_and_match_dist_bfs() {
             let cell = std::sync::Arc::new(GridGraph::<I>::build(c, grid, &share));
             let rows =
                 std::sync::Arc::new(crate::LocalGraph::<I>::build(c, *grid.partition(), &share));
-            let mut grid_bfs = GridBfs::new(c, cell);
+            let mut grid_bfs = GridBfs::new(c, cell, direction);
             let mut one_d = crate::DistBfs::new(c, rows, kernels::DoParams::DEFAULT);
             let mut validator = crate::DistValidator::new(c, *grid.partition(), &share, lo as u64);
             roots
@@ -344,7 +396,13 @@ fn grid_bfs_parents_pass_the_1d_validator_and_match_dist_bfs() {
     }
     let roots = [0, n / 3, n / 2 + 1];
     for p in [2, 4, 6] {
-        run::<u32>(&list, p, &roots);
-        run::<u64>(&list, p, &roots);
+        for direction in [
+            Direction::TopDown,
+            Direction::BottomUp,
+            Direction::Auto { divisor: 20 },
+        ] {
+            run::<u32>(&list, p, &roots, direction);
+            run::<u64>(&list, p, &roots, direction);
+        }
     }
 }
