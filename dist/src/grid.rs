@@ -61,8 +61,10 @@
 //! - level's end: `8 (P - 1)` (the all-reduce, as `Comm` counts it).
 //!
 //! So `w f (R - 1) / P + 2 w min(m_f / P, n' / R)` plus `8 (R + C + P)`
-//! of counts, against 1-D's `2 w (m_f / P) (P - 1) / P` (every arc out of
-//! the frontier crossing ranks, no dedup across senders).
+//! of counts, against 1-D's `2 w (m_f / P) (P - 1) / P` (`DistBfs` sends
+//! one pair per arc out of the frontier to another rank, no dedup): the
+//! grid trades the frontier's ids to `R - 1` ranks for pairs bounded by
+//! `n' / R` instead of `m_f / P`.
 //!
 //! Bottom-up (implemented; frontier and reached as bitmaps, pieces
 //! 64-aligned):
