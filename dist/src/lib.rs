@@ -13,6 +13,10 @@
 //! - [`DistBfs`]: distributed kernel 2, direction-optimizing; top-down
 //!   steps exchange `(vertex, parent)` pairs, bottom-up steps all-gather
 //!   the frontier bitmap.
+//! - [`Grid`], [`GridGraph`], [`GridBfs`]: the 2-D engine (issue 32), ranks
+//!   in an `R x C` grid each holding one cell of the adjacency matrix;
+//!   kernel 1 and a direction-optimizing kernel 2 whose expand and fold
+//!   run in grid columns and rows ([`Group`]). Design and traffic model in `grid.rs`.
 //! - [`DistSssp`]: distributed kernel 3, delta-stepping; each phase's
 //!   relaxations to other ranks go as `(vertex, distance, parent)` offers
 //!   in one exchange, buckets and phases agreed on by all-reduces.
@@ -30,6 +34,7 @@ mod bfs;
 mod check;
 mod comm;
 mod graph;
+mod grid;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod partition;
@@ -44,6 +49,7 @@ pub use comm::{
     exchange_known, exchange_known_into,
 };
 pub use graph::{LocalGraph, ROUND_TUPLES, RowWord, WeightedLocalGraph};
+pub use grid::{Direction as GridDirection, Grid, GridBfs, GridGraph, GridLevel, Group};
 #[cfg(feature = "mpi")]
 pub use mpi::Mpi;
 pub use partition::Partition;

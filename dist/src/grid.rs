@@ -1,0 +1,135 @@
+//! The 2-D engine (issue 32 §1): ranks in an `R x C` grid, each holding
+//! the arcs between one row block and one column block of the vertices
+//! (Buluç and Madduri, "Parallel breadth-first search on distributed
+//! memory systems", SC 2011; Yoo et al., SC 2005).
+//!
+//! # Layout
+//!
+//! - [`Grid`] (`grid/partition.rs`): the shape (`R <= C`, as square as P's
+//!   divisors allow; a prime P gives 1 x P, which is the 1-D engine), rank
+//!   `r` at `(r % R, r / R)`, vertex ownership the 1-D
+//!   [`Partition`](crate::Partition) over P, column block `j` = the pieces
+//!   of grid column `j` (consecutive ids), row block `i` = the pieces of
+//!   grid row `i` (strided), arc `(u, v)` on the rank at `(row of u, column
+//!   of v)`.
+//! - [`Group`] (`grid/group.rs`): a grid row or column as a `Comm`, over
+//!   any parent `Comm` (one parent all-to-all per call, bytes only to
+//!   members); every rank calls the same group collective at once.
+//! - [`GridGraph`] (`grid/graph.rs`): kernel 1; each tuple `(a, b)` makes
+//!   arcs `(a, b)` and `(b, a)`, each routed to its cell in one all-to-all;
+//!   each rank keeps its cell by column (CSC: for each `v` of column block
+//!   `j`, the `u` of row block `i` adjacent to it; top-down) and by row
+//!   (CSR over the row block's indices; bottom-up), global ids.
+//! - [`GridBfs`] (`grid/bfs.rs`): kernel 2, top-down, bottom-up or
+//!   switching between them ([`Direction`]).
+//!
+//! # One level
+//!
+//! Top-down:
+//! 1. expand, within grid column `j` (R ranks): all-gather of the
+//!    frontier's ids (each owner's part), so each rank knows the frontier
+//!    of column block `j`;
+//! 2. local: for each frontier `v`, for each `u` in its column of the
+//!    cell, propose `(u, v)` unless this rank proposed `u` before (a
+//!    bitmap over row block `i`: a proposed vertex is reached at that
+//!    level, so later proposals could only lose);
+//! 3. fold, within grid row `i` (C ranks): the proposals go to the owners
+//!    of `u` (all in row `i`), which keep the first for each unvisited `u`
+//!    and make the next frontier;
+//! 4. one all-reduce (over all P) of the next frontier's size.
+//!
+//! Bottom-up: 1. expand the frontier as a bitmap in grid column `j` (the
+//! owners' pieces are whole words, so they concatenate into the column
+//! block's bitmap); the owners' reached bitmaps all-gathered in grid row
+//! `i` (one piece-wide run each); 2. each unreached `u` of row block `i`
+//! scans its row of the cell and proposes its first frontier neighbour;
+//! 3 and 4 as top-down.
+//!
+//! # Traffic model, bytes a rank sends per level
+//!
+//! `w` = bytes of an id (4, or 8 beyond 2^32 vertices); `f` = frontier
+//! vertices (global), `n'` = vertices reached at this level, `m_f` = arcs
+//! out of the frontier (global), per-rank shares taken as even (the
+//! generator scrambles labels). `8 (g - 1)` is a count to each other
+//! member of a group of `g`.
+//!
+//! Top-down (implemented):
+//! - expand: `w (f / P) (R - 1) + 8 (R - 1)`;
+//! - fold: `2 w s (C - 1) / C + 8 (C - 1)`, with `s` the proposals of a
+//!   rank, `s <= min(m_f / P, n' / R)` (each new vertex of row block `i`
+//!   is proposed at most once by each of the row's C cells);
+//! - level's end: `8 (P - 1)` (the all-reduce, as `Comm` counts it).
+//!
+//! So `w f (R - 1) / P + 2 w min(m_f / P, n' / R)` plus `8 (R + C + P)`
+//! of counts, against 1-D's `2 w (m_f / P) (P - 1) / P` (`DistBfs` sends
+//! one pair per arc out of the frontier to another rank, no dedup): the
+//! grid trades the frontier's ids to `R - 1` ranks for pairs bounded by
+//! `n' / R` instead of `m_f / P`.
+//!
+//! Bottom-up (implemented; frontier and reached as bitmaps, pieces
+//! 64-aligned):
+//! - expand: all-gather in column `j` of the frontier bitmap: `8 (R - 1)
+//!   words_r`, `words_r ~ N / (64 P)`, so `~(R - 1) N / (8 P)`;
+//! - the reached vertices of row block `i`: all-gather in row `i` of the
+//!   owners' reached bitmaps, `8 (C - 1) ceil(piece / 64)`, `~(C - 1) N /
+//!   (8 P)` (Buluç's alternative: C pipelined sub-steps passing the row
+//!   segment's "still unreached" bits around the row, the same volume and
+//!   no proposal of a vertex another cell of the row already found);
+//! - fold: each found `(u, parent)` to `u`'s owner: `2 w s' (C - 1) / C +
+//!   8 (C - 1)`, `s' <= n' / R` per rank (up to C proposals per vertex);
+//! - level's end: `8 (P - 1)`.
+//!
+//! So `(R + C - 2) N / (8 P)` bytes of bitmaps (`~N / (4 sqrt(P))` on a
+//! square grid) against 1-D's `(P - 1) N / (8 P)` (`~N / 8`).
+//!
+//! # Design note for the next session
+//!
+//! - Memory: a cell's CSC has `N / C + 1` offsets (R times the 1-D
+//!   share), and its CSR `8 (N / R + 1)`; both orientations double the
+//!   arcs. For large grids this wants Buluç's doubly compressed columns
+//!   (DCSC: only non-empty columns), and perhaps one orientation plus the
+//!   transpose's cell (`(j, i)`) when `R = C`.
+//! - The direction rule is a stand-in (frontier vertices against `N /
+//!   divisor`); use Beamer's `m_f > m_u / alpha` and `n_f < N / beta`
+//!   with degree sums agreed by all-reduce, as `DistBfs` does. Scans are
+//!   sequential per rank: parallelise over the frontier (top-down) and
+//!   over row-block words (bottom-up) on the rank's pool.
+//! - Tests check bytes per level exactly against the model under
+//!   `ThreadRanks`; the issue's check of measured against modelled bytes
+//!   can reuse `GridLevel`.
+//! - Kernel 1 exchanges everything in one round; the 1-D build's rounds of
+//!   `ROUND_TUPLES` and propagation blocking (`graph.rs`) carry over: the
+//!   cell is the 1-D build with `(row block, column block)` for `rank`.
+//! - Parents are in the 1-D layout (rank `r` owns piece `r`), so
+//!   `DistValidator` validates a 2-D search unchanged; wire `GridBfs` into
+//!   `src/engine` as `--partition 1d|2d` and test under `mpirun`.
+//! - `Group` over MPI passes P counts per call; switch to
+//!   `split_by_color` communicators in `mpi.rs` when measuring.
+
+mod bfs;
+mod graph;
+mod group;
+mod partition;
+#[cfg(test)]
+mod tests;
+
+pub use bfs::{Direction, GridBfs, GridLevel};
+pub use graph::GridGraph;
+pub use group::Group;
+pub use partition::Grid;
+
+use crate::comm::Comm;
+
+impl Grid {
+    /// The ranks of this rank's grid row, as a [`Group`] (the fold).
+    pub fn row_group<'c>(&self, comm: &'c dyn Comm) -> Group<'c> {
+        assert_eq!(comm.size(), self.ranks(), "the grid is the communicator's");
+        Group::new(comm, self.row_ranks(self.coords(comm.rank()).0))
+    }
+
+    /// The ranks of this rank's grid column, as a [`Group`] (the expand).
+    pub fn column_group<'c>(&self, comm: &'c dyn Comm) -> Group<'c> {
+        assert_eq!(comm.size(), self.ranks(), "the grid is the communicator's");
+        Group::new(comm, self.column_ranks(self.coords(comm.rank()).1))
+    }
+}

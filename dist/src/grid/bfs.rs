@@ -1,0 +1,254 @@
+//! Grid kernel 2: `GridBfs`, a direction-optimizing BFS over the `R x C`
+//! grid (the levels of the `grid.rs` header: expand in the grid column,
+//! propose from the cell, fold in the grid row, agree on the next
+//! frontier's size). Top-down levels expand the frontier's ids and scan
+//! the cell by column; bottom-up levels expand the frontier bitmap and the
+//! row's reached bitmap and scan the cell by row, each unreached vertex
+//! stopping at its first frontier neighbour within the cell.
+//!
+//! Invariants: a rank's `parents` are those of the vertices it owns (the
+//! 1-D piece `r`, as [`DistBfs`](crate::DistBfs) lays them out), written
+//! only by their owner, at the fold, first proposal wins; `proposed`, one
+//! bit per row-block index, is set when this rank proposes a vertex and
+//! never cleared within a search (a proposed vertex is reached at that
+//! level, so proposing it again could only lose). A bottom-up level
+//! proposes each unreached `u` from each of the C cells of its row that
+//! find a frontier neighbour (up to C proposals, the owner keeps the
+//! first). The scans are sequential for now (one worker per rank); the
+//! direction rule is a vertex-count stand-in ([`Direction::Auto`]).
+
+use super::{Grid, GridGraph, Group};
+use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
+use crate::{Id, NO_PARENT};
+use kernels::SearchStats;
+use std::sync::Arc;
+
+/// What one rank saw of one level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GridLevel {
+    /// This rank's part of the level's frontier.
+    pub frontier: u64,
+    /// Whether the level went bottom-up.
+    pub bottom_up: bool,
+    /// The proposals `(u, parent)` this rank sent to other ranks of its
+    /// grid row.
+    pub proposals_out: u64,
+    /// Bytes this rank sent during the level (as its `Comm` counts them).
+    pub bytes: u64,
+}
+
+/// Which way each level goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Every level top-down.
+    TopDown,
+    /// Every level bottom-up.
+    BottomUp,
+    /// Bottom-up while the frontier holds more than `N / divisor`
+    /// vertices (a stand-in for Beamer's arc counts, to be replaced).
+    Auto {
+        /// `N / divisor` vertices is the switching point.
+        divisor: u64,
+    },
+}
+
+impl Direction {
+    fn bottom_up(self, frontier: u64, n: u64) -> bool {
+        match self {
+            Direction::TopDown => false,
+            Direction::BottomUp => true,
+            Direction::Auto { divisor } => frontier > n / divisor.max(1),
+        }
+    }
+}
+
+/// A direction-optimizing BFS over a [`GridGraph`]; one per rank, reused
+/// over roots.
+pub struct GridBfs<'c, I: Id> {
+    comm: &'c dyn Comm,
+    direction: Direction,
+    graph: Arc<GridGraph<I>>,
+    parents: Vec<u64>,
+    proposed: Vec<u64>,
+    levels: Vec<GridLevel>,
+}
+
+impl<'c, I: Id> GridBfs<'c, I> {
+    /// A search over `graph`, this rank's cell.
+    pub fn new(comm: &'c dyn Comm, graph: Arc<GridGraph<I>>, direction: Direction) -> Self {
+        let grid = *graph.grid();
+        let owned = grid.partition().count(comm.rank());
+        GridBfs {
+            comm,
+            direction,
+            parents: vec![NO_PARENT; owned],
+            proposed: vec![0; grid.row_len().div_ceil(64)],
+            levels: Vec::new(),
+            graph,
+        }
+    }
+
+    /// The parents of this rank's vertices (`NO_PARENT` where unreached),
+    /// from `partition().first(rank)` on.
+    pub fn parents(&self) -> &[u64] {
+        &self.parents
+    }
+
+    /// What this rank saw of each level of the last search.
+    pub fn levels(&self) -> &[GridLevel] {
+        &self.levels
+    }
+
+    /// Searches from `root`. Collective; every rank passes the same root.
+    /// Returns the vertices reached and the depth, over all ranks.
+    pub fn search(&mut self, root: u64) -> SearchStats {
+        let grid: Grid = *self.graph.grid();
+        let comm = self.comm;
+        let part = *grid.partition();
+        self.parents.fill(NO_PARENT);
+        self.proposed.fill(0);
+        self.levels.clear();
+        let column = grid.column_group(comm);
+        let row = grid.row_group(comm);
+        let mut frontier: Vec<I> = Vec::new();
+        if grid.owner(root) == comm.rank() {
+            self.parents[part.local(root)] = root;
+            frontier.push(I::from_u64(root));
+        }
+        let (mut reached, mut depth, mut global_frontier) = (1u64, 0u32, 1u64);
+        let mut outgoing: Vec<Vec<[I; 2]>> = vec![Vec::new(); row.size()];
+        loop {
+            let before = comm.bytes_sent();
+            let bottom_up = self
+                .direction
+                .bottom_up(global_frontier, grid.num_vertices());
+            if bottom_up {
+                self.propose_bottom_up(&frontier, &column, &row, &mut outgoing);
+            } else {
+                self.propose_top_down(&frontier, &column, &mut outgoing);
+            }
+            let counts: Vec<usize> = outgoing.iter().map(Vec::len).collect();
+            let proposals_out = (counts.iter().sum::<usize>() - counts[row.rank()]) as u64;
+            let send: Vec<[I; 2]> = outgoing.iter().flatten().copied().collect();
+            outgoing.iter_mut().for_each(Vec::clear);
+            // Fold: owners keep the first proposal for each unreached u.
+            let (received, _) = exchange(&row, &send, &counts);
+            let mut next = Vec::new();
+            for &[u, v] in &received {
+                let parent = &mut self.parents[part.local(u.to_u64())];
+                if *parent == NO_PARENT {
+                    *parent = v.to_u64();
+                    next.push(u);
+                }
+            }
+            let level_frontier = frontier.len() as u64;
+            frontier = next;
+            let [found] = all_reduce(comm, [frontier.len() as u64], Reduce::Sum);
+            self.levels.push(GridLevel {
+                frontier: level_frontier,
+                bottom_up,
+                proposals_out,
+                bytes: comm.bytes_sent() - before,
+            });
+            if found == 0 {
+                break;
+            }
+            reached += found;
+            depth += 1;
+            global_frontier = found;
+        }
+        SearchStats { reached, depth }
+    }
+
+    /// Top-down: expand the frontier's ids in the grid column, then
+    /// propose each new `u` of this row block once.
+    fn propose_top_down(&mut self, frontier: &[I], column: &Group, outgoing: &mut [Vec<[I; 2]>]) {
+        let grid = *self.graph.grid();
+        let mut sizes = vec![0u64; column.size()];
+        all_gather(
+            column,
+            &[frontier.len() as u64],
+            &vec![1; column.size()],
+            &mut sizes,
+        );
+        let sizes: Vec<usize> = sizes
+            .iter()
+            .map(|&s| usize::try_from(s).expect("fits memory"))
+            .collect();
+        let mut column_frontier = vec![I::default(); sizes.iter().sum()];
+        all_gather(column, frontier, &sizes, &mut column_frontier);
+        for &v in &column_frontier {
+            for &u in self.graph.neighbors(grid.column_local(v.to_u64())) {
+                let k = grid.row_local(u.to_u64());
+                let bit = 1u64 << (k % 64);
+                if self.proposed[k / 64] & bit == 0 {
+                    self.proposed[k / 64] |= bit;
+                    outgoing[k / grid.piece()].push([u, v]);
+                }
+            }
+        }
+    }
+
+    /// Bottom-up: all-gather the frontier bitmap in the grid column and
+    /// the reached bitmap in the grid row, then each unreached `u` of this
+    /// row block proposes its first neighbour `v` (of this column block)
+    /// in the frontier.
+    fn propose_bottom_up(
+        &mut self,
+        frontier: &[I],
+        column: &Group,
+        row: &Group,
+        outgoing: &mut [Vec<[I; 2]>],
+    ) {
+        let grid = *self.graph.grid();
+        let part = *grid.partition();
+        let rank = self.comm.rank();
+        // The frontier of this column block: pieces are runs of whole
+        // words (64-aligned), so the owners' bitmaps concatenate.
+        let mut mine = vec![0u64; part.words(rank)];
+        for &v in frontier {
+            let l = part.local(v.to_u64());
+            mine[l / 64] |= 1 << (l % 64);
+        }
+        let words: Vec<usize> = column.members().iter().map(|&m| part.words(m)).collect();
+        let mut in_frontier = vec![0u64; words.iter().sum()];
+        all_gather(column, &mine, &words, &mut in_frontier);
+        // The reached vertices of this row block, a piece-wide run each.
+        let piece_words = grid.piece().div_ceil(64);
+        let mut reached = vec![0u64; piece_words];
+        for (l, &p) in self.parents.iter().enumerate() {
+            if p != NO_PARENT {
+                reached[l / 64] |= 1 << (l % 64);
+            }
+        }
+        let mut row_reached = vec![0u64; piece_words * row.size()];
+        all_gather(
+            row,
+            &reached,
+            &vec![piece_words; row.size()],
+            &mut row_reached,
+        );
+        let (i, _) = grid.coords(rank);
+        for (w, &word) in row_reached.iter().enumerate() {
+            let mut unreached = !word;
+            while unreached != 0 {
+                let bit = unreached.trailing_zeros() as usize;
+                unreached &= unreached - 1;
+                let k = (w - w % piece_words) / piece_words * grid.piece()
+                    + (w % piece_words) * 64
+                    + bit;
+                let Some(u) = grid.row_vertex(i, k) else {
+                    continue;
+                };
+                let found = self.graph.sources(k).iter().find(|v| {
+                    let c = grid.column_local(v.to_u64());
+                    in_frontier[c / 64] & (1 << (c % 64)) != 0
+                });
+                if let Some(&v) = found {
+                    self.proposed[k / 64] |= 1 << (k % 64);
+                    outgoing[k / grid.piece()].push([I::from_u64(u), v]);
+                }
+            }
+        }
+    }
+}
