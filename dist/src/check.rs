@@ -100,7 +100,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
     /// COLLECTIVE. `tuples`: this rank's share of the input tuples (global
     /// ids), which are the tuples numbered `first_tuple ..` in the global
     /// list (errors name global positions). Regroups the tuples by the
-    /// vertices they touch ([`Incidence`], two passes of messages in rounds
+    /// vertices they touch (`Incidence`, two passes of messages in rounds
     /// of `ROUND` tuples) and allocates the per-vertex state, once
     /// ([`DistValidator::bytes_for`]).
     pub fn new(comm: &'c dyn Comm, part: Partition, tuples: &'c [T], first_tuple: u64) -> Self {
@@ -130,8 +130,8 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
 
     /// About the most bytes a validator takes on a rank with `rows` own
     /// vertices and `tuples` tuples, of `n` vertices in all: the
-    /// [`Incidence`] (8 bytes a tuple, 8 an own vertex, `3 n / 16`), the
-    /// proof's [`Levels`] (4 a cell, 16 an own vertex, `n / 8` for a round's
+    /// `Incidence` (8 bytes a tuple, 8 an own vertex, `3 n / 16`), the
+    /// proof's `Levels` (4 a cell, 16 an own vertex, `n / 8` for a round's
     /// announcements), 9 per own vertex for the tuple rounds' state, and
     /// the larger of their level round's buffers (about 32 per vertex) and
     /// a tuple round's (about `48 + 4 size_of::<T>()` per tuple of the
