@@ -320,7 +320,9 @@ fn stop_mpirun_with(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("r.json").display().to_string();
     let stdout = tempfile::tempfile().unwrap();
-    let mut child = mpirun(2, &["--scale", "17", "--keys", "64", "--json", &json])
+    // Thousands of searches: far longer than the signal takes to arrive
+    // (64 took under a second once validation stopped sending every tuple).
+    let mut child = mpirun(2, &["--scale", "17", "--keys", "4000", "--json", &json])
         .stdout(stdout.try_clone().unwrap())
         .stderr(Stdio::piped())
         .spawn()
