@@ -9,8 +9,21 @@ use std::io::Read;
 
 /// A small text edge list (SCALE 6) in `dir`.
 fn small_graph(dir: &Path) -> PathBuf {
-    let g = dir.join("g.el");
-    let o = graph500(&["generate", "--quiet", "--scale", "6", "--out", path_str(&g)]);
+    graph_at(dir, "g.el", 6)
+}
+
+/// A SCALE `scale` graph `name` in `dir` (its format from the name).
+fn graph_at(dir: &Path, name: &str, scale: u32) -> PathBuf {
+    let g = dir.join(name);
+    let scale = scale.to_string();
+    let o = graph500(&[
+        "generate",
+        "--quiet",
+        "--scale",
+        &scale,
+        "--out",
+        path_str(&g),
+    ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     g
 }
@@ -359,16 +372,7 @@ fn bfs_into(g: &Path, fifo: &Path) -> Child {
 fn an_output_fifo_nobody_reads_ends_at_the_first_signal() {
     use std::os::unix::fs::OpenOptionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let g = dir.path().join("g.g500");
-    let o = graph500(&[
-        "generate",
-        "--quiet",
-        "--scale",
-        "16",
-        "--out",
-        path_str(&g),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let g = graph_at(dir.path(), "g.g500", 16);
     let fifo = dir.path().join("parents");
     mkfifo(&fifo);
     // No reader at all: the open would wait.
@@ -392,15 +396,7 @@ fn an_output_fifo_nobody_reads_ends_at_the_first_signal() {
 /// [`finish`], killing the child and failing if it still runs after
 /// `seconds`.
 fn finish_or_hang(mut child: Child, seconds: u64) -> (ExitStatus, String) {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
-    while child.try_wait().unwrap().is_none() {
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("still ran {seconds} s after the signal: a hang");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    wait_or_hang(&mut child, seconds);
     finish(child)
 }
 
@@ -413,16 +409,7 @@ fn finish_or_hang(mut child: Child, seconds: u64) -> (ExitStatus, String) {
 #[test]
 fn a_mapped_input_cut_short_while_read_is_a_one_line_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let g = dir.path().join("g.g500");
-    let o = graph500(&[
-        "generate",
-        "--quiet",
-        "--scale",
-        "18",
-        "--out",
-        path_str(&g),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    let g = graph_at(dir.path(), "g.g500", 18);
     let out = dir.path().join("out.el");
     let mut child = bin()
         .args(["convert", "--quiet", path_str(&g), path_str(&out)])

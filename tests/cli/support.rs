@@ -39,18 +39,7 @@ pub(crate) fn output_or_hang(mut command: Command, seconds: u64) -> Output {
         .stderr(err.try_clone().unwrap())
         .spawn()
         .expect("the command runs");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("{command:?} still ran after {seconds} s: a hang");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    };
+    let status = wait_or_hang(&mut child, seconds);
     let read = |mut f: std::fs::File| {
         use std::io::{Read, Seek};
         let mut bytes = Vec::new();
@@ -62,6 +51,23 @@ pub(crate) fn output_or_hang(mut command: Command, seconds: u64) -> Output {
         status,
         stdout: read(out),
         stderr: read(err),
+    }
+}
+
+/// Waits for `child` to end; kills it, and fails the test, if it still
+/// runs after `seconds` (a hang, not a timing assertion).
+pub(crate) fn wait_or_hang(child: &mut Child, seconds: u64) -> ExitStatus {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("still ran after {seconds} s: a hang");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 
