@@ -164,6 +164,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         // errors are agreed on); an interrupted run may have lost ranks, so
         // it does not wait.
         Some(comm) if !matches!(&result, Err(e) if is_interruption(e)) => {
+            interrupt::ending();
             let code = result.unwrap_or_else(|e| fail(&e));
             comm.barrier();
             Ok(code)

@@ -19,6 +19,10 @@ pub(crate) const EXIT_STATUS: u8 = 130;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// Set once the process has said why it ends and only waits to exit
+/// (see [`ending`]): a signal then says nothing.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
 /// Temporary files being written now (see [`crate::cli::output`]).
 static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
@@ -45,7 +49,7 @@ impl std::error::Error for Interrupted {}
 pub(crate) fn install() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(|| {
         // Under mpirun every rank gets the signal; only rank 0 says so.
-        let speaks = crate::cli::ranks::speaks();
+        let speaks = crate::cli::ranks::speaks() && !ENDING.load(SeqCst);
         if INTERRUPTED.swap(true, SeqCst) {
             // Never between the renames of a unit: after them, or before.
             let _renames_done = lock(&COMMIT);
@@ -61,6 +65,16 @@ pub(crate) fn install() -> Result<(), ctrlc::Error> {
             );
         }
     })
+}
+
+/// Marks the process as ending: its outcome is decided and reported, and
+/// it only waits for the other ranks before it exits. Under mpirun, the
+/// first rank to exit with an error makes mpirun signal the others; rank
+/// 0, having printed the error, must not then also say "interrupted"
+/// (regression: `a_refusal_before_mpi_starts_is_printed_once`, which
+/// failed in CI on a 1-core machine).
+pub(crate) fn ending() {
+    ENDING.store(true, SeqCst);
 }
 
 /// True once a signal has come.

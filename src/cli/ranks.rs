@@ -49,6 +49,7 @@ pub(crate) fn refuse_once(message: &str) {
     }
     match start() {
         Ok(Some(comm)) => {
+            super::interrupt::ending();
             if comm.rank() == 0 {
                 super::console::err_line(message);
             }
