@@ -71,6 +71,17 @@ pub trait Comm: Send + Sync {
     /// How many ranks of the group share this rank's machine (and its
     /// memory), this one included.
     fn ranks_on_this_machine(&self) -> usize;
+    /// This rank's part of a split of the ranks by `color`
+    /// (`MPI_Comm_split`): the ranks of each color form a communicator of
+    /// their own, ordered as here, whose collectives involve only them.
+    /// Collective: every rank calls it at once. Bytes sent within the part
+    /// count toward this communicator's [`Comm::bytes_sent`] too. `None`
+    /// where the implementation makes no communicators of its own: then a
+    /// [`Group`](crate::Group) over this one serves, at the price of every
+    /// rank taking part in each of its calls.
+    fn split(&self, _color: usize) -> Option<Box<dyn Comm + '_>> {
+        None
+    }
 }
 
 /// All-to-all of `send`, cut into per-destination runs by `counts`

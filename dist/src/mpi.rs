@@ -14,33 +14,44 @@ use crate::comm::{Comm, Reduce};
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::environment::Universe;
-use mpi::topology::SimpleCommunicator;
+use mpi::topology::{Color, SimpleCommunicator};
 use mpi::traits::*;
 use mpi::{Count, Threading};
-use std::sync::Mutex;
+use std::ffi::c_int;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
-/// The world communicator of an MPI job; MPI is finalised when it is
-/// dropped.
+/// A communicator of an MPI job: the world ([`Mpi::init`]) or a part of
+/// it ([`Comm::split`]). MPI is finalised when the world is dropped; a
+/// part borrows its parent, so it is gone by then.
 pub struct Mpi {
-    world: SimpleCommunicator,
+    comm: SimpleCommunicator,
     rank: usize,
     size: usize,
     on_this_machine: usize,
+    /// The process's one lock and byte counter, shared by the world and
+    /// its parts: bytes a part sends count toward its parent's too.
+    shared: Arc<Shared>,
+    _universe: Option<Universe>,
+}
+
+/// What every communicator of the process shares.
+#[derive(Default)]
+struct Shared {
     lock: Mutex<()>,
     sent: AtomicU64,
-    _universe: Universe,
 }
 
 // SAFETY: MPI is initialised with at least `Threading::Serialized` (checked
 // in `Mpi::init`), which allows calls from any thread provided no two run
-// at once; every method that calls MPI holds `self.lock` for the whole
-// call, so they never do. The communicator handle itself is only passed to
+// at once; every method that calls MPI holds the process's one lock
+// (`Shared::lock`, shared by the world and its parts) for the whole call,
+// so they never do. The communicator handle itself is only passed to
 // MPI, never dereferenced here.
 #[allow(unsafe_code)]
 unsafe impl Send for Mpi {}
-// SAFETY: as for `Send`: shared references only reach MPI through
-// `self.lock`.
+// SAFETY: as for `Send`: shared references only reach MPI through the
+// process's one lock.
 #[allow(unsafe_code)]
 unsafe impl Sync for Mpi {}
 
@@ -56,28 +67,34 @@ impl Mpi {
             ));
         }
         let world = universe.world();
-        let rank = usize::try_from(world.rank()).expect("a rank is not negative");
-        let size = usize::try_from(world.size()).expect("a size is positive");
-        let on_this_machine = world.split_shared(world.rank()).size();
-        Ok(Mpi {
-            world,
+        Ok(Mpi::over(world, Arc::default(), Some(universe)))
+    }
+
+    /// `comm` as a `Comm` sharing `shared`. Collective over `comm` (it
+    /// counts the ranks on each machine).
+    fn over(comm: SimpleCommunicator, shared: Arc<Shared>, universe: Option<Universe>) -> Mpi {
+        let rank = usize::try_from(comm.rank()).expect("a rank is not negative");
+        let size = usize::try_from(comm.size()).expect("a size is positive");
+        let on_this_machine = comm.split_shared(comm.rank()).size();
+        Mpi {
+            comm,
             rank,
             size,
             on_this_machine: usize::try_from(on_this_machine).expect("a size is positive"),
-            lock: Mutex::new(()),
-            sent: AtomicU64::new(0),
+            shared,
             _universe: universe,
-        })
+        }
     }
 
     /// Ends the whole job at once with `code` (every rank exits): for a
     /// failure that the ranks cannot agree on collectively.
     pub fn abort(&self, code: i32) -> ! {
-        self.world.abort(code)
+        self.comm.abort(code)
     }
 
     fn locked(&self) -> std::sync::MutexGuard<'_, ()> {
-        self.lock
+        self.shared
+            .lock
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -117,11 +134,12 @@ impl Comm for Mpi {
         let _guard = self.locked();
         let mine: Vec<u64> = send_counts.iter().map(|&c| c as u64).collect();
         let mut theirs = vec![0u64; self.size];
-        self.world.all_to_all_into(&mine[..], &mut theirs[..]);
+        self.comm.all_to_all_into(&mine[..], &mut theirs[..]);
         for (out, c) in recv_counts.iter_mut().zip(theirs) {
             *out = usize::try_from(c).expect("a count fits memory");
         }
-        self.sent
+        self.shared
+            .sent
             .fetch_add(8 * (self.size as u64 - 1), Ordering::Relaxed);
     }
 
@@ -150,10 +168,9 @@ impl Comm for Mpi {
         };
         let outgoing = Partition::new(send, counts, displs);
         let mut incoming = PartitionMut::new(recv, rcounts, rdispls);
-        self.world
-            .all_to_all_varcount_into(&outgoing, &mut incoming);
+        self.comm.all_to_all_varcount_into(&outgoing, &mut incoming);
         let others: usize = send_counts.iter().sum::<usize>() - send_counts[self.rank];
-        self.sent.fetch_add(others as u64, Ordering::Relaxed);
+        self.shared.sent.fetch_add(others as u64, Ordering::Relaxed);
     }
 
     fn all_gather_bytes(&self, mine: &[u8], counts: &[usize], all: &mut [u8]) {
@@ -162,8 +179,9 @@ impl Comm for Mpi {
         let spare = [0u8; 1];
         let mine = if mine.is_empty() { &spare[..0] } else { mine };
         let mut incoming = PartitionMut::new(all, counts, displs);
-        self.world.all_gather_varcount_into(mine, &mut incoming);
-        self.sent
+        self.comm.all_gather_varcount_into(mine, &mut incoming);
+        self.shared
+            .sent
             .fetch_add((mine.len() * (self.size - 1)) as u64, Ordering::Relaxed);
     }
 
@@ -175,8 +193,8 @@ impl Comm for Mpi {
             Reduce::Max => SystemOperation::max(),
             Reduce::Min => SystemOperation::min(),
         };
-        self.world.all_reduce_into(&mine[..], values, op);
-        self.sent.fetch_add(
+        self.comm.all_reduce_into(&mine[..], values, op);
+        self.shared.sent.fetch_add(
             (size_of_val(values) * (self.size - 1)) as u64,
             Ordering::Relaxed,
         );
@@ -184,14 +202,25 @@ impl Comm for Mpi {
 
     fn barrier(&self) {
         let _guard = self.locked();
-        self.world.barrier();
+        self.comm.barrier();
     }
 
     fn bytes_sent(&self) -> u64 {
-        self.sent.load(Ordering::Relaxed)
+        self.shared.sent.load(Ordering::Relaxed)
     }
 
     fn ranks_on_this_machine(&self) -> usize {
         self.on_this_machine
+    }
+
+    /// `MPI_Comm_split` by `color`, ordered by rank here.
+    fn split(&self, color: usize) -> Option<Box<dyn Comm + '_>> {
+        let color = Color::with_value(c_int::try_from(color).expect("a color fits an int"));
+        let part = {
+            let _guard = self.locked();
+            let part = self.comm.split_by_color(color)?;
+            Mpi::over(part, Arc::clone(&self.shared), None)
+        };
+        Some(Box::new(part))
     }
 }
