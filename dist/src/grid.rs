@@ -103,8 +103,6 @@
 //! - Parents are in the 1-D layout (rank `r` owns piece `r`), so
 //!   `DistValidator` validates a 2-D search unchanged; wire `GridBfs` into
 //!   `src/engine` as `--partition 1d|2d` and test under `mpirun`.
-//! - `Group` over MPI passes P counts per call; switch to
-//!   `split_by_color` communicators in `mpi.rs` when measuring.
 
 mod bfs;
 mod graph;
@@ -122,14 +120,18 @@ use crate::comm::Comm;
 
 impl Grid {
     /// The ranks of this rank's grid row, as a [`Group`] (the fold).
+    /// Collective: every rank makes its row's group at once.
     pub fn row_group<'c>(&self, comm: &'c dyn Comm) -> Group<'c> {
         assert_eq!(comm.size(), self.ranks(), "the grid is the communicator's");
-        Group::new(comm, self.row_ranks(self.coords(comm.rank()).0))
+        let (i, _) = self.coords(comm.rank());
+        Group::split(comm, self.row_ranks(i), i)
     }
 
     /// The ranks of this rank's grid column, as a [`Group`] (the expand).
+    /// Collective: every rank makes its column's group at once.
     pub fn column_group<'c>(&self, comm: &'c dyn Comm) -> Group<'c> {
         assert_eq!(comm.size(), self.ranks(), "the grid is the communicator's");
-        Group::new(comm, self.column_ranks(self.coords(comm.rank()).1))
+        let (_, j) = self.coords(comm.rank());
+        Group::split(comm, self.column_ranks(j), j)
     }
 }

@@ -25,7 +25,8 @@ use std::sync::{Arc, Mutex};
 /// it ([`Comm::split`]). MPI is finalised when the world is dropped; a
 /// part borrows its parent, so it is gone by then.
 pub struct Mpi {
-    comm: SimpleCommunicator,
+    /// Freed in `drop`, under the process's lock (`None` only there).
+    comm: Option<SimpleCommunicator>,
     rank: usize,
     size: usize,
     on_this_machine: usize,
@@ -67,20 +68,28 @@ impl Mpi {
             ));
         }
         let world = universe.world();
-        Ok(Mpi::over(world, Arc::default(), Some(universe)))
+        let on_this_machine = world.split_shared(world.rank()).size();
+        let on_this_machine = usize::try_from(on_this_machine).expect("a size is positive");
+        Ok(Mpi::over(
+            world,
+            on_this_machine,
+            Arc::default(),
+            Some(universe),
+        ))
     }
 
-    /// `comm` as a `Comm` sharing `shared`. Collective over `comm` (it
-    /// counts the ranks on each machine).
-    fn over(comm: SimpleCommunicator, shared: Arc<Shared>, universe: Option<Universe>) -> Mpi {
-        let rank = usize::try_from(comm.rank()).expect("a rank is not negative");
-        let size = usize::try_from(comm.size()).expect("a size is positive");
-        let on_this_machine = comm.split_shared(comm.rank()).size();
+    /// `comm` as a `Comm` sharing `shared`.
+    fn over(
+        comm: SimpleCommunicator,
+        on_this_machine: usize,
+        shared: Arc<Shared>,
+        universe: Option<Universe>,
+    ) -> Mpi {
         Mpi {
-            comm,
-            rank,
-            size,
-            on_this_machine: usize::try_from(on_this_machine).expect("a size is positive"),
+            rank: usize::try_from(comm.rank()).expect("a rank is not negative"),
+            size: usize::try_from(comm.size()).expect("a size is positive"),
+            comm: Some(comm),
+            on_this_machine,
             shared,
             _universe: universe,
         }
@@ -89,7 +98,11 @@ impl Mpi {
     /// Ends the whole job at once with `code` (every rank exits): for a
     /// failure that the ranks cannot agree on collectively.
     pub fn abort(&self, code: i32) -> ! {
-        self.comm.abort(code)
+        self.comm().abort(code)
+    }
+
+    fn comm(&self) -> &SimpleCommunicator {
+        self.comm.as_ref().expect("freed only when dropped")
     }
 
     fn locked(&self) -> std::sync::MutexGuard<'_, ()> {
@@ -97,6 +110,19 @@ impl Mpi {
             .lock
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Drop for Mpi {
+    /// Frees the communicator (`MPI_Comm_free`, for a part) under the
+    /// process's lock, before the world finalises MPI.
+    fn drop(&mut self) {
+        let _guard = self
+            .shared
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        drop(self.comm.take());
     }
 }
 
@@ -134,7 +160,7 @@ impl Comm for Mpi {
         let _guard = self.locked();
         let mine: Vec<u64> = send_counts.iter().map(|&c| c as u64).collect();
         let mut theirs = vec![0u64; self.size];
-        self.comm.all_to_all_into(&mine[..], &mut theirs[..]);
+        self.comm().all_to_all_into(&mine[..], &mut theirs[..]);
         for (out, c) in recv_counts.iter_mut().zip(theirs) {
             *out = usize::try_from(c).expect("a count fits memory");
         }
@@ -168,7 +194,8 @@ impl Comm for Mpi {
         };
         let outgoing = Partition::new(send, counts, displs);
         let mut incoming = PartitionMut::new(recv, rcounts, rdispls);
-        self.comm.all_to_all_varcount_into(&outgoing, &mut incoming);
+        self.comm()
+            .all_to_all_varcount_into(&outgoing, &mut incoming);
         let others: usize = send_counts.iter().sum::<usize>() - send_counts[self.rank];
         self.shared.sent.fetch_add(others as u64, Ordering::Relaxed);
     }
@@ -179,7 +206,7 @@ impl Comm for Mpi {
         let spare = [0u8; 1];
         let mine = if mine.is_empty() { &spare[..0] } else { mine };
         let mut incoming = PartitionMut::new(all, counts, displs);
-        self.comm.all_gather_varcount_into(mine, &mut incoming);
+        self.comm().all_gather_varcount_into(mine, &mut incoming);
         self.shared
             .sent
             .fetch_add((mine.len() * (self.size - 1)) as u64, Ordering::Relaxed);
@@ -193,7 +220,7 @@ impl Comm for Mpi {
             Reduce::Max => SystemOperation::max(),
             Reduce::Min => SystemOperation::min(),
         };
-        self.comm.all_reduce_into(&mine[..], values, op);
+        self.comm().all_reduce_into(&mine[..], values, op);
         self.shared.sent.fetch_add(
             (size_of_val(values) * (self.size - 1)) as u64,
             Ordering::Relaxed,
@@ -202,7 +229,7 @@ impl Comm for Mpi {
 
     fn barrier(&self) {
         let _guard = self.locked();
-        self.comm.barrier();
+        self.comm().barrier();
     }
 
     fn bytes_sent(&self) -> u64 {
@@ -213,14 +240,21 @@ impl Comm for Mpi {
         self.on_this_machine
     }
 
-    /// `MPI_Comm_split` by `color`, ordered by rank here.
+    /// `MPI_Comm_split` by `color`, ordered by rank here. The part's
+    /// ranks on this machine are taken as at most the parent's (an
+    /// estimate for memory budgets; counting them is another collective).
     fn split(&self, color: usize) -> Option<Box<dyn Comm + '_>> {
         let color = Color::with_value(c_int::try_from(color).expect("a color fits an int"));
         let part = {
             let _guard = self.locked();
-            let part = self.comm.split_by_color(color)?;
-            Mpi::over(part, Arc::clone(&self.shared), None)
+            self.comm().split_by_color(color)?
         };
-        Some(Box::new(part))
+        let sharing = self.on_this_machine.min(usize::try_from(part.size()).ok()?);
+        Some(Box::new(Mpi::over(
+            part,
+            sharing,
+            Arc::clone(&self.shared),
+            None,
+        )))
     }
 }

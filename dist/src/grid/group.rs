@@ -1,18 +1,18 @@
-//! `Group`: a row or column of the grid as a [`Comm`] of its own (what
-//! `MPI_Comm_split` gives), built over any parent `Comm`.
+//! `Group`: a row or column of the grid as a [`Comm`] of its own, built
+//! over any parent `Comm`.
 //!
-//! Each group collective is one parent all-to-all ([`Comm::exchange_bytes`])
-//! in which a rank sends only to members of its group (zero bytes to the
-//! others), so it works unchanged for [`Solo`](crate::Solo),
-//! [`ThreadRanks`](crate::ThreadRanks) and MPI, and counts exactly the
-//! bytes that reach other members. The price, and the rule: every rank of
+//! Where the parent makes communicators of its own ([`Comm::split`]: MPI's
+//! `MPI_Comm_split`), a group is one, and its collectives involve only its
+//! members: `g - 1` messages, not `P - 1`. Elsewhere ([`Solo`](crate::Solo),
+//! [`ThreadRanks`](crate::ThreadRanks)) each group collective is one parent
+//! all-to-all ([`Comm::exchange_bytes`]) in which a rank sends only to
+//! members of its group (zero bytes to the others). Either way the bytes
+//! counted are exactly those that reach other members, counted toward the
+//! parent's [`Comm::bytes_sent`]. The rule of the fallback: every rank of
 //! the parent takes part in each call, so the groups of a split (all rows,
 //! or all columns) must call the same collective at the same time, each
 //! within its own group — which is how the 2-D BFS uses them (every row
-//! folds at once, every column expands at once). Under MPI each call also
-//! passes `P` counts; a real `split` communicator (rsmpi's
-//! `Communicator::split_by_color`) is the upgrade once the MPI engine runs
-//! (see the design note in `grid.rs`).
+//! folds at once, every column expands at once).
 
 use crate::comm::{Comm, Reduce};
 
@@ -22,6 +22,8 @@ pub struct Group<'c> {
     parent: &'c dyn Comm,
     members: Vec<usize>,
     me: usize,
+    /// The parent's own communicator of the members, where it makes one.
+    split: Option<Box<dyn Comm + 'c>>,
 }
 
 impl<'c> Group<'c> {
@@ -43,7 +45,26 @@ impl<'c> Group<'c> {
             parent,
             members,
             me,
+            split: None,
         }
+    }
+
+    /// The group of `members` (as for [`Group::new`]) as a communicator of
+    /// the parent's own where it makes one ([`Comm::split`]), `color`
+    /// naming the group among those of the split. Collective over the
+    /// parent: every rank calls it at once, the members of each group with
+    /// the same `color`, different groups with different ones.
+    pub fn split(parent: &'c dyn Comm, members: Vec<usize>, color: usize) -> Self {
+        let mut group = Group::new(parent, members);
+        group.split = parent.split(color);
+        if let Some(split) = &group.split {
+            assert_eq!(
+                (split.rank(), split.size()),
+                (group.me, group.members.len()),
+                "the split holds the group's members, in order"
+            );
+        }
+        group
     }
 
     /// The parent rank of each member, in group order.
@@ -73,6 +94,9 @@ impl Comm for Group<'_> {
     }
 
     fn exchange_counts(&self, send_counts: &[usize], recv_counts: &mut [usize]) {
+        if let Some(split) = &self.split {
+            return split.exchange_counts(send_counts, recv_counts);
+        }
         let mine: Vec<u64> = send_counts.iter().map(|&c| c as u64).collect();
         let mut theirs = vec![0u64; self.size()];
         let eight = vec![8; self.size()];
@@ -94,6 +118,9 @@ impl Comm for Group<'_> {
         recv: &mut [u8],
         recv_counts: &[usize],
     ) {
+        if let Some(split) = &self.split {
+            return split.exchange_bytes(send, send_counts, recv, recv_counts);
+        }
         self.parent.exchange_bytes(
             send,
             &self.spread(send_counts),
@@ -104,11 +131,17 @@ impl Comm for Group<'_> {
 
     fn all_gather_bytes(&self, mine: &[u8], counts: &[usize], all: &mut [u8]) {
         debug_assert_eq!(mine.len(), counts[self.me]);
+        if let Some(split) = &self.split {
+            return split.all_gather_bytes(mine, counts, all);
+        }
         let send = mine.repeat(self.size());
         self.exchange_bytes(&send, &vec![mine.len(); self.size()], all, counts);
     }
 
     fn all_reduce(&self, values: &mut [u64], op: Reduce) {
+        if let Some(split) = &self.split {
+            return split.all_reduce(values, op);
+        }
         let k = values.len();
         let mut all = vec![0u64; k * self.size()];
         let counts = vec![8 * k; self.size()];
@@ -123,7 +156,10 @@ impl Comm for Group<'_> {
     }
 
     fn barrier(&self) {
-        self.parent.barrier();
+        match &self.split {
+            Some(split) => split.barrier(),
+            None => self.parent.barrier(),
+        }
     }
 
     fn bytes_sent(&self) -> u64 {

@@ -1,0 +1,177 @@
+"""The communication model of a distributed run, for both partitions.
+
+Used by benches/mpi_traffic.sh: `check(runs)` compares the bytes each run's
+JSON reports with the model (summed over the ranks, mean per search), and
+`project(profile)` projects a search and its validation to list scales.
+docs/clusters.md ("Communication model") states the same formulas.
+
+Notation: P ranks; an R x C grid (R <= C) for 2-D; N vertices, M tuples;
+w bytes an id; per level f the frontier, n' the vertices it discovered,
+m_f the arcs a top-down level read (the trace's edges_examined), q the
+proposals the 2-D fold sent to other ranks (the trace's `proposals`).
+"""
+
+import math
+
+
+def shares(N, P):
+    """Vertices per rank (dist/src/partition.rs: chunks of ceil(N/P) rounded up to 64)."""
+    chunk = max(64, math.ceil(N / P / 64) * 64)
+    return [min(max(N - q * chunk, 0), chunk) for q in range(P)]
+
+
+def words(N, P):
+    """64-bit words of all ranks' pieces together."""
+    return sum(math.ceil(c / 64) for c in shares(N, P))
+
+
+def grid_shape(P):
+    """(R, C): R the largest divisor of P not above sqrt(P) (dist/src/grid/partition.rs)."""
+    R = max(d for d in range(1, math.isqrt(P) + 1) if P % d == 0)
+    return R, P // R
+
+
+def search_level_1d(step, N, P, w):
+    """Bytes all ranks send in one level of DistBfs (dist/src/bfs.rs)."""
+    if step["direction"] == "top-down":
+        # pairs to the owners + counts (one all-to-all) and the all-reduce
+        return 2 * w * step["edges_examined"] * (P - 1) / P + 32 * P * (P - 1)
+    # the frontier bitmap to every rank
+    return 8 * words(N, P) * (P - 1) + 24 * P * (P - 1)
+
+
+def search_level_2d(step, N, P, w):
+    """Bytes all ranks send in one level of GridBfs (dist/src/grid.rs header)."""
+    R, C = grid_shape(P)
+    counts = 8 * P * (C - 1) + 8 * P * (P - 1)  # fold counts, all-reduce
+    fold = 2 * w * step["proposals"]
+    if step["direction"] == "top-down":
+        # the frontier's ids (and their sizes) to the column
+        return w * step["frontier"] * (R - 1) + 8 * P * (R - 1) + fold + counts
+    piece_words = math.ceil(shares(N, P)[0] / 64)
+    # frontier bitmap in the column, reached bitmap in the row
+    return 8 * words(N, P) * (R - 1) + 8 * P * piece_words * (C - 1) + fold + counts
+
+
+def validation(levels, N, P):
+    """Bytes of one validation (dist/src/check/levels.rs): each rank's
+    level-k vertices as 4-byte indices or its bitmap, whichever is
+    shorter, in D+2 rounds of 24-byte records, plus check 1's agreement
+    and the verdict. `levels`: the vertices of each level, root first."""
+    depth = len(levels) - 1
+    per_rank = shares(N, P)
+    announce = sum(min(2 * math.ceil(c / 64), n / P) for n in levels for c in per_rank)
+    return 4 * (P - 1) * announce + P * (P - 1) * (24 * (depth + 2) + 80)
+
+
+def kernel1_1d(N, M, P, w):
+    """Kernel 1 of the 1-D ranks (dist/src/graph.rs): two packed arcs a
+    tuple to their owners, and per round a count per block of 2^11 rows."""
+    blocks = sum(math.ceil(c / 2048) for c in shares(N, P))
+    rounds = math.ceil(M / P / (1 << 20))
+    return 2 * w * M * (P - 1) / P + 8 * blocks * (P - 1) * rounds
+
+
+def kernel1_2d(N, M, P, w):
+    """Kernel 1 of the grid (dist/src/grid/graph.rs): each tuple's two
+    arcs to their cells, one all-to-all."""
+    return 2 * 2 * w * M * (P - 1) / P + 8 * P * (P - 1)
+
+
+def levels_of(record):
+    """The vertices of each level of a traced search, root first."""
+    counts = [1] + [st["discovered"] for st in record["trace"]]
+    while counts[-1] == 0:
+        counts.pop()
+    return counts
+
+
+def check(runs):
+    """Rows of measured against modelled bytes, one per run."""
+    rows = []
+    for r in runs:
+        mpi = r["mpi"]
+        P, w = mpi["ranks"], mpi["id_bytes"]
+        partition = mpi.get("partition", "1d")
+        N, M = r["graph"]["num_vertices"], r["graph"]["num_edges"]
+        level = search_level_2d if partition == "2d" else search_level_1d
+        searches = r["searches"]
+        k = len(searches)
+        measured = sum(st["bytes"] for rec in searches for st in rec["trace"]) / k
+        model = sum(level(st, N, P, w) for rec in searches for st in rec["trace"]) / k
+        kernel1 = kernel1_2d if partition == "2d" else kernel1_1d
+        v_model = sum(validation(levels_of(rec), N, P) for rec in searches) / k
+        v_measured = sum(mpi["validate_bytes"]) / k
+        rows.append(dict(scale=r["options"]["scale"], P=P, partition=partition,
+                         search=measured, search_model=model,
+                         kernel1=mpi["kernel1_bytes"], kernel1_model=kernel1(N, M, P, w),
+                         validation=v_measured, validation_model=v_model))
+    return rows
+
+
+def profile(run):
+    """A run's mean search as fractions: per level its direction and f/N,
+    n'/N, m_f/2M, q/n' (2-D proposals per discovered vertex); the rank
+    time per arc of a search and per tuple of a validation."""
+    N, M = run["graph"]["num_vertices"], run["graph"]["num_edges"]
+    P = run["mpi"]["ranks"]
+    searches = run["searches"]
+    levels = []
+    for rec in searches:
+        for i, st in enumerate(rec["trace"]):
+            levels.append(dict(
+                weight=1 / len(searches),
+                bottom_up=st["direction"] == "bottom-up",
+                f=st["frontier"] / N,
+                n=st["discovered"] / N,
+                m=(st.get("edges_examined") or 0) / (2 * M),
+                q=st["proposals"] / max(st["discovered"], 1) if "proposals" in st else None))
+    stats = run["statistics"]
+    return dict(levels=levels, depth=sum(len(levels_of(r)) for r in searches) / len(searches),
+                search_per_arc=stats["bfs"]["time"]["mean"] / (2 * M / P),
+                validate_per_tuple=stats["bfs"]["validate"]["mean"] / (M / P),
+                P=P, scale=run["options"]["scale"])
+
+
+def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
+    """Seconds of one rank's search (1-D and 2-D) and validation at
+    SCALE S on P ranks: compute from the measured rank time per arc, plus
+    bytes a rank sends over B, plus alpha per message (an all-to-all or
+    ring all-gather among g ranks g - 1 messages, an all-reduce log2 P).
+    `q_2d`: 2-D proposals per discovered vertex (default the profile's,
+    at most C)."""
+    N = 2 ** S
+    M = 16 * N
+    w = 4 if N <= 2 ** 32 else 8
+    R, C = grid_shape(P)
+    lg = math.ceil(math.log2(P))
+    compute = prof["search_per_arc"] * 2 * M / P
+    one = dict(compute=compute, bytes=0.0, latency=0.0)
+    two = dict(compute=compute, bytes=0.0, latency=0.0)
+    for lv in prof["levels"]:
+        wt = lv["weight"]
+        f, n, m = lv["f"] * N, lv["n"] * N, lv["m"] * 2 * M
+        q = (q_2d if q_2d is not None else lv["q"] or 1.0)
+        q = min(q, C) * n
+        if lv["bottom_up"]:
+            one["bytes"] += wt * N / 8 * (P - 1) / P
+            one["latency"] += wt * (P - 1 + lg)
+            two["bytes"] += wt * ((R - 1 + C - 1) * N / (8 * P) + 2 * w * q / P * (C - 1) / C)
+            two["latency"] += wt * (R - 1 + 3 * (C - 1) + lg)
+        else:
+            one["bytes"] += wt * 2 * w * m / P * (P - 1) / P
+            one["latency"] += wt * (2 * (P - 1) + lg)
+            q_td = min(m, C * n)
+            two["bytes"] += wt * (w * f / P * (R - 1) + 2 * w * q_td / P * (C - 1) / C)
+            two["latency"] += wt * (2 * (R - 1) + 2 * (C - 1) + lg)
+    # Validation: each level's vertices to every rank, as indices or bitmap.
+    v = dict(compute=prof["validate_per_tuple"] * M / P, bytes=0.0, latency=0.0)
+    for lv in prof["levels"]:
+        v["bytes"] += lv["weight"] * min(N / 8, 4 * lv["n"] * N) * (P - 1) / P
+    v["latency"] = (prof["depth"] + 2) * (P - 1 + lg)
+    total = lambda t: t["compute"] + t["bytes"] / B + t["latency"] * alpha
+    for t in (one, two, v):
+        t["seconds"] = total(t)
+        t["bytes"] /= B
+        t["latency"] *= alpha
+    return one, two, v
