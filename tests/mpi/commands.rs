@@ -258,10 +258,11 @@ fn an_output_refused_under_mpirun_is_printed_once() {
     assert!(!Path::new(&fine).exists());
 }
 
-/// A root beyond the graph, and a file without weights for an SSSP: the
+/// A root beyond the graph, a BFS kernel the ranks do not run (the
+/// benchmark's words), and a file without weights for an SSSP: the
 /// single process's words, once.
 #[test]
-fn a_bad_root_or_unweighted_file_under_mpirun_is_refused_once() {
+fn a_bad_root_kernel_or_unweighted_file_under_mpirun_is_refused_once() {
     let dir = tempfile::tempdir().unwrap();
     let graph = weighted_graph(dir.path());
     let parents = dir.path().join("p").display().to_string();
@@ -276,6 +277,11 @@ fn a_bad_root_or_unweighted_file_under_mpirun_is_refused_once() {
     ];
     let out = finish(mpirun(2, &bfs), 120);
     assert_refused_once(&out, "--root for");
+    let mut par = bfs.to_vec();
+    par[4] = "0";
+    par.extend(["--kernel", "par"]);
+    let out = finish(mpirun(2, &par), 120);
+    assert_refused_once(&out, "only --kernel dobfs runs, not par");
     let plain = dir.path().join("plain.bin").display().to_string();
     one_process(&["generate", "--scale", "6", "--out", &plain, "--quiet"]);
     let dist = dir.path().join("d").display().to_string();
