@@ -284,7 +284,6 @@ impl Commands<'_> {
                 (self.bfs_here(args, kernel, backend)?, kernel.label(backend))
             }
         };
-        interrupt::check()?;
         self.write_found(&found, &args.parents_out, None)?;
         self.progress.say(&format!(
             "root {root}: {} reached, depth {}, nedge {}, {:.4} s with kernel {label}; wrote {}",
@@ -314,6 +313,7 @@ impl Commands<'_> {
         let mut engine = kernel.engine_on(backend, Arc::clone(&graph));
         engine.reset();
         let (stats, seconds) = timed(|| engine.search(key));
+        interrupt::check()?;
         Ok(Searched {
             parents: engine.parents().to_i64(),
             dist: Vec::new(),
@@ -358,7 +358,6 @@ impl Commands<'_> {
                 self.sssp_here(args, params, backend)?
             }
         };
-        interrupt::check()?;
         self.write_found(&found, &args.parents_out, Some(&args.dist_out))?;
         let over = self
             .ranks
@@ -405,6 +404,7 @@ impl Commands<'_> {
         interrupt::check()?;
         engine.reset();
         let (stats, seconds) = timed(|| engine.search(key));
+        interrupt::check()?;
         let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
         engine.write_results(&mut parents, &mut dist);
         Ok(Searched {
