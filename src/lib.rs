@@ -13,6 +13,8 @@
 //!   command and test that runs searches runs them through it.
 //! - [`pass`]: each kernel's adapters (searchers and checkers per engine)
 //!   and its memory need.
+//! - [`ranked`]: one search of a file over the ranks (`graph500 bfs` and
+//!   `graph500 sssp` under mpirun), rank 0 holding the whole answer.
 //! - [`Observer`]: how a caller watches a run (progress bars, logs) and
 //!   stops it between steps (Ctrl-C); the harness itself never prints.
 //! - [`stats`] and [`block`]: the reference code's statistics and its
@@ -37,6 +39,7 @@ mod error;
 mod observe;
 pub mod pass;
 mod plan;
+pub mod ranked;
 pub mod report;
 mod searches;
 pub mod stats;

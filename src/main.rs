@@ -119,8 +119,12 @@ fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
     // Under mpirun the pools' refusal, made before MPI starts, is agreed on
     // once it has: every rank refuses, rank 0 alone prints it.
     let pools = cli.threads().map_or(Ok(()), start_pools);
-    let benchmark = matches!(cli.command, None | Some(Command::Run(_)));
-    let ranks = match benchmark.then(cli::ranks::start).transpose() {
+    // The benchmark, and one search of a file, run over the ranks.
+    let over_ranks = matches!(
+        cli.command,
+        None | Some(Command::Run(_) | Command::Bfs(_) | Command::Sssp(_))
+    );
+    let ranks = match over_ranks.then(cli::ranks::start).transpose() {
         Ok(ranks) => ranks.flatten(),
         Err(e) => {
             // MPI refused to start (or is not built in) on every rank alike.

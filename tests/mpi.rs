@@ -10,6 +10,11 @@
 #[path = "cli/support.rs"]
 mod support;
 
+#[path = "mpi/commands.rs"]
+mod commands;
+#[path = "mpi/faults.rs"]
+mod faults;
+
 use harness::report::{Document, RunReport};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

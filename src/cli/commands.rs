@@ -1,18 +1,21 @@
 //! The subcommands that run one job each: `run` (the benchmark),
-//! `generate`, `convert`, `bfs` and `validate`.
+//! `generate`, `convert`, `bfs`, `sssp` and `validate`; `run`, `bfs` and
+//! `sssp` run over the ranks under mpirun.
 
 use crate::cli::args::{
     self, BfsArgs, ConvertArgs, GenerateArgs, RunArgs, SearchArgs, SsspArgs, ValidateArgs,
 };
 use crate::cli::progress::Progress;
 use crate::cli::{console, interrupt, output};
-use anyhow::{Context, bail};
+use anyhow::bail;
 use generator::EdgeList;
 use generator::format::{EdgeFormat, packed48};
+use harness::Pass;
 use harness::block::INVALID_RUN;
+use harness::ranked::{FileSearch, Searched};
 use harness::report::{self, Document};
 use harness::{InvalidSearch, Outcome, budget, timed};
-use kernels::{Csr, DeltaStepping, SearchKey, SsspParams, WeightedCsr};
+use kernels::{Backend, Csr, DeltaStepping, Kernel, SsspParams, WeightedCsr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -24,7 +27,8 @@ pub(crate) struct Commands<'a> {
     pub(crate) force: bool,
     /// Where progress goes; also the runs' observer.
     pub(crate) progress: &'a Progress,
-    /// The ranks of an MPI job, when `run` is one of several.
+    /// The ranks of an MPI job, when `run`, `bfs` or `sssp` is one of
+    /// several.
     pub(crate) ranks: Option<&'a dyn dist::Comm>,
 }
 
@@ -216,59 +220,169 @@ impl Commands<'_> {
         Ok(edges)
     }
 
-    /// `graph500 bfs`: one search, parents written as little-endian i64.
+    /// Runs `work` in one process, or on rank 0 of the ranks, every rank
+    /// getting its outcome (rank 0 checks and writes the files).
+    fn by_rank_0(&self, work: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
+        let Some(comm) = self.ranks else {
+            return work();
+        };
+        let mine = match comm.rank() {
+            0 => work().map_err(|e| format!("{e:#}")),
+            _ => Ok(()),
+        };
+        dist::agree(comm, mine).map_err(anyhow::Error::msg)
+    }
+
+    /// Writes a search's parents (and distances, given `dist_out`) as one
+    /// unit, each whole or none; over ranks, rank 0's whole arrays.
+    fn write_found(
+        &self,
+        found: &Searched,
+        parents_out: &Path,
+        dist_out: Option<&Path>,
+    ) -> anyhow::Result<()> {
+        self.by_rank_0(|| {
+            let mut unit = output::Unit::default();
+            unit.add(parents_out, |out| {
+                validate::parents::write(out, &found.parents)
+            })?;
+            if let Some(dist_out) = dist_out {
+                unit.add(dist_out, |out| validate::distances::write(out, &found.dist))?;
+            }
+            unit.commit()
+        })
+    }
+
+    /// `graph500 bfs`: one search, parents written as little-endian i64;
+    /// under mpirun over the ranks ([`FileSearch::on_ranks`]).
     pub(crate) fn bfs(&self, args: &BfsArgs) -> anyhow::Result<ExitCode> {
         let SearchArgs {
             input,
             root,
             format,
         } = &args.search;
-        let inputs = output::edge_list_files(input, args::format_of(input, *format));
-        output::check(&inputs, [&args.parents_out])?;
-        crate::cli::mapped::watch(&inputs);
+        let format = args::format_of(input, *format);
+        let inputs = output::edge_list_files(input, format);
+        self.by_rank_0(|| output::check(&inputs, [&args.parents_out]))?;
         let kernel = args::kernel_of(args.kernel, &args.tuning);
         let backend = args.backend.into();
-        let edges = self.read_within_budget(&args.search, "a search of", |m, n| {
-            budget::bfs_bytes(m, n, kernel)
-        })?;
-        let graph = Arc::new(Csr::build_on(backend, edges.num_vertices(), edges.edges()));
-        interrupt::check()?;
-        let key = SearchKey::new(*root, &graph)
-            .with_context(|| format!("--root for {}", input.display()))?;
-        let mut engine = kernel.engine_on(backend, Arc::clone(&graph));
-        engine.reset();
-        let (stats, seconds) = timed(|| engine.search(key));
-        let nedge = graph.nedge(engine.parents());
-        interrupt::check()?;
-        let parents = engine.parents().to_i64();
-        output::write(&args.parents_out, |out| {
-            validate::parents::write(out, &parents)
-        })?;
+        let (found, label) = match self.ranks {
+            Some(comm) => {
+                let search = FileSearch {
+                    input,
+                    format,
+                    root: *root,
+                    pass: Pass::Bfs(kernel),
+                    backend,
+                    force: self.force,
+                };
+                let label = format!("{} over {} ranks", kernel.label(backend), comm.size());
+                (search.on_ranks(comm, self.progress)?, label)
+            }
+            None => {
+                crate::cli::mapped::watch(&inputs);
+                (self.bfs_here(args, kernel, backend)?, kernel.label(backend))
+            }
+        };
+        self.write_found(&found, &args.parents_out, None)?;
         self.progress.say(&format!(
-            "root {root}: {} reached, depth {}, nedge {nedge}, {seconds:.4} s with kernel {}; wrote {}",
-            stats.reached,
-            stats.depth,
-            kernel.label(backend),
+            "root {root}: {} reached, depth {}, nedge {}, {:.4} s with kernel {label}; wrote {}",
+            found.reached,
+            found.depth,
+            found.nedge,
+            found.seconds,
             args.parents_out.display()
         ));
         Ok(ExitCode::SUCCESS)
     }
 
+    /// `graph500 bfs` in this process.
+    fn bfs_here(
+        &self,
+        args: &BfsArgs,
+        kernel: Kernel,
+        backend: Backend,
+    ) -> anyhow::Result<Searched> {
+        let edges = self.read_within_budget(&args.search, "a search of", |m, n| {
+            budget::bfs_bytes(m, n, kernel)
+        })?;
+        let graph = Arc::new(Csr::build_on(backend, edges.num_vertices(), edges.edges()));
+        interrupt::check()?;
+        let n = graph.num_vertices() as u64;
+        let key = harness::ranked::root_of(args.search.root, n, &args.search.input)?;
+        let mut engine = kernel.engine_on(backend, Arc::clone(&graph));
+        engine.reset();
+        let (stats, seconds) = timed(|| engine.search(key));
+        interrupt::check()?;
+        Ok(Searched {
+            parents: engine.parents().to_i64(),
+            dist: Vec::new(),
+            reached: stats.reached,
+            depth: stats.depth,
+            max_dist: 0.0,
+            nedge: graph.nedge(engine.parents()),
+            seconds,
+        })
+    }
+
     /// `graph500 sssp`: one shortest-path search of a weighted file; writes
-    /// the parent and distance arrays, each whole or not at all.
+    /// the parent and distance arrays, each whole or not at all; under
+    /// mpirun over the ranks ([`FileSearch::on_ranks`]).
     pub(crate) fn sssp(&self, args: &SsspArgs) -> anyhow::Result<ExitCode> {
         let SearchArgs {
             input,
             root,
             format,
         } = &args.search;
-        let root = *root;
-        let inputs = output::edge_list_files(input, args::format_of(input, *format));
-        output::check(&inputs, [&args.parents_out, &args.dist_out])?;
-        crate::cli::mapped::watch(&inputs);
+        let format = args::format_of(input, *format);
+        let inputs = output::edge_list_files(input, format);
+        self.by_rank_0(|| output::check(&inputs, [&args.parents_out, &args.dist_out]))?;
         let params = args
             .delta
             .map_or(Ok(SsspParams::DEFAULT), SsspParams::new)?;
+        let backend = args.backend.into();
+        let found = match self.ranks {
+            Some(comm) => {
+                let search = FileSearch {
+                    input,
+                    format,
+                    root: *root,
+                    pass: Pass::Sssp(params),
+                    backend,
+                    force: self.force,
+                };
+                search.on_ranks(comm, self.progress)?
+            }
+            None => {
+                crate::cli::mapped::watch(&inputs);
+                self.sssp_here(args, params, backend)?
+            }
+        };
+        self.write_found(&found, &args.parents_out, Some(&args.dist_out))?;
+        let over = self
+            .ranks
+            .map_or(String::new(), |comm| format!(" over {} ranks", comm.size()));
+        self.progress.say(&format!(
+            "root {root}: {} reached, largest distance {}, nedge {}, {:.4} s (delta {}){over}; wrote {} and {}",
+            found.reached,
+            found.max_dist,
+            found.nedge,
+            found.seconds,
+            params.delta(),
+            args.parents_out.display(),
+            args.dist_out.display()
+        ));
+        Ok(ExitCode::SUCCESS)
+    }
+
+    /// `graph500 sssp` in this process.
+    fn sssp_here(
+        &self,
+        args: &SsspArgs,
+        params: SsspParams,
+        backend: Backend,
+    ) -> anyhow::Result<Searched> {
+        let (input, root) = (&args.search.input, args.search.root);
         let edges = self.read_within_budget(
             &args.search,
             "a shortest-path search of",
@@ -284,33 +398,24 @@ impl Commands<'_> {
                 input.display()
             );
         };
-        let backend = args.backend.into();
         let mut graph = WeightedCsr::build_on(backend, n, edges.edges(), weights);
         graph.split_light_on(backend, params.delta());
         let mut engine = DeltaStepping::on(backend, Arc::new(graph), params);
         interrupt::check()?;
         engine.reset();
         let (stats, seconds) = timed(|| engine.search(key));
-        let nedge = engine.nedge();
         interrupt::check()?;
         let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
         engine.write_results(&mut parents, &mut dist);
-        // One search's two arrays: both, or neither.
-        let mut unit = output::Unit::default();
-        unit.add(&args.parents_out, |out| {
-            validate::parents::write(out, &parents)
-        })?;
-        unit.add(&args.dist_out, |out| validate::distances::write(out, &dist))?;
-        unit.commit()?;
-        self.progress.say(&format!(
-            "root {root}: {} reached, largest distance {}, nedge {nedge}, {seconds:.4} s (delta {}); wrote {} and {}",
-            stats.reached,
-            stats.max_dist,
-            params.delta(),
-            args.parents_out.display(),
-            args.dist_out.display()
-        ));
-        Ok(ExitCode::SUCCESS)
+        Ok(Searched {
+            parents,
+            dist,
+            reached: stats.reached,
+            depth: 0,
+            max_dist: stats.max_dist,
+            nedge: engine.nedge(),
+            seconds,
+        })
     }
 
     /// `graph500 validate`: exit 0 valid, 1 invalid, 2 bad input.

@@ -1,7 +1,8 @@
 //! Runs under `mpirun`. A process knows it was started by a launcher from
 //! the environment the launcher sets (Open MPI's `OMPI_COMM_WORLD_SIZE`,
 //! MPICH's and Slurm's `PMI_SIZE`); only then, and only for the benchmark
-//! itself (`graph500` or `graph500 run`), is MPI started, so a binary built
+//! itself (`graph500` or `graph500 run`) and one search of a file
+//! (`graph500 bfs`, `graph500 sssp`), is MPI started, so a binary built
 //! with the `mpi` feature and started on its own runs as one process, and
 //! every other subcommand never touches MPI.
 

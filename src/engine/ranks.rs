@@ -37,30 +37,13 @@ pub fn run_distributed(
     observer: &dyn Observer,
     comm: &dyn Comm,
 ) -> Result<super::Outcome, Error> {
-    if let GraphSource::File { path, .. } = &plan.source {
-        // The file's own problem (missing, out of reach) first: it names
-        // what is wrong better than its format does. Its metadata, not an
-        // open, which would wait on a FIFO.
-        std::fs::metadata(path)
-            .map_err(|e| generator::Error::from(generator::FileError::io(path, e)))?;
+    if let GraphSource::File { path, format, .. } = &plan.source {
+        shared_file(path, *format)?;
     }
-    if let GraphSource::File { path, format, .. } = &plan.source
-        && *format != EdgeFormat::Binary
-    {
-        return Err(Error::Refused(format!(
-            "{}: under mpirun each rank reads its own byte range, which only a binary edge list has; convert it first: graph500 convert {} FILE.bin",
-            path.display(),
-            path.display()
-        )));
-    }
-    if let Some(other) = plan.passes.iter().find_map(|p| match p {
-        Pass::Bfs(Kernel::Dobfs(_)) => None,
-        Pass::Bfs(kernel) => Some(kernel),
-        _ => None,
-    }) {
-        return Err(Error::Refused(format!(
-            "under mpirun only --kernel dobfs runs, not {other}"
-        )));
+    for pass in &plan.passes {
+        if let Pass::Bfs(kernel) = pass {
+            dobfs_only(kernel)?;
+        }
     }
     let observer = Agreed {
         comm,
@@ -68,21 +51,55 @@ pub fn run_distributed(
         speaks: comm.rank() == 0,
     };
     let (m, n) = agreed(comm, sizes(plan))?;
-    let rows = Partition::new(n, comm.size()).count(0) as u64;
-    if rows > u64::from(u32::MAX) {
-        let fewest = (comm.size()..)
-            .find(|&p| Partition::new(n, p).count(0) as u64 <= u64::from(u32::MAX))
-            .expect("enough ranks exist");
-        return Err(Error::Refused(format!(
-            "{n} vertices over {} ranks: a rank would own {rows}, but a rank counts its own vertices in 32 bits; run at least {fewest} ranks",
-            comm.size()
-        )));
-    }
+    rows_fit(n, comm.size())?;
     if plan.wide_ids || n > u64::from(u32::MAX) {
         super::drive(&mut Ranks::<u64>::new(comm, m, n), plan, &observer)
     } else {
         super::drive(&mut Ranks::<u32>::new(comm, m, n), plan, &observer)
     }
+}
+
+/// Refuses a file the ranks cannot share out: its own problem (missing,
+/// out of reach) first, as it names what is wrong better than its format
+/// does (its metadata, not an open, which would wait on a FIFO); then any
+/// format but binary, the only one with a byte range per rank.
+pub(crate) fn shared_file(path: &std::path::Path, format: EdgeFormat) -> Result<(), Error> {
+    std::fs::metadata(path)
+        .map_err(|e| generator::Error::from(generator::FileError::io(path, e)))?;
+    if format != EdgeFormat::Binary {
+        return Err(Error::Refused(format!(
+            "{}: under mpirun each rank reads its own byte range, which only a binary edge list has; convert it first: graph500 convert {} FILE.bin",
+            path.display(),
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a BFS kernel other than dobfs, the only one the ranks run.
+pub(crate) fn dobfs_only(kernel: &Kernel) -> Result<(), Error> {
+    match kernel {
+        Kernel::Dobfs(_) => Ok(()),
+        other => Err(Error::Refused(format!(
+            "under mpirun only --kernel dobfs runs, not {other}"
+        ))),
+    }
+}
+
+/// Refuses `n` vertices over `ranks` if a rank would own 2^32 or more (a
+/// rank counts its own vertices in 32 bits), naming the fewest ranks that
+/// would do.
+pub(crate) fn rows_fit(n: u64, ranks: usize) -> Result<(), Error> {
+    let rows = Partition::new(n, ranks).count(0) as u64;
+    if rows > u64::from(u32::MAX) {
+        let fewest = (ranks..)
+            .find(|&p| Partition::new(n, p).count(0) as u64 <= u64::from(u32::MAX))
+            .expect("enough ranks exist");
+        return Err(Error::Refused(format!(
+            "{n} vertices over {ranks} ranks: a rank would own {rows}, but a rank counts its own vertices in 32 bits; run at least {fewest} ranks"
+        )));
+    }
+    Ok(())
 }
 
 /// `M` and `N` of the graph, before it is made or read; refuses a file
@@ -375,7 +392,7 @@ fn load_share<T: Tuple>(
 
 /// `Ok` on every rank only if it is on every rank; otherwise every rank
 /// fails with the lowest failing rank's message.
-fn agreed<T>(comm: &dyn Comm, mine: Result<T, Error>) -> Result<T, Error> {
+pub(crate) fn agreed<T>(comm: &dyn Comm, mine: Result<T, Error>) -> Result<T, Error> {
     agree(comm, mine.map_err(|e| e.to_string())).map_err(Error::Refused)
 }
 
