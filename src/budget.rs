@@ -118,6 +118,32 @@ pub fn reading(edges: &EdgeList, path: &std::path::Path) -> u64 {
     generator::format::bytes_mapped_while_reading(edges, file_len)
 }
 
+/// Checks `need(M, N)` bytes before `path` is read, where its format
+/// states `M` and `N` up front (the binary format's header); other formats
+/// are counted by reading them and checked after (with [`reading`]). So a
+/// file far larger than memory is refused in a moment, not after minutes
+/// of reading. A header that cannot be read is left to the read to report.
+pub fn check_before_reading(
+    path: &std::path::Path,
+    format: generator::format::EdgeFormat,
+    what: &str,
+    force: bool,
+    need: impl Fn(u64, u64) -> u64,
+) -> Result<(), Error> {
+    if format != generator::format::EdgeFormat::Binary {
+        return Ok(());
+    }
+    match generator::format::binary::read_header(path) {
+        Ok(header) => check(
+            need(header.num_edges, header.num_vertices),
+            what,
+            None,
+            force,
+        ),
+        Err(_) => Ok(()),
+    }
+}
+
 /// The largest scale at which `bytes_at(scale)` fits in `available`.
 pub fn largest_scale(available: u64, bytes_at: impl Fn(u32) -> u64) -> Option<u32> {
     (1..=generator::MAX_SCALE)

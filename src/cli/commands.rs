@@ -208,12 +208,15 @@ impl Commands<'_> {
         need: impl Fn(u64, u64) -> u64,
     ) -> anyhow::Result<EdgeList> {
         let input = &search.input;
-        let edges = args::format_of(input, search.format).read(input)?;
+        let format = args::format_of(input, search.format);
+        let what = format!("{what} {}", input.display());
+        budget::check_before_reading(input, format, &what, self.force, &need)?;
+        let edges = format.read(input)?;
         interrupt::check()?;
         let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
         budget::check(
             need(m, n) + budget::reading(&edges, input),
-            &format!("{what} {}", input.display()),
+            &what,
             None,
             self.force,
         )?;

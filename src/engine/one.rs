@@ -126,8 +126,14 @@ impl Engine for OneProcess<'_> {
     type Graph = OneGraph;
 
     fn admit(&mut self, plan: &Plan) -> Result<(), Error> {
-        let GraphSource::Generated(g) = &plan.source else {
-            return Ok(());
+        let g = match &plan.source {
+            GraphSource::Generated(g) => g,
+            GraphSource::File { path, format, .. } => {
+                let what = format!("a run on {}", path.display());
+                return budget::check_before_reading(path, *format, &what, plan.force, |m, n| {
+                    memory_estimate(plan, m, n)
+                });
+            }
         };
         g.fits_one_process()?;
         let bytes_at = |scale: u32| {

@@ -275,6 +275,57 @@ fn generator_graph500_gives_the_reference_graph_and_keys() {
     assert_ne!(default.graph.checksum, j.graph.checksum);
 }
 
+/// A binary file whose header claims 2^35 tuples (a sparse file of 256
+/// GiB) is refused by the memory check from its header, before a tuple is
+/// read: `bfs`, `sssp`, `validate` and `run --input` (reading it first
+/// took minutes).
+#[test]
+fn a_file_larger_than_memory_is_refused_from_its_header_before_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = dir.path().join("huge.bin");
+    write_sparse_binary(&graph, 1 << 30, 1 << 35);
+    let graph = path_str(&graph);
+    let out = |name: &str| dir.path().join(name).display().to_string();
+    let (parents, dist, given) = (out("p"), out("d"), out("given"));
+    write_parents(Path::new(&given), &[0, 0]);
+    for args in [
+        vec![
+            "bfs",
+            "--input",
+            graph,
+            "--root",
+            "0",
+            "--parents-out",
+            &parents,
+        ],
+        vec![
+            "sssp",
+            "--input",
+            graph,
+            "--root",
+            "0",
+            "--parents-out",
+            &parents,
+            "--dist-out",
+            &dist,
+        ],
+        vec![
+            "validate",
+            "--input",
+            graph,
+            "--root",
+            "0",
+            "--parents",
+            &given,
+        ],
+        vec!["run", "--input", graph, "--keys", "1"],
+    ] {
+        let o = graph500_or_hang(&args, 60);
+        assert_bad_input(&o, &["huge.bin", "GiB is available"]);
+    }
+    assert!(!Path::new(&parents).exists());
+}
+
 #[test]
 fn requests_beyond_the_available_memory_are_refused_with_both_figures() {
     // SCALE 31 needs hundreds of GiB: no test machine has that much.

@@ -409,3 +409,17 @@ pub(crate) fn finish(mut child: Child) -> (ExitStatus, String) {
     }
     (child.wait().unwrap(), err)
 }
+
+/// A binary edge list header of `n` vertices and `m` unweighted u32
+/// tuples, the tuples a hole of the right length.
+pub(crate) fn write_sparse_binary(path: &Path, n: u64, m: u64) {
+    let mut header = Vec::new();
+    header.extend_from_slice(b"G500EDGE");
+    header.extend_from_slice(&1u32.to_le_bytes());
+    header.extend_from_slice(&4u32.to_le_bytes());
+    header.extend_from_slice(&n.to_le_bytes());
+    header.extend_from_slice(&m.to_le_bytes());
+    std::fs::write(path, &header).unwrap();
+    let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+    file.set_len(header.len() as u64 + 8 * m).unwrap();
+}

@@ -127,7 +127,7 @@ fn a_run_larger_than_the_machine_is_refused_once_before_allocating() {
 fn a_search_of_a_file_larger_than_the_machine_is_refused_before_reading() {
     let dir = tempfile::tempdir().unwrap();
     let graph = dir.path().join("huge.bin");
-    write_sparse_binary(&graph, 1 << 30, 1 << 35);
+    support::write_sparse_binary(&graph, 1 << 30, 1 << 35);
     let parents = dir.path().join("p").display().to_string();
     let bfs = [
         "bfs",
@@ -141,18 +141,4 @@ fn a_search_of_a_file_larger_than_the_machine_is_refused_before_reading() {
     let out = finish(mpirun(2, &bfs), 120);
     assert_refused_once(&out, "(2 on this machine");
     assert!(!Path::new(&parents).exists());
-}
-
-/// A binary edge list header of `n` vertices and `m` unweighted u32
-/// tuples, the tuples a hole of the right length.
-fn write_sparse_binary(path: &Path, n: u64, m: u64) {
-    let mut header = Vec::new();
-    header.extend_from_slice(b"G500EDGE");
-    header.extend_from_slice(&1u32.to_le_bytes());
-    header.extend_from_slice(&4u32.to_le_bytes());
-    header.extend_from_slice(&n.to_le_bytes());
-    header.extend_from_slice(&m.to_le_bytes());
-    std::fs::write(path, &header).unwrap();
-    let file = std::fs::OpenOptions::new().write(true).open(path).unwrap();
-    file.set_len(header.len() as u64 + 8 * m).unwrap();
 }
