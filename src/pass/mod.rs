@@ -194,7 +194,7 @@ impl Pass {
                     let grid = cell.grid();
                     let label = format!("{label}, a {} x {} grid", grid.rows(), grid.cols());
                     let direction = GridDirection::Optimizing(params);
-                    let engine = GridBfs::new(comm, Arc::clone(cell), direction);
+                    let engine = GridBfs::on(backend, comm, Arc::clone(cell), direction);
                     return Box::new(Prepared {
                         kernel,
                         label,

@@ -14,7 +14,14 @@
 //! level, so proposing it again could only lose). A bottom-up level
 //! proposes each unreached `u` from each of the C cells of its row that
 //! find a frontier neighbour (up to C proposals, the owner keeps the
-//! first). The scans are sequential for now (one worker per rank).
+//! first).
+//!
+//! A rank's scans run on its [`Backend`] ([`GridBfs::on`]): top-down over
+//! pieces of the column's frontier, each claiming a row-block vertex by
+//! `fetch_or` on its `proposed` bit (so which frontier vertex becomes the
+//! parent may vary between runs; the level, and so the reached count and
+//! depth, may not); bottom-up over runs of row-block words, each worker
+//! with its own proposals, concatenated in word order (deterministic).
 //!
 //! Direction ([`Direction::Optimizing`]): Beamer's rule as
 //! [`DistBfs`](crate::DistBfs) applies it, on global counts from the
@@ -29,8 +36,16 @@ use super::{Grid, GridGraph, Group};
 use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
 use crate::{Id, NO_PARENT};
 use kernels::{DoParams, SearchStats};
+use par::Backend;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
+
+/// Frontier vertices per work item of a top-down scan.
+const TOP_DOWN_GRAIN: usize = 256;
+/// Row-block bitmap words (64 vertices each) per work item of a bottom-up
+/// scan.
+const BOTTOM_UP_GRAIN: usize = 16;
 
 /// What one rank saw of one level.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -69,23 +84,38 @@ pub struct GridBfs<'c, I: Id> {
     comm: &'c dyn Comm,
     direction: Direction,
     graph: Arc<GridGraph<I>>,
+    /// What runs this rank's scans.
+    backend: Backend,
     parents: Vec<u64>,
-    proposed: Vec<u64>,
+    proposed: Vec<AtomicU64>,
     levels: Vec<GridLevel>,
     /// Bytes the last search sent, summed over the ranks.
     search_bytes: u64,
 }
 
 impl<'c, I: Id> GridBfs<'c, I> {
-    /// A search over `graph`, this rank's cell.
+    /// A search over `graph`, this rank's cell, its scans on rayon.
     pub fn new(comm: &'c dyn Comm, graph: Arc<GridGraph<I>>, direction: Direction) -> Self {
+        GridBfs::on(Backend::Rayon, comm, graph, direction)
+    }
+
+    /// [`GridBfs::new`] with this rank's scans on `backend`.
+    pub fn on(
+        backend: Backend,
+        comm: &'c dyn Comm,
+        graph: Arc<GridGraph<I>>,
+        direction: Direction,
+    ) -> Self {
         let grid = *graph.grid();
         let owned = grid.partition().count(comm.rank());
         GridBfs {
             comm,
             direction,
+            backend,
             parents: vec![NO_PARENT; owned],
-            proposed: vec![0; grid.row_len().div_ceil(64)],
+            proposed: (0..grid.row_len().div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
             levels: Vec::new(),
             search_bytes: 0,
             graph,
@@ -138,7 +168,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
         assert!(root < n, "root {root} is not a vertex ({n} vertices)");
         let start_bytes = comm.bytes_sent();
         self.parents.fill(NO_PARENT);
-        self.proposed.fill(0);
+        self.proposed.iter().for_each(|w| w.store(0, Relaxed));
         self.levels.clear();
         let column = grid.column_group(comm);
         let row = grid.row_group(comm);
@@ -235,15 +265,28 @@ impl<'c, I: Id> GridBfs<'c, I> {
             .collect();
         let mut column_frontier = vec![I::default(); sizes.iter().sum()];
         all_gather(column, frontier, &sizes, &mut column_frontier);
-        for &v in &column_frontier {
-            for &u in self.graph.neighbors(grid.column_local(v.to_u64())) {
-                let k = grid.row_local(u.to_u64());
-                let bit = 1u64 << (k % 64);
-                if self.proposed[k / 64] & bit == 0 {
-                    self.proposed[k / 64] |= bit;
-                    outgoing[k / grid.piece()].push([u, v]);
+        let (graph, proposed) = (&*self.graph, &self.proposed);
+        let first = graph.first_column();
+        let pieces = self
+            .backend
+            .map_ranges(column_frontier.len(), TOP_DOWN_GRAIN, |range| {
+                let mut found = Vec::new();
+                for &v in &column_frontier[range] {
+                    let c = usize::try_from(v.to_u64() - first).expect("fits memory");
+                    for &u in graph.neighbors(c) {
+                        let k = grid.row_local(u.to_u64());
+                        let bit = 1u64 << (k % 64);
+                        if proposed[k / 64].load(Relaxed) & bit == 0
+                            && proposed[k / 64].fetch_or(bit, Relaxed) & bit == 0
+                        {
+                            found.push((k, [u, v]));
+                        }
+                    }
                 }
-            }
+                found
+            });
+        for (k, pair) in pieces.into_iter().flatten() {
+            outgoing[k / grid.piece()].push(pair);
         }
     }
 
@@ -287,26 +330,35 @@ impl<'c, I: Id> GridBfs<'c, I> {
             &mut row_reached,
         );
         let (i, _) = grid.coords(rank);
-        for (w, &word) in row_reached.iter().enumerate() {
-            let mut unreached = !word;
-            while unreached != 0 {
-                let bit = unreached.trailing_zeros() as usize;
-                unreached &= unreached - 1;
-                let k = (w - w % piece_words) / piece_words * grid.piece()
-                    + (w % piece_words) * 64
-                    + bit;
-                let Some(u) = grid.row_vertex(i, k) else {
-                    continue;
-                };
-                let found = self.graph.sources(k).iter().find(|v| {
-                    let c = grid.column_local(v.to_u64());
-                    in_frontier[c / 64] & (1 << (c % 64)) != 0
-                });
-                if let Some(&v) = found {
-                    self.proposed[k / 64] |= 1 << (k % 64);
-                    outgoing[k / grid.piece()].push([I::from_u64(u), v]);
+        let graph = &*self.graph;
+        let first = graph.first_column();
+        let pieces = self
+            .backend
+            .map_ranges(row_reached.len(), BOTTOM_UP_GRAIN, |words| {
+                let mut found = Vec::new();
+                for w in words {
+                    let mut unreached = !row_reached[w];
+                    while unreached != 0 {
+                        let bit = unreached.trailing_zeros() as usize;
+                        unreached &= unreached - 1;
+                        let k = w / piece_words * grid.piece() + (w % piece_words) * 64 + bit;
+                        let Some(u) = grid.row_vertex(i, k) else {
+                            continue;
+                        };
+                        let parent = graph.sources(k).iter().find(|v| {
+                            let c = usize::try_from(v.to_u64() - first).expect("fits memory");
+                            in_frontier[c / 64] & (1 << (c % 64)) != 0
+                        });
+                        if let Some(&v) = parent {
+                            found.push((k, [I::from_u64(u), v]));
+                        }
+                    }
                 }
-            }
+                found
+            });
+        for (k, pair) in pieces.into_iter().flatten() {
+            self.proposed[k / 64].fetch_or(1 << (k % 64), Relaxed);
+            outgoing[k / grid.piece()].push(pair);
         }
     }
 }

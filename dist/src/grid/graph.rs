@@ -68,8 +68,10 @@ impl<I: Id> GridGraph<I> {
         let range = grid.column_range(j);
         let columns = usize::try_from(range.end - range.start).expect("fits memory");
         let mut offsets = vec![0usize; columns + 1];
+        // Every v here is of column block j: its index is `v - first`.
+        let column_local = |v: I| usize::try_from(v.to_u64() - range.start).expect("fits memory");
         for &[_, v] in &arcs {
-            offsets[grid.column_local(v.to_u64()) + 1] += 1;
+            offsets[column_local(v) + 1] += 1;
         }
         for c in 0..columns {
             offsets[c + 1] += offsets[c];
@@ -77,7 +79,7 @@ impl<I: Id> GridGraph<I> {
         let mut fill = offsets.clone();
         let mut targets = vec![I::default(); arcs.len()];
         for &[u, v] in &arcs {
-            let c = grid.column_local(v.to_u64());
+            let c = column_local(v);
             targets[fill[c]] = u;
             fill[c] += 1;
         }
