@@ -288,8 +288,9 @@ pub(crate) struct RunArgs {
     /// exchanges only row and column pieces of the frontier; --sssp still
     /// searches 1-D rows built in the same run. Default 1d: on 2 shared
     /// cores 2d was slower at 2 and 4 ranks (docs/clusters.md); it is for
-    /// many ranks. One process accepts only 1d. Hidden in a build without
-    /// MPI, which refuses 2d.
+    /// many ranks. One process started without mpirun accepts only 1d
+    /// (under mpirun -np 1, 2d is the one process's run: a 1 x 1 grid).
+    /// Hidden in a build without MPI, which refuses 2d.
     #[arg(long, value_enum, value_name = "P", default_value_t = PartitionArg::OneD)]
     #[cfg_attr(not(feature = "mpi"), arg(hide = true))]
     pub(crate) partition: PartitionArg,
@@ -335,8 +336,9 @@ impl RunArgs {
         if self.partition == PartitionArg::TwoD && !cfg!(feature = "mpi") {
             return Err("--partition 2d lays the graph over ranks under mpirun, and this graph500 was built without MPI (cargo build --release --features mpi)".into());
         }
-        if self.partition == PartitionArg::TwoD && super::ranks::launched_ranks().unwrap_or(1) <= 1
-        {
+        // Under `mpirun -np 1` the run is one process's, which is the 1 x 1
+        // grid: accepted there, so scripts can sweep P from 1.
+        if self.partition == PartitionArg::TwoD && super::ranks::launched_ranks().is_none() {
             return Err("--partition 2d lays the graph over the ranks of mpirun (mpirun -np P graph500 ...); one process holds the whole graph, so it accepts only --partition 1d".into());
         }
         Ok(())
