@@ -90,21 +90,22 @@
 //! runs [`DistSssp`](crate::DistSssp) on them. Delta-stepping relaxes the
 //! arcs of the vertices settled in a phase and sends each offer `(u, d,
 //! parent)` (`2 w + 4` bytes) to `u`'s owner. With 1-D rows the settling
-//! rank holds all of `v`'s arcs: one exchange per phase, `(2 w + 4) a (P -
-//! 1) / P` bytes for `a` relaxed arcs of a rank. Over the grid, `v`'s arcs
-//! lie in the R cells of its grid column, so a phase needs two rounds:
-//! `v`'s distance expanded in the column (`(w + 4) (R - 1)` per settled
-//! vertex) and the offers folded in the row (`(2 w + 4) a' (C - 1) / C`,
-//! `a'` after keeping the least offer per target in a cell). Delta-stepping
-//! makes many small phases (tens per bucket, each a few vertices), so at
-//! the P of this machine and of the CI (1-4) the round trip, not volume,
-//! is the cost, and the grid's saving (the `(C - 1) / C` against `(P - 1)
-//! / P`, and duplicates within a cell) is small: at P = 4, w = 4, a fold
-//! of 12 a 1/2 against 12 a 3/4 bytes, 2/3 of the volume for twice the
-//! rounds. At thousands of ranks the volume wins; kernel 3 over the grid
-//! is left for then. The price now: a 2-D run with `--sssp` holds the
-//! weighted rows too (`(w + 4)` bytes an arc) and kernel 1 sends the
-//! tuples twice (rows and cell).
+//! rank holds all of `v`'s arcs: one exchange per phase, `(2 w + 4) a
+//! (P - 1) / P` bytes for `a` relaxed arcs of a rank. Over the grid, `v`'s
+//! arcs lie in the R cells of its grid column, so a phase needs two
+//! rounds: `v`'s distance expanded in the column (`(w + 4) (R - 1)` per
+//! settled vertex) and the offers folded in the row (`(2 w + 4) a'
+//! (C - 1) / C`, `a'` after keeping the least offer per target in a cell).
+//! Delta-stepping makes many small phases (several per bucket), so at the
+//! P of this machine and of the CI (1 to 4) the round trips, not the
+//! volume, are the cost, and the grid's saving (the row's share against
+//! the whole world's, and duplicates within a cell) is small: at P = 4
+//! (2 x 2), w = 4, the fold sends `12 a / 2` bytes against 1-D's `12 a 3 /
+//! 4`, plus `8` per settled vertex to expand: at most a third less volume
+//! for twice the rounds. At thousands of ranks the volume wins; kernel 3
+//! over the grid is left for then. The price now: a 2-D run with `--sssp`
+//! holds the weighted rows too (`w + 4` bytes an arc) and kernel 1 sends
+//! the tuples twice (rows and cell).
 //!
 //! # Design note for the next session
 //!
