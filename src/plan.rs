@@ -254,6 +254,32 @@ pub struct Plan {
     /// In a distributed run, use 64-bit global vertex ids even where 32
     /// bits would do (tests the path graphs beyond 2^32 vertices take).
     pub wide_ids: bool,
+    /// In a distributed run, how the graph is laid over the ranks.
+    pub partition: Partitioning,
+}
+
+/// How a distributed run lays the graph over its ranks (`--partition`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Partitioning {
+    /// Rank `r` owns the vertices of 1-D piece `r` and their rows
+    /// (`dist::LocalGraph`, `dist::DistBfs`).
+    #[default]
+    OneD,
+    /// The ranks as an `R x C` grid, each holding one cell of the
+    /// adjacency matrix (`dist::GridGraph`, `dist::GridBfs`); vertex
+    /// ownership, parents and validation stay 1-D, and kernel 3 searches
+    /// the 1-D weighted rows built in the same run.
+    TwoD,
+}
+
+impl Partitioning {
+    /// `1d` or `2d`, as the option and the JSON name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Partitioning::OneD => "1d",
+            Partitioning::TwoD => "2d",
+        }
+    }
 }
 
 impl Plan {
@@ -269,6 +295,7 @@ impl Plan {
             trace: false,
             force: false,
             wide_ids: false,
+            partition: Partitioning::OneD,
         }
     }
 

@@ -81,6 +81,15 @@ pub struct RunReport {
 pub struct MpiReport {
     /// Ranks (`num_mpi_processes`).
     pub ranks: usize,
+    /// How the graph was laid over the ranks: `1d` (rank `r` holds the
+    /// rows of its vertices) or `2d` (an `R x C` grid of adjacency cells);
+    /// `1d` in reports written before the option.
+    #[serde(default = "one_d")]
+    pub partition: String,
+    /// The grid's shape `[R, C]`: `[1, P]` for `1d` (absent in reports
+    /// written before the option).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<[usize; 2]>,
     /// Bytes of a global vertex id in the ranks' graphs and messages (4,
     /// or 8 beyond 2^32 vertices or when forced).
     pub id_bytes: usize,
@@ -501,6 +510,8 @@ impl Measured {
         let sssp = bytes(SSSP_KERNEL);
         Some(MpiReport {
             ranks: ranks.ranks,
+            partition: ranks.partition.name().to_string(),
+            grid: Some([ranks.grid.0, ranks.grid.1]),
             id_bytes: ranks.id_bytes,
             peak_memory_bytes_per_rank: ranks.peak_memory_bytes_per_rank.clone(),
             kernel1_bytes: ranks.kernel1_bytes,
@@ -510,6 +521,11 @@ impl Measured {
             sssp_validate_bytes: sssp.map(|b| b.1),
         })
     }
+}
+
+/// The partition of reports written before `--partition`.
+fn one_d() -> String {
+    crate::Partitioning::OneD.name().to_string()
 }
 
 /// Serde for an `f64` that may be NaN or infinite: written as `null`, read

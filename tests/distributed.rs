@@ -1,10 +1,12 @@
 //! The distributed run loop over ranks as threads (no MPI needed): for one
-//! seed, every rank count gives the single-process checksum, roots and
-//! nedge of every search, BFS and (with `--sssp`) SSSP, and every tree is
-//! validated across the ranks.
+//! seed, every rank count and both partitions give the single-process
+//! checksum, roots and nedge of every search, BFS and (with `--sssp`)
+//! SSSP, and every tree is validated across the ranks.
 
 use dist::ThreadRanks;
-use harness::{GeneratorKind, GeneratorSpec, GraphSource, Measured, Outcome, Pass, Plan, Silent};
+use harness::{
+    GeneratorKind, GeneratorSpec, GraphSource, Measured, Outcome, Partitioning, Pass, Plan, Silent,
+};
 
 fn plan(kind: GeneratorKind, scale: u32) -> Plan {
     Plan {
@@ -68,6 +70,12 @@ fn labels(block: &str) -> Vec<&str> {
 /// ranks if the plan validates), the bytes of each search and validation,
 /// and the block's lines, with `num_mpi_processes: P`.
 fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
+    same_as_one_process_on(plan, ranks, 2);
+}
+
+/// [`same_as_one_process`] with `threads` threads a rank, and the report
+/// naming the plan's partition and its grid.
+fn same_as_one_process_on(plan: &Plan, ranks: &[usize], threads: usize) {
     let one = valid(harness::run(plan, &Silent));
     let sssp = sssp_searches(plan, &one);
     assert_eq!(
@@ -78,7 +86,11 @@ fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
     let validations = if plan.validate { plan.keys } else { 0 };
     for &p in ranks {
         let all = ThreadRanks::run(p, |comm| {
-            valid(harness::run_distributed(plan, &Silent, comm))
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| valid(harness::run_distributed(plan, &Silent, comm)))
         });
         for (rank, m) in all.iter().enumerate() {
             assert_eq!(m.checksum, one.checksum, "P {p} rank {rank}: checksum");
@@ -86,6 +98,12 @@ fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
             assert_eq!(sssp_searches(plan, m), sssp, "P {p} rank {rank}: SSSP");
             let mpi = m.mpi_report().expect("a distributed run says so");
             assert_eq!(mpi.ranks, p);
+            assert_eq!(mpi.partition, plan.partition.name());
+            let grid = match plan.partition {
+                Partitioning::OneD => (1, p),
+                Partitioning::TwoD => dist::Grid::shape(p),
+            };
+            assert_eq!(mpi.grid, Some([grid.0, grid.1]), "P {p}");
             assert_eq!(mpi.search_bytes.len(), plan.keys);
             assert_eq!(mpi.validate_bytes.len(), validations);
             let sssp_bytes = [&mpi.sssp_search_bytes, &mpi.sssp_validate_bytes];
@@ -107,6 +125,48 @@ fn same_as_one_process(plan: &Plan, ranks: &[usize]) {
 #[test]
 fn every_rank_count_gives_the_single_process_checksum_roots_and_nedge() {
     same_as_one_process(&plan(GeneratorKind::Xoshiro, 11), &[1, 2, 3, 4]);
+}
+
+fn two_d(plan: Plan) -> Plan {
+    Plan {
+        partition: Partitioning::TwoD,
+        ..plan
+    }
+}
+
+/// `--partition 2d` at every grid shape the issue names (1 x 1, 1 x 2,
+/// 1 x 3, 2 x 2, 2 x 3, 3 x 3) with 1 and 2 threads a rank: the single
+/// process's checksum, keys, nedge, reached and depth, every tree
+/// validated by the 1-D validator.
+#[test]
+fn the_2d_partition_gives_the_single_process_answers_at_every_grid_shape() {
+    let plan = two_d(plan(GeneratorKind::Xoshiro, 10));
+    for threads in [1, 2] {
+        same_as_one_process_on(&plan, &[1, 2, 3, 4, 6, 9], threads);
+    }
+}
+
+/// `--partition 2d --generator graph500`: the reference's graph, keys and
+/// nedge statistics over a 2 x 2 and a 2 x 3 grid; 64-bit ids too.
+#[test]
+fn the_2d_partition_with_the_reference_generator_gives_its_nedge() {
+    let plan = two_d(plan(GeneratorKind::Graph500, 9));
+    same_as_one_process_on(&plan, &[4, 6], 1);
+    let wide = Plan {
+        wide_ids: true,
+        ..plan
+    };
+    same_as_one_process_on(&wide, &[4], 2);
+}
+
+/// `--partition 2d --sssp`: the BFS over the grid, kernel 3 over the 1-D
+/// weighted rows of the same run, both validated and equal to one
+/// process's.
+#[test]
+fn sssp_with_the_2d_partition_gives_the_single_process_searches() {
+    let plan = two_d(with_sssp(plan(GeneratorKind::Xoshiro, 9)));
+    same_as_one_process_on(&plan, &[1, 4, 6], 1);
+    same_as_one_process_on(&plan, &[3], 2);
 }
 
 #[test]

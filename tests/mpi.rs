@@ -111,33 +111,56 @@ fn searches(r: &RunReport) -> Vec<(u64, u64)> {
     r.searches.iter().map(|s| (s.root, s.nedge)).collect()
 }
 
+/// Under mpirun, P = 1-4 and both partitions: the single process's
+/// checksum, roots and nedge, every search validated, and the JSON naming
+/// the partition and the grid's shape.
 #[test]
 fn every_rank_count_gives_the_single_process_answers() {
     let dir = tempfile::tempdir().unwrap();
     let json = |name: &str| dir.path().join(name).display().to_string();
-    let common = ["--scale", "12", "--keys", "8", "--seed", "5", "--quiet"];
+    let common = ["--scale", "10", "--keys", "4", "--seed", "5", "--quiet"];
     let one = single_run(&common, Path::new(&json("single.json")));
-    for (ranks, threads, wide) in [
-        (1, 2, false),
-        (2, 1, false),
-        (2, 2, true),
-        (3, 1, false),
-        (4, 1, false),
+    for (ranks, threads, wide, partition) in [
+        (1, 2, false, "1d"),
+        (2, 1, false, "1d"),
+        (2, 2, true, "1d"),
+        (3, 1, false, "1d"),
+        (4, 1, false, "1d"),
+        (1, 1, false, "2d"),
+        (2, 2, false, "2d"),
+        (3, 1, true, "2d"),
+        (4, 1, false, "2d"),
     ] {
-        let name = json(&format!("p{ranks}t{threads}.json"));
+        let name = json(&format!("p{ranks}t{threads}{partition}.json"));
         let threads = threads.to_string();
-        let mut args = vec!["--threads", &threads, "--json", &name];
+        let mut args = vec![
+            "--threads",
+            &threads,
+            "--json",
+            &name,
+            "--partition",
+            partition,
+        ];
         if wide {
             args.push("--wide-ids");
         }
         args.extend(common);
         one_block_over(ranks, &args);
         let r = report(Path::new(&name));
-        assert_eq!(r.graph.checksum, one.graph.checksum, "P {ranks}: checksum");
-        assert_eq!(searches(&r), searches(&one), "P {ranks}: roots and nedge");
+        let what = format!("P {ranks} {partition}");
+        assert_eq!(r.graph.checksum, one.graph.checksum, "{what}: checksum");
+        assert_eq!(searches(&r), searches(&one), "{what}: roots and nedge");
         assert!(r.searches.iter().all(|s| s.validate_time.is_some()));
+        // One rank is one process's run (the 1 x 1 grid), without `mpi`.
         if ranks > 1 {
             let mpi = r.mpi.as_ref().expect("the JSON has the MPI figures");
+            assert_eq!(mpi.partition, partition);
+            let grid = if partition == "2d" {
+                dist::Grid::shape(ranks)
+            } else {
+                (1, ranks)
+            };
+            assert_eq!(mpi.grid, Some([grid.0, grid.1]), "{what}");
             assert_eq!(mpi.peak_memory_bytes_per_rank.len(), ranks);
             assert_eq!(mpi.id_bytes, if wide { 8 } else { 4 });
             assert!(mpi.kernel1_bytes > 0);
@@ -152,7 +175,7 @@ fn sssp_searches(r: &RunReport) -> Vec<(u64, u64)> {
     records.iter().map(|s| (s.root, s.nedge)).collect()
 }
 
-/// `--sssp` under mpirun, on 1 to 4 ranks: the BFS
+/// `--sssp` under mpirun, on 1 to 4 ranks and both partitions: the BFS
 /// and then the SSSP searches of the single process (keys and nedge),
 /// every one validated (so the distances are the single process's too: a
 /// validated distance array is the one f32 fixpoint), and the combined
@@ -162,13 +185,15 @@ fn sssp_over_every_rank_count_gives_the_single_process_answers() {
     let dir = tempfile::tempdir().unwrap();
     let json = |name: &str| dir.path().join(name).display().to_string();
     let common = [
-        "--scale", "10", "--keys", "4", "--seed", "5", "--sssp", "--quiet",
+        "--scale", "9", "--keys", "3", "--seed", "5", "--sssp", "--quiet",
     ];
     let one = single_run(&common, Path::new(&json("single.json")));
-    assert_eq!(sssp_searches(&one).len(), 4);
-    for ranks in [1, 2, 3, 4] {
-        let name = json(&format!("p{ranks}.json"));
+    assert_eq!(sssp_searches(&one).len(), 3);
+    let runs = [1, 2, 3, 4].map(|p| (p, "1d")).into_iter();
+    for (ranks, partition) in runs.chain([1, 2, 3, 4].map(|p| (p, "2d"))) {
+        let name = json(&format!("p{ranks}{partition}.json"));
         let mut args = vec!["--threads", "1", "--json", &name];
+        args.extend(["--partition", partition]);
         args.extend(common);
         let stdout = one_block_over(ranks, &args);
         for line in [
@@ -179,12 +204,14 @@ fn sssp_over_every_rank_count_gives_the_single_process_answers() {
             assert_eq!(stdout.matches(line).count(), 1, "{line}:\n{stdout}");
         }
         let r = report(Path::new(&name));
-        assert_eq!(r.graph.checksum, one.graph.checksum, "P {ranks}: checksum");
-        assert_eq!(searches(&r), searches(&one), "P {ranks}: BFS");
-        assert_eq!(sssp_searches(&r), sssp_searches(&one), "P {ranks}: SSSP");
+        let what = format!("P {ranks} {partition}");
+        assert_eq!(r.graph.checksum, one.graph.checksum, "{what}: checksum");
+        assert_eq!(searches(&r), searches(&one), "{what}: BFS");
+        assert_eq!(sssp_searches(&r), sssp_searches(&one), "{what}: SSSP");
         if ranks > 1 {
             let mpi = r.mpi.as_ref().expect("the JSON has the MPI figures");
-            assert_eq!(mpi.sssp_search_bytes.as_ref().map(Vec::len), Some(4));
+            assert_eq!(mpi.partition, partition);
+            assert_eq!(mpi.sssp_search_bytes.as_ref().map(Vec::len), Some(3));
         }
     }
 }

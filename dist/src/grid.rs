@@ -21,7 +21,7 @@
 //!   `j`, the `u` of row block `i` adjacent to it; top-down) and by row
 //!   (CSR over the row block's indices; bottom-up), global ids.
 //! - [`GridBfs`] (`grid/bfs.rs`): kernel 2, top-down, bottom-up or
-//!   switching between them ([`Direction`]).
+//!   switching between them by Beamer's rule ([`Direction`]).
 //!
 //! # One level
 //!
@@ -36,7 +36,7 @@
 //! 3. fold, within grid row `i` (C ranks): the proposals go to the owners
 //!    of `u` (all in row `i`), which keep the first for each unvisited `u`
 //!    and make the next frontier;
-//! 4. one all-reduce (over all P) of the next frontier's size.
+//! 4. one all-reduce (over all P) of the next frontier's size and arcs.
 //!
 //! Bottom-up: 1. expand the frontier as a bitmap in grid column `j` (the
 //! owners' pieces are whole words, so they concatenate into the column
@@ -58,9 +58,10 @@
 //! - fold: `2 w s (C - 1) / C + 8 (C - 1)`, with `s` the proposals of a
 //!   rank, `s <= min(m_f / P, n' / R)` (each new vertex of row block `i`
 //!   is proposed at most once by each of the row's C cells);
-//! - level's end: `8 (P - 1)` (the all-reduce, as `Comm` counts it).
+//! - level's end: `16 (P - 1)` (the all-reduce of two counts, as `Comm`
+//!   counts it).
 //!
-//! So `w f (R - 1) / P + 2 w min(m_f / P, n' / R)` plus `8 (R + C + P)`
+//! So `w f (R - 1) / P + 2 w min(m_f / P, n' / R)` plus `8 (R + C + 2P)`
 //! of counts, against 1-D's `2 w (m_f / P) (P - 1) / P` (`DistBfs` sends
 //! one pair per arc out of the frontier to another rank, no dedup): the
 //! grid trades the frontier's ids to `R - 1` ranks for pairs bounded by
@@ -77,10 +78,34 @@
 //!   no proposal of a vertex another cell of the row already found);
 //! - fold: each found `(u, parent)` to `u`'s owner: `2 w s' (C - 1) / C +
 //!   8 (C - 1)`, `s' <= n' / R` per rank (up to C proposals per vertex);
-//! - level's end: `8 (P - 1)`.
+//! - level's end: `16 (P - 1)`.
 //!
 //! So `(R + C - 2) N / (8 P)` bytes of bitmaps (`~N / (4 sqrt(P))` on a
 //! square grid) against 1-D's `(P - 1) N / (8 P)` (`~N / 8`).
+//!
+//! # Kernel 3 stays on 1-D rows
+//!
+//! A 2-D run (`graph500 --partition 2d`) builds the 1-D weighted rows
+//! ([`WeightedLocalGraph`](crate::WeightedLocalGraph)) beside its cell and
+//! runs [`DistSssp`](crate::DistSssp) on them. Delta-stepping relaxes the
+//! arcs of the vertices settled in a phase and sends each offer `(u, d,
+//! parent)` (`2 w + 4` bytes) to `u`'s owner. With 1-D rows the settling
+//! rank holds all of `v`'s arcs: one exchange per phase, `(2 w + 4) a
+//! (P - 1) / P` bytes for `a` relaxed arcs of a rank. Over the grid, `v`'s
+//! arcs lie in the R cells of its grid column, so a phase needs two
+//! rounds: `v`'s distance expanded in the column (`(w + 4) (R - 1)` per
+//! settled vertex) and the offers folded in the row (`(2 w + 4) a'
+//! (C - 1) / C`, `a'` after keeping the least offer per target in a cell).
+//! Delta-stepping makes many small phases (several per bucket), so at the
+//! P of this machine and of the CI (1 to 4) the round trips, not the
+//! volume, are the cost, and the grid's saving (the row's share against
+//! the whole world's, and duplicates within a cell) is small: at P = 4
+//! (2 x 2), w = 4, the fold sends `12 a / 2` bytes against 1-D's `12 a 3 /
+//! 4`, plus `8` per settled vertex to expand: at most a third less volume
+//! for twice the rounds. At thousands of ranks the volume wins; kernel 3
+//! over the grid is left for then. The price now: a 2-D run with `--sssp`
+//! holds the weighted rows too (`w + 4` bytes an arc) and kernel 1 sends
+//! the tuples twice (rows and cell).
 //!
 //! # Design note for the next session
 //!
@@ -89,11 +114,11 @@
 //!   arcs. For large grids this wants Buluç's doubly compressed columns
 //!   (DCSC: only non-empty columns), and perhaps one orientation plus the
 //!   transpose's cell (`(j, i)`) when `R = C`.
-//! - The direction rule is a stand-in (frontier vertices against `N /
-//!   divisor`); use Beamer's `m_f > m_u / alpha` and `n_f < N / beta`
-//!   with degree sums agreed by all-reduce, as `DistBfs` does. Scans are
+//! - The direction rule is Beamer's, as `DistBfs` applies it, from the
+//!   owners' degrees (summed over the grid row in kernel 1). Scans are
 //!   sequential per rank: parallelise over the frontier (top-down) and
-//!   over row-block words (bottom-up) on the rank's pool.
+//!   over row-block words (bottom-up) on the rank's pool, and give the
+//!   bottom-up scan the single process's hubs.
 //! - Tests check bytes per level exactly against the model under
 //!   `ThreadRanks`; the check of measured against modelled bytes
 //!   can reuse `GridLevel`.
@@ -101,8 +126,8 @@
 //!   `ROUND_TUPLES` and propagation blocking (`graph.rs`) carry over: the
 //!   cell is the 1-D build with `(row block, column block)` for `rank`.
 //! - Parents are in the 1-D layout (rank `r` owns piece `r`), so
-//!   `DistValidator` validates a 2-D search unchanged; wire `GridBfs` into
-//!   `src/engine` as `--partition 1d|2d` and test under `mpirun`.
+//!   `DistValidator` validates a 2-D search unchanged; the harness runs
+//!   `GridBfs` under `--partition 2d` (`src/engine/ranks.rs`).
 
 mod bfs;
 mod graph;

@@ -33,8 +33,8 @@ pub(crate) struct Cli {
 
 impl Cli {
     /// The command line after the checks clap cannot make (an option that
-    /// needs another, named first; `--wide-ids` outside mpirun), refused
-    /// as clap refuses a command line.
+    /// needs another, named first; `--wide-ids` or `--partition 2d` outside
+    /// mpirun), refused as clap refuses a command line.
     pub(crate) fn checked(self) -> Result<Cli, clap::Error> {
         if let Some(run) = self.run_args() {
             let refused = |m: String| clap::Error::raw(clap::error::ErrorKind::ArgumentConflict, m);
@@ -281,6 +281,19 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     #[cfg_attr(not(feature = "mpi"), arg(hide = true))]
     pub(crate) wide_ids: bool,
+    /// Under mpirun: how the graph is laid over the ranks. 1d: rank r holds
+    /// the rows of its vertices, as the reference does. 2d: the ranks form
+    /// an R x C grid (as square as P's divisors allow), each holding the
+    /// arcs between one row block and one column block, so a search
+    /// exchanges only row and column pieces of the frontier; --sssp still
+    /// searches 1-D rows built in the same run. Default 1d: on 2 shared
+    /// cores 2d was slower at 2 and 4 ranks (docs/clusters.md); it is for
+    /// many ranks. One process started without mpirun accepts only 1d
+    /// (under mpirun -np 1, 2d is the one process's run: a 1 x 1 grid).
+    /// Hidden in a build without MPI, which refuses 2d.
+    #[arg(long, value_enum, value_name = "P", default_value_t = PartitionArg::OneD)]
+    #[cfg_attr(not(feature = "mpi"), arg(hide = true))]
+    pub(crate) partition: PartitionArg,
     /// Also run kernel 3, single-source shortest paths (Graph500 3.0), over
     /// the same keys after the BFS, and print the combined block.
     #[arg(long)]
@@ -297,7 +310,8 @@ pub(crate) struct RunArgs {
 impl RunArgs {
     /// The refusals clap cannot make, each naming the option refused
     /// first: a bad `--delta` before the `--sssp` it needs, `--trace`
-    /// without `--json`, and `--wide-ids` in one process.
+    /// without `--json`, and `--wide-ids` and `--partition 2d` in one
+    /// process.
     fn check(&self) -> Result<(), String> {
         if let Some(delta) = self.delta {
             SsspParams::new(delta).map_err(|e| e.to_string())?;
@@ -318,6 +332,14 @@ impl RunArgs {
         }
         if self.wide_ids && super::ranks::launched_ranks().unwrap_or(1) <= 1 {
             return Err("--wide-ids sets the global vertex ids of ranks under mpirun (mpirun -np P graph500 ...); one process names vertices in 32 bits".into());
+        }
+        if self.partition == PartitionArg::TwoD && !cfg!(feature = "mpi") {
+            return Err("--partition 2d lays the graph over ranks under mpirun, and this graph500 was built without MPI (cargo build --release --features mpi)".into());
+        }
+        // Under `mpirun -np 1` the run is one process's, which is the 1 x 1
+        // grid: accepted there, so scripts can sweep P from 1.
+        if self.partition == PartitionArg::TwoD && super::ranks::launched_ranks().is_none() {
+            return Err("--partition 2d lays the graph over the ranks of mpirun (mpirun -np P graph500 ...); one process holds the whole graph, so it accepts only --partition 1d".into());
         }
         Ok(())
     }
@@ -344,6 +366,7 @@ impl RunArgs {
             trace: self.trace,
             force,
             wide_ids: self.wide_ids,
+            partition: self.partition.into(),
             ..Plan::new(source)
         })
     }
@@ -617,6 +640,26 @@ impl KernelArg {
             KernelArg::Seq => "seq",
             KernelArg::Par => "par",
             KernelArg::Dobfs => "dobfs",
+        }
+    }
+}
+
+/// `--partition`, as the command line names the layouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum PartitionArg {
+    /// Rank r holds the rows of its vertices.
+    #[value(name = "1d")]
+    OneD,
+    /// The ranks as an R x C grid of adjacency cells.
+    #[value(name = "2d")]
+    TwoD,
+}
+
+impl From<PartitionArg> for harness::Partitioning {
+    fn from(p: PartitionArg) -> Self {
+        match p {
+            PartitionArg::OneD => harness::Partitioning::OneD,
+            PartitionArg::TwoD => harness::Partitioning::TwoD,
         }
     }
 }

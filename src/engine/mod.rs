@@ -10,7 +10,8 @@
 //! run there.
 //!
 //! Engines: [`one::OneProcess`] (this process's threads) and
-//! [`ranks::Ranks`] (P ranks of a [`dist::Comm`], 1-D). A new engine
+//! [`ranks::Ranks`] (P ranks of a [`dist::Comm`], 1-D or 2-D by the plan's
+//! [`Partitioning`](crate::Partitioning)). A new engine
 //! implements [`Engine`]; a new kernel is a [`Pass`] with its adapter
 //! (`src/pass/`), and neither copies the sequence.
 
@@ -195,6 +196,10 @@ pub struct PassResult {
 pub struct RankFigures {
     /// Ranks (`num_mpi_processes`).
     pub ranks: usize,
+    /// How the graph was laid over the ranks.
+    pub partition: crate::Partitioning,
+    /// The grid's shape `(R, C)`: `(1, P)` for the 1-D layout.
+    pub grid: (usize, usize),
     /// Bytes of a global vertex id in the ranks' graphs and messages.
     pub id_bytes: usize,
     /// Each rank's peak resident memory, bytes, in rank order.

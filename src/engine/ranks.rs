@@ -1,5 +1,10 @@
-//! The engine of P ranks (MPI, or ranks as threads), 1-D: rank `r` owns
-//! the vertices of [`Partition`] `r` and their rows.
+//! The engine of P ranks (MPI, or ranks as threads): rank `r` owns the
+//! vertices of [`Partition`] `r`, and holds their rows (`--partition 1d`)
+//! or one cell of the `R x C` grid ([`GridGraph`], `--partition 2d`). The
+//! layout changes kernel 1 and the BFS only: ownership, keys, parents and
+//! validation are 1-D in both, and kernel 3 searches the 1-D weighted
+//! rows, which a 2-D run builds beside its cell (see `dist`'s `grid.rs`
+//! for why).
 //!
 //! Every step is collective: rank `r` generates its share of the edge
 //! blocks, or reads its byte range of a binary file (the ranks' shares,
@@ -13,14 +18,19 @@
 //! so are failures: every rank returns the same error.
 //!
 //! Cost, besides the passes': kernel 1 sends each of the rank's tuples
-//! twice (both directions); the keys cost one all-gather of N/8 bytes.
+//! twice (both directions; a 2-D kernel 1 then sends each vertex's row
+//! lengths to its owner, `8 (C - 1) N / P` bytes a rank); the keys cost
+//! one all-gather of N/8 bytes.
 
 use super::{Engine, Loaded, RankFigures, TupleOrder, later};
 use crate::observe::{Event, Observer};
-use crate::plan::{self, GraphSource, KeyRule, Plan};
+use crate::plan::{self, GraphSource, KeyRule, Partitioning, Plan};
 use crate::searches::{Checker, PassOutput, Searching};
 use crate::{Error, Pass, budget, system};
-use dist::{Comm, Id, LocalGraph, Partition, Reduce, WeightedLocalGraph, agree, all_gather};
+use dist::{
+    Comm, Grid, GridBfs, GridGraph, Id, LocalGraph, Partition, Reduce, WeightedLocalGraph, agree,
+    all_gather,
+};
 use generator::format::{EdgeFormat, binary};
 use generator::{EDGES_PER_BLOCK, EdgeList, Tuple};
 use kernels::{Eligible, Kernel, SearchKey};
@@ -53,9 +63,17 @@ pub fn run_distributed(
     let (m, n) = agreed(comm, sizes(plan))?;
     rows_fit(n, comm.size())?;
     if plan.wide_ids || n > u64::from(u32::MAX) {
-        super::drive(&mut Ranks::<u64>::new(comm, m, n), plan, &observer)
+        super::drive(
+            &mut Ranks::<u64>::new(comm, m, n, plan.partition),
+            plan,
+            &observer,
+        )
     } else {
-        super::drive(&mut Ranks::<u32>::new(comm, m, n), plan, &observer)
+        super::drive(
+            &mut Ranks::<u32>::new(comm, m, n, plan.partition),
+            plan,
+            &observer,
+        )
     }
 }
 
@@ -122,13 +140,24 @@ fn sizes(plan: &Plan) -> Result<(u64, u64), Error> {
 /// The estimated peak bytes of one rank of `ranks` in a run of `plan` on
 /// `m` tuples and `n` vertices, with ids `I`: its share of the tuples,
 /// the keys' global eligibility bitmap and the program, plus what each
-/// pass holds ([`Pass::rank_bytes`]).
+/// pass holds ([`Pass::rank_bytes`]); with `--partition 2d`, the grid
+/// cell and its search's arrays on top (the 1-D rows' share counted as
+/// well: an over-estimate of at most the rows).
 pub fn rank_memory_estimate<I: Id>(plan: &Plan, m: u64, n: u64, ranks: u64) -> u64 {
     let tuples = m.div_ceil(ranks) * size_of::<I::Tuple>() as u64;
     let passes = plan.passes.iter();
+    let grid = match plan.partition {
+        Partitioning::OneD => 0,
+        Partitioning::TwoD => {
+            let p = usize::try_from(ranks).unwrap_or(usize::MAX);
+            GridGraph::<I>::bytes_for(n, p, 2 * m.div_ceil(ranks))
+                + GridBfs::<I>::bytes_for(&Grid::new(n, p))
+        }
+    };
     tuples
         + n / 4
         + budget::FIXED
+        + grid
         + passes
             .map(|p| p.rank_bytes::<I>(m, n, ranks, plan.validate))
             .sum::<u64>()
@@ -144,6 +173,7 @@ pub(crate) struct Ranks<'c, I: Id> {
     estimate: u64,
     sent_before: u64,
     kernel1_bytes: u64,
+    partition: Partitioning,
     ids: PhantomData<I>,
 }
 
@@ -164,6 +194,9 @@ pub(crate) struct RankGraph<I: Id> {
     pub(crate) graph: Option<Arc<LocalGraph<I>>>,
     /// The weighted rows, when a pass needs weights.
     pub(crate) weighted: Option<Arc<WeightedLocalGraph<I>>>,
+    /// The grid cell (`--partition 2d`), which the BFS searches instead of
+    /// the unweighted rows.
+    pub(crate) grid: Option<Arc<GridGraph<I>>>,
 }
 
 /// What a pass on a rank reads.
@@ -181,8 +214,9 @@ pub(crate) struct RankView<'a, I: Id> {
 }
 
 impl<'c, I: Id> Ranks<'c, I> {
-    fn new(comm: &'c dyn Comm, m: u64, n: u64) -> Self {
+    fn new(comm: &'c dyn Comm, m: u64, n: u64, partition: Partitioning) -> Self {
         Ranks {
+            partition,
             comm,
             part: Partition::new(n, comm.size()),
             m,
@@ -240,45 +274,56 @@ impl<I: Id> Engine for Ranks<'_, I> {
 
     /// The unweighted rows or, when a pass needs weights, the weighted rows
     /// split light-first where a pass asks ([`Pass::light_split`]) and the
-    /// unweighted rows copied out of them; ends with a barrier.
+    /// unweighted rows copied out of them; with `--partition 2d` the grid
+    /// cell instead of the unweighted rows (the weighted rows still built
+    /// when a pass needs them). Ends with a barrier.
     fn build(&mut self, plan: &Plan) -> RankGraph<I> {
         let (comm, part, backend) = (self.comm, self.part, plan.backend);
         self.sent_before = comm.bytes_sent();
         let share = self.share();
-        let built = match (&share.weights, plan.light_split()) {
-            (Some(weights), Some(delta)) => {
-                let weighted = WeightedLocalGraph::<I>::build_weighted_on(
-                    backend,
-                    comm,
-                    part,
-                    &share.tuples,
-                    weights,
-                    delta,
-                );
-                RankGraph {
-                    graph: Some(Arc::new(weighted.unweighted_on(backend))),
-                    weighted: Some(Arc::new(weighted)),
-                }
-            }
-            _ => RankGraph {
-                graph: Some(Arc::new(LocalGraph::<I>::build_on(
-                    backend,
-                    comm,
-                    part,
-                    &share.tuples,
-                ))),
-                weighted: None,
-            },
+        let two_d = plan.partition == Partitioning::TwoD;
+        let weighted = match (&share.weights, plan.light_split()) {
+            (Some(weights), Some(delta)) => Some(WeightedLocalGraph::<I>::build_weighted_on(
+                backend,
+                comm,
+                part,
+                &share.tuples,
+                weights,
+                delta,
+            )),
+            _ => None,
         };
+        let graph = match &weighted {
+            _ if two_d => None,
+            Some(weighted) => Some(weighted.unweighted_on(backend)),
+            None => Some(LocalGraph::<I>::build_on(
+                backend,
+                comm,
+                part,
+                &share.tuples,
+            )),
+        };
+        let grid = two_d.then(|| {
+            let grid = Grid::new(part.num_vertices(), comm.size());
+            Arc::new(GridGraph::<I>::build(comm, grid, &share.tuples))
+        });
         comm.barrier();
-        built
+        RankGraph {
+            graph: graph.map(Arc::new),
+            weighted: weighted.map(Arc::new),
+            grid,
+        }
     }
 
     fn keys(&mut self, plan: &Plan, graph: &RankGraph<I>) -> Result<Vec<SearchKey>, Error> {
         let comm = self.comm;
         self.kernel1_bytes = sum(comm, comm.bytes_sent() - self.sent_before);
-        let rows = graph.graph.as_ref().expect("built");
-        let keys = (self.share().key_rule).choose_among(&eligible(comm, rows), plan.keys);
+        let eligible = match (&graph.grid, &graph.graph) {
+            (Some(cell), _) => eligible(comm, self.part, |v| cell.degree(v) > 0),
+            (None, Some(rows)) => eligible(comm, self.part, |v| rows.degree(v) > 0),
+            (None, None) => unreachable!("kernel 1 built a graph to search"),
+        };
+        let keys = (self.share().key_rule).choose_among(&eligible, plan.keys);
         agreed(comm, keys)
     }
 
@@ -318,6 +363,7 @@ impl<I: Id> Engine for Ranks<'_, I> {
         let later = later(plan, index);
         if !later.iter().any(|p| !p.weighted()) {
             graph.graph = None;
+            graph.grid = None;
         }
         if !later.iter().any(|p| p.weighted()) {
             graph.weighted = None;
@@ -329,8 +375,14 @@ impl<I: Id> Engine for Ranks<'_, I> {
         let peak = system::peak_resident_bytes().unwrap_or(0);
         let mut peaks = vec![0u64; ranks];
         all_gather(self.comm, &[peak], &vec![1; ranks], &mut peaks);
+        let grid = Grid::new(self.part.num_vertices(), ranks);
         Some(RankFigures {
             ranks,
+            partition: self.partition,
+            grid: match self.partition {
+                Partitioning::OneD => (1, ranks),
+                Partitioning::TwoD => (grid.rows(), grid.cols()),
+            },
             id_bytes: size_of::<I>(),
             peak_memory_bytes_per_rank: peaks,
             kernel1_bytes: self.kernel1_bytes,
@@ -402,14 +454,14 @@ fn sum(comm: &dyn Comm, x: u64) -> u64 {
 }
 
 /// The vertices with an edge (not a self-loop), every rank's words
-/// gathered: the same set as the whole graph's [`Eligible::of`].
-fn eligible<I: Id>(comm: &dyn Comm, graph: &LocalGraph<I>) -> Eligible {
-    let part = graph.partition();
-    let rows = graph.num_rows();
+/// gathered: the same set as the whole graph's [`Eligible::of`], from
+/// whether each vertex this rank owns (by local index) has an edge.
+fn eligible(comm: &dyn Comm, part: Partition, has_edge: impl Fn(usize) -> bool) -> Eligible {
+    let rows = part.count(comm.rank());
     let mine: Vec<u64> = (0..rows.div_ceil(64))
         .map(|w| {
             (w * 64..(w * 64 + 64).min(rows)).fold(0u64, |bits, row| {
-                bits | u64::from(graph.degree(row) > 0) << (row % 64)
+                bits | u64::from(has_edge(row)) << (row % 64)
             })
         })
         .collect();

@@ -6,13 +6,15 @@
 //!   it lies (no `i64` copy) and, over block-ordered tuples of at most
 //!   `2^26` vertices, holds up to [`validate::batch::LANES`] searches and
 //!   judges their tuples in one pass ([`Batch`]).
-//! - Ranks: `RankBfs` drives a [`DistBfs`] and records the bytes each
-//!   search sent; `RankBfsChecker` copies this rank's parents out of the
-//!   engine's atomics (untimed) and runs the distributed validator.
+//! - Ranks: `RankBfs` drives a [`DistBfs`] (1-D) and `RankGridBfs` a
+//!   [`GridBfs`] (2-D), each recording the bytes each search sent;
+//!   `RankBfsChecker` copies this rank's parents out of either engine
+//!   (untimed) and runs the distributed validator: both leave parents in
+//!   the 1-D layout.
 
 use crate::report::{SearchRecord, TraceStep};
 use crate::searches::{Checker, Searcher};
-use dist::{Comm, DistBfs, DistValidator, Id, Partition};
+use dist::{Comm, DistBfs, DistValidator, GridBfs, Id, Partition};
 use generator::Tuple;
 use kernels::{Bfs, Csr, Parents, SearchKey, SearchStats};
 use std::sync::Arc;
@@ -202,6 +204,92 @@ impl<I: Id> Searcher for RankBfs<'_, I> {
     }
 }
 
+/// The 2-D BFS as the loop drives it; records the bytes each search sent
+/// (the warm-up's first), summed over the ranks.
+pub(crate) struct RankGridBfs<'c, I: Id> {
+    engine: GridBfs<'c, I>,
+    bytes: Vec<u64>,
+}
+
+impl<'c, I: Id> RankGridBfs<'c, I> {
+    /// `engine`, for `keys` searches (and the warm-up).
+    pub(crate) fn new(engine: GridBfs<'c, I>, keys: usize) -> Self {
+        RankGridBfs {
+            engine,
+            bytes: Vec::with_capacity(keys + 1),
+        }
+    }
+}
+
+impl<I: Id> Searcher for RankGridBfs<'_, I> {
+    type Output = [u64];
+
+    /// Nothing: each search clears its own arrays.
+    fn reset(&mut self) {}
+
+    fn search(&mut self, key: SearchKey) -> SearchStats {
+        let stats = self.engine.search(key.id());
+        self.bytes.push(self.engine.search_bytes());
+        stats
+    }
+
+    fn output(&self) -> &[u64] {
+        self.engine.parents()
+    }
+
+    fn nedge(&self) -> u64 {
+        self.engine.nedge()
+    }
+
+    /// The levels; frontier and discovered are global, seconds and bytes
+    /// this rank's.
+    fn trace(&self, record: &mut SearchRecord) {
+        let mut frontier = 1;
+        let steps = self.engine.levels().iter().map(|level| {
+            let direction = match level.bottom_up {
+                true => kernels::Direction::BottomUp,
+                false => kernels::Direction::TopDown,
+            };
+            let step = TraceStep {
+                direction: direction.name().to_string(),
+                frontier,
+                discovered: level.discovered,
+                edges_examined: None,
+                seconds: level.seconds,
+                bytes: Some(level.bytes),
+            };
+            frontier = level.discovered;
+            step
+        });
+        record.trace = Some(steps.collect());
+    }
+
+    fn bytes_sent(&self) -> &[u64] {
+        &self.bytes
+    }
+}
+
+/// A rank's parents as a search leaves them: atomics (`DistBfs`) or plain
+/// words (`GridBfs`), in the 1-D layout either way.
+pub(crate) trait RankParents {
+    /// Copies them into `out` (one slot per vertex this rank owns).
+    fn copy_to(&self, out: &mut [u64]);
+}
+
+impl RankParents for [AtomicU64] {
+    fn copy_to(&self, out: &mut [u64]) {
+        for (mine, p) in out.iter_mut().zip(self) {
+            *mine = p.load(Ordering::Relaxed);
+        }
+    }
+}
+
+impl RankParents for [u64] {
+    fn copy_to(&self, out: &mut [u64]) {
+        out.copy_from_slice(self);
+    }
+}
+
 /// The distributed BFS validator as the loop drives it.
 pub(crate) struct RankBfsChecker<'c, T: Tuple> {
     validator: DistValidator<'c, T>,
@@ -221,19 +309,12 @@ impl<'c, T: Tuple> RankBfsChecker<'c, T> {
     }
 }
 
-impl<T: Tuple> Checker<[AtomicU64]> for RankBfsChecker<'_, T> {
-    fn prepare(&mut self, parents: &[AtomicU64]) {
-        for (mine, p) in self.parents.iter_mut().zip(parents) {
-            *mine = p.load(Ordering::Relaxed);
-        }
+impl<T: Tuple, P: RankParents + ?Sized> Checker<P> for RankBfsChecker<'_, T> {
+    fn prepare(&mut self, parents: &P) {
+        parents.copy_to(&mut self.parents);
     }
 
-    fn check(
-        &mut self,
-        _: &[AtomicU64],
-        root: SearchKey,
-        nedge: u64,
-    ) -> Result<TreeSummary, Invalid> {
+    fn check(&mut self, _: &P, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
         self.validator.check(root.id(), &self.parents, Some(nedge))
     }
 }

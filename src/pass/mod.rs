@@ -17,8 +17,8 @@ use crate::engine::one::OneView;
 use crate::engine::ranks::{Metered, RankView};
 use crate::searches::{Prepared, Searching};
 use crate::{Error, Plan};
-use bfs::{BfsChecker, BfsSearcher, RankBfs, RankBfsChecker};
-use dist::{DistBfs, DistSssp, Id};
+use bfs::{BfsChecker, BfsSearcher, RankBfs, RankBfsChecker, RankGridBfs};
+use dist::{DistBfs, DistSssp, GridBfs, GridDirection, Id};
 use kernels::{Kernel, SsspParams};
 use sssp::{RankSssp, RankSsspChecker, SsspChecker, SsspSearcher};
 use std::path::Path;
@@ -186,12 +186,24 @@ impl Pass {
                 let Kernel::Dobfs(params) = bfs else {
                     unreachable!("refused by run_distributed")
                 };
-                let rows = Arc::clone(graph.graph.as_ref().expect("unweighted rows"));
-                let engine = DistBfs::on(backend, comm, rows, params);
                 let checker = move || {
                     let checker = RankBfsChecker::new(comm, part, &share.tuples, first);
                     Metered::new(checker, comm, keys)
                 };
+                if let Some(cell) = &graph.grid {
+                    let grid = cell.grid();
+                    let label = format!("{label}, a {} x {} grid", grid.rows(), grid.cols());
+                    let direction = GridDirection::Optimizing(params);
+                    let engine = GridBfs::on(backend, comm, Arc::clone(cell), direction);
+                    return Box::new(Prepared {
+                        kernel,
+                        label,
+                        searcher: RankGridBfs::new(engine, keys),
+                        checker,
+                    });
+                }
+                let rows = Arc::clone(graph.graph.as_ref().expect("unweighted rows"));
+                let engine = DistBfs::on(backend, comm, rows, params);
                 Box::new(Prepared {
                     kernel,
                     label,

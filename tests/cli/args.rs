@@ -136,16 +136,27 @@ fn help_lists_the_exit_statuses_the_readme_and_guide_list() {
     assert!(said.contains(&130), "{said:?}");
 }
 
-/// `--wide-ids` only changes the ids of ranks under mpirun: one process
-/// refuses it (naming it, and saying where it works), and `--help` shows
-/// it only in a build with MPI, where it can take effect.
+/// `--wide-ids` and `--partition 2d` only change how ranks under mpirun
+/// hold the graph: one process refuses them (naming the option, and
+/// saying where it works) and accepts `--partition 1d`, and `--help`
+/// shows them only in a build with MPI, where they can take effect.
 #[test]
-fn wide_ids_are_refused_in_one_process_and_shown_only_with_mpi() {
-    let o = graph500(&["--scale", "5", "--keys", "2", "--wide-ids"]);
-    assert_bad_input(&o, &["--wide-ids", "mpirun"]);
-    assert!(stdout(&o).is_empty());
+fn wide_ids_and_2d_are_refused_in_one_process_and_shown_only_with_mpi() {
     let help = stdout(&graph500(&["--help"]));
-    assert_eq!(help.contains("--wide-ids"), cfg!(feature = "mpi"), "{help}");
+    for (option, value) in [("--wide-ids", None), ("--partition", Some("2d"))] {
+        let mut args = vec!["--scale", "5", "--keys", "2", option];
+        args.extend(value);
+        let o = graph500(&args);
+        assert_bad_input(&o, &[option, "mpirun"]);
+        assert!(stdout(&o).is_empty());
+        assert_eq!(help.contains(option), cfg!(feature = "mpi"), "{help}");
+    }
+    let one_d = graph500(&["--scale", "5", "--keys", "2", "--partition", "1d"]);
+    assert!(
+        one_d.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one_d.stderr)
+    );
 }
 
 /// Every option a command's `--help` lists is in that command's row of the

@@ -14,20 +14,46 @@
 //! level, so proposing it again could only lose). A bottom-up level
 //! proposes each unreached `u` from each of the C cells of its row that
 //! find a frontier neighbour (up to C proposals, the owner keeps the
-//! first). The scans are sequential for now (one worker per rank); the
-//! direction rule is a vertex-count stand-in ([`Direction::Auto`]).
+//! first).
+//!
+//! A rank's scans run on its [`Backend`] ([`GridBfs::on`]): top-down over
+//! pieces of the column's frontier, each claiming a row-block vertex by
+//! `fetch_or` on its `proposed` bit (so which frontier vertex becomes the
+//! parent may vary between runs; the level, and so the reached count and
+//! depth, may not); bottom-up over runs of row-block words, each worker
+//! with its own proposals, concatenated in word order (deterministic).
+//!
+//! Direction ([`Direction::Optimizing`]): Beamer's rule as
+//! [`DistBfs`](crate::DistBfs) applies it, on global counts from the
+//! owners' degrees ([`GridGraph::degree`]): bottom-up once the frontier's
+//! arcs `m_f` exceed `m_u / alpha` (`m_u`: arcs not yet scanned top-down),
+//! back top-down when a bottom-up level finds fewer vertices than its
+//! frontier held and at most `N / beta`. `m_f` rides on the level's
+//! closing all-reduce (two counts instead of one); the root's degree costs
+//! one all-reduce at the start. So every rank takes the same direction.
 
 use super::{Grid, GridGraph, Group};
 use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
 use crate::{Id, NO_PARENT};
-use kernels::SearchStats;
+use kernels::{DoParams, SearchStats};
+use par::Backend;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+/// Frontier vertices per work item of a top-down scan.
+const TOP_DOWN_GRAIN: usize = 256;
+/// Row-block bitmap words (64 vertices each) per work item of a bottom-up
+/// scan.
+const BOTTOM_UP_GRAIN: usize = 16;
 
 /// What one rank saw of one level.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GridLevel {
     /// This rank's part of the level's frontier.
     pub frontier: u64,
+    /// The vertices the level found, over all ranks.
+    pub discovered: u64,
     /// Whether the level went bottom-up.
     pub bottom_up: bool,
     /// The proposals `(u, parent)` this rank sent to other ranks of its
@@ -35,6 +61,8 @@ pub struct GridLevel {
     pub proposals_out: u64,
     /// Bytes this rank sent during the level (as its `Comm` counts them).
     pub bytes: u64,
+    /// Seconds the level took on this rank.
+    pub seconds: f64,
 }
 
 /// Which way each level goes.
@@ -44,22 +72,10 @@ pub enum Direction {
     TopDown,
     /// Every level bottom-up.
     BottomUp,
-    /// Bottom-up while the frontier holds more than `N / divisor`
-    /// vertices (a stand-in for Beamer's arc counts, to be replaced).
-    Auto {
-        /// `N / divisor` vertices is the switching point.
-        divisor: u64,
-    },
-}
-
-impl Direction {
-    fn bottom_up(self, frontier: u64, n: u64) -> bool {
-        match self {
-            Direction::TopDown => false,
-            Direction::BottomUp => true,
-            Direction::Auto { divisor } => frontier > n / divisor.max(1),
-        }
-    }
+    /// Beamer's rule with these `alpha` and `beta` (see the module
+    /// header), as the 1-D [`DistBfs`](crate::DistBfs) and one process's
+    /// `DoBfs` use it.
+    Optimizing(DoParams),
 }
 
 /// A direction-optimizing BFS over a [`GridGraph`]; one per rank, reused
@@ -68,24 +84,67 @@ pub struct GridBfs<'c, I: Id> {
     comm: &'c dyn Comm,
     direction: Direction,
     graph: Arc<GridGraph<I>>,
+    /// What runs this rank's scans.
+    backend: Backend,
     parents: Vec<u64>,
-    proposed: Vec<u64>,
+    proposed: Vec<AtomicU64>,
     levels: Vec<GridLevel>,
+    /// Bytes the last search sent, summed over the ranks.
+    search_bytes: u64,
 }
 
 impl<'c, I: Id> GridBfs<'c, I> {
-    /// A search over `graph`, this rank's cell.
+    /// A search over `graph`, this rank's cell, its scans on rayon.
     pub fn new(comm: &'c dyn Comm, graph: Arc<GridGraph<I>>, direction: Direction) -> Self {
+        GridBfs::on(Backend::Rayon, comm, graph, direction)
+    }
+
+    /// [`GridBfs::new`] with this rank's scans on `backend`.
+    pub fn on(
+        backend: Backend,
+        comm: &'c dyn Comm,
+        graph: Arc<GridGraph<I>>,
+        direction: Direction,
+    ) -> Self {
         let grid = *graph.grid();
         let owned = grid.partition().count(comm.rank());
         GridBfs {
             comm,
             direction,
+            backend,
             parents: vec![NO_PARENT; owned],
-            proposed: vec![0; grid.row_len().div_ceil(64)],
+            proposed: (0..grid.row_len().div_ceil(64))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
             levels: Vec::new(),
+            search_bytes: 0,
             graph,
         }
+    }
+
+    /// Bytes of the per-search arrays of a rank of `grid`: the owned
+    /// vertices' parents and the row block's proposal bits; a level's
+    /// messages and bitmaps come on top.
+    pub fn bytes_for(grid: &Grid) -> u64 {
+        8 * grid.piece() as u64 + grid.row_len().div_ceil(64) as u64 * 8
+    }
+
+    /// The bytes the last search sent (its start, levels and end), summed
+    /// over the ranks; the same on every rank.
+    pub fn search_bytes(&self) -> u64 {
+        self.search_bytes
+    }
+
+    /// The last search's nedge: half the degree sum of the reached
+    /// vertices over all ranks (the rule of `kernels::Csr::nedge`).
+    /// Collective; one all-reduce.
+    pub fn nedge(&self) -> u64 {
+        let graph = &*self.graph;
+        let arcs = (self.parents.iter().enumerate())
+            .filter(|&(_, &p)| p != NO_PARENT)
+            .map(|(l, _)| graph.degree(l))
+            .sum::<u64>();
+        all_reduce(self.comm, [arcs], Reduce::Sum)[0] / 2
     }
 
     /// The parents of this rank's vertices (`NO_PARENT` where unreached),
@@ -105,26 +164,39 @@ impl<'c, I: Id> GridBfs<'c, I> {
         let grid: Grid = *self.graph.grid();
         let comm = self.comm;
         let part = *grid.partition();
+        let n = grid.num_vertices();
+        assert!(root < n, "root {root} is not a vertex ({n} vertices)");
+        let start_bytes = comm.bytes_sent();
         self.parents.fill(NO_PARENT);
-        self.proposed.fill(0);
+        self.proposed.iter().for_each(|w| w.store(0, Relaxed));
         self.levels.clear();
         let column = grid.column_group(comm);
         let row = grid.row_group(comm);
         let mut frontier: Vec<I> = Vec::new();
+        let mut root_degree = 0;
         if grid.owner(root) == comm.rank() {
             self.parents[part.local(root)] = root;
+            root_degree = self.graph.degree(part.local(root));
             frontier.push(I::from_u64(root));
         }
+        let [mut scout] = all_reduce(comm, [root_degree], Reduce::Sum);
+        let mut edges_to_check = self.graph.total_arcs();
         let (mut reached, mut depth, mut global_frontier) = (1u64, 0u32, 1u64);
+        let mut bottom_up = self.direction == Direction::BottomUp;
         let mut outgoing: Vec<Vec<[I; 2]>> = vec![Vec::new(); row.size()];
         loop {
+            let start = Instant::now();
             let before = comm.bytes_sent();
-            let bottom_up = self
-                .direction
-                .bottom_up(global_frontier, grid.num_vertices());
+            if let Direction::Optimizing(params) = self.direction
+                && !bottom_up
+                && scout > edges_to_check / params.alpha.max(1)
+            {
+                bottom_up = true;
+            }
             if bottom_up {
                 self.propose_bottom_up(&frontier, &column, &row, &mut outgoing);
             } else {
+                edges_to_check = edges_to_check.saturating_sub(scout);
                 self.propose_top_down(&frontier, &column, &mut outgoing);
             }
             let counts: Vec<usize> = outgoing.iter().map(Vec::len).collect();
@@ -133,30 +205,46 @@ impl<'c, I: Id> GridBfs<'c, I> {
             outgoing.iter_mut().for_each(Vec::clear);
             // Fold: owners keep the first proposal for each unreached u.
             let (received, _) = exchange(&row, &send, &counts);
-            let mut next = Vec::new();
+            let (mut next, mut next_arcs) = (Vec::new(), 0u64);
             for &[u, v] in &received {
-                let parent = &mut self.parents[part.local(u.to_u64())];
+                let local = part.local(u.to_u64());
+                let parent = &mut self.parents[local];
                 if *parent == NO_PARENT {
                     *parent = v.to_u64();
+                    next_arcs += self.graph.degree(local);
                     next.push(u);
                 }
             }
             let level_frontier = frontier.len() as u64;
             frontier = next;
-            let [found] = all_reduce(comm, [frontier.len() as u64], Reduce::Sum);
+            let [found, found_arcs] =
+                all_reduce(comm, [frontier.len() as u64, next_arcs], Reduce::Sum);
             self.levels.push(GridLevel {
                 frontier: level_frontier,
+                discovered: found,
                 bottom_up,
                 proposals_out,
                 bytes: comm.bytes_sent() - before,
+                seconds: start.elapsed().as_secs_f64(),
             });
             if found == 0 {
                 break;
             }
             reached += found;
             depth += 1;
+            match self.direction {
+                Direction::Optimizing(params) if bottom_up => {
+                    if found < global_frontier && found <= n / params.beta.max(1) {
+                        bottom_up = false;
+                        scout = 1;
+                    }
+                }
+                _ => scout = found_arcs,
+            }
             global_frontier = found;
         }
+        let [bytes] = all_reduce(comm, [comm.bytes_sent() - start_bytes], Reduce::Sum);
+        self.search_bytes = bytes;
         SearchStats { reached, depth }
     }
 
@@ -177,15 +265,28 @@ impl<'c, I: Id> GridBfs<'c, I> {
             .collect();
         let mut column_frontier = vec![I::default(); sizes.iter().sum()];
         all_gather(column, frontier, &sizes, &mut column_frontier);
-        for &v in &column_frontier {
-            for &u in self.graph.neighbors(grid.column_local(v.to_u64())) {
-                let k = grid.row_local(u.to_u64());
-                let bit = 1u64 << (k % 64);
-                if self.proposed[k / 64] & bit == 0 {
-                    self.proposed[k / 64] |= bit;
-                    outgoing[k / grid.piece()].push([u, v]);
+        let (graph, proposed) = (&*self.graph, &self.proposed);
+        let first = graph.first_column();
+        let pieces = self
+            .backend
+            .map_ranges(column_frontier.len(), TOP_DOWN_GRAIN, |range| {
+                let mut found = Vec::new();
+                for &v in &column_frontier[range] {
+                    let c = usize::try_from(v.to_u64() - first).expect("fits memory");
+                    for &u in graph.neighbors(c) {
+                        let k = grid.row_local(u.to_u64());
+                        let bit = 1u64 << (k % 64);
+                        if proposed[k / 64].load(Relaxed) & bit == 0
+                            && proposed[k / 64].fetch_or(bit, Relaxed) & bit == 0
+                        {
+                            found.push((k, [u, v]));
+                        }
+                    }
                 }
-            }
+                found
+            });
+        for (k, pair) in pieces.into_iter().flatten() {
+            outgoing[k / grid.piece()].push(pair);
         }
     }
 
@@ -229,26 +330,35 @@ impl<'c, I: Id> GridBfs<'c, I> {
             &mut row_reached,
         );
         let (i, _) = grid.coords(rank);
-        for (w, &word) in row_reached.iter().enumerate() {
-            let mut unreached = !word;
-            while unreached != 0 {
-                let bit = unreached.trailing_zeros() as usize;
-                unreached &= unreached - 1;
-                let k = (w - w % piece_words) / piece_words * grid.piece()
-                    + (w % piece_words) * 64
-                    + bit;
-                let Some(u) = grid.row_vertex(i, k) else {
-                    continue;
-                };
-                let found = self.graph.sources(k).iter().find(|v| {
-                    let c = grid.column_local(v.to_u64());
-                    in_frontier[c / 64] & (1 << (c % 64)) != 0
-                });
-                if let Some(&v) = found {
-                    self.proposed[k / 64] |= 1 << (k % 64);
-                    outgoing[k / grid.piece()].push([I::from_u64(u), v]);
+        let graph = &*self.graph;
+        let first = graph.first_column();
+        let pieces = self
+            .backend
+            .map_ranges(row_reached.len(), BOTTOM_UP_GRAIN, |words| {
+                let mut found = Vec::new();
+                for w in words {
+                    let mut unreached = !row_reached[w];
+                    while unreached != 0 {
+                        let bit = unreached.trailing_zeros() as usize;
+                        unreached &= unreached - 1;
+                        let k = w / piece_words * grid.piece() + (w % piece_words) * 64 + bit;
+                        let Some(u) = grid.row_vertex(i, k) else {
+                            continue;
+                        };
+                        let parent = graph.sources(k).iter().find(|v| {
+                            let c = usize::try_from(v.to_u64() - first).expect("fits memory");
+                            in_frontier[c / 64] & (1 << (c % 64)) != 0
+                        });
+                        if let Some(&v) = parent {
+                            found.push((k, [I::from_u64(u), v]));
+                        }
+                    }
                 }
-            }
+                found
+            });
+        for (k, pair) in pieces.into_iter().flatten() {
+            self.proposed[k / 64].fetch_or(1 << (k % 64), Relaxed);
+            outgoing[k / grid.piece()].push(pair);
         }
     }
 }

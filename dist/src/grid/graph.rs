@@ -10,13 +10,21 @@
 //! same arcs are kept by row too (CSR over [`Grid::row_local`], entries
 //! the `v`), for the bottom-up step.
 //!
-//! Memory per rank: `8 (N / C + 1) + 8 (C piece + 1)` bytes of offsets
-//! and `2 w` bytes per arc (both orientations), plus the received `2 w` bytes per arc while sorting (one round;
-//! the 1-D build's bounded rounds are the next step).
+//! The owner of each vertex then learns its degree (the arcs of its row
+//! summed over the C cells of its grid row): each rank sends each member
+//! of its grid row the row lengths of that member's piece, one exchange of
+//! `8 (C - 1) N / P` bytes, and one all-reduce gives the total. The
+//! degrees pick the search keys (degree > 0), steer the search's direction
+//! (Beamer's arc counts) and count nedge, as the 1-D rows' do.
+//!
+//! Memory per rank: `8 (N / C + 1) + 8 (C piece + 1)` bytes of offsets,
+//! `8 N / P` of degrees and `2 w` bytes per arc (both orientations), plus
+//! the received `2 w` bytes per arc while sorting (one round; the 1-D
+//! build's bounded rounds are the next step).
 
 use super::Grid;
 use crate::Id;
-use crate::comm::{Comm, exchange};
+use crate::comm::{Comm, Reduce, all_reduce, exchange};
 use crate::route::{Sends, route};
 use generator::Tuple;
 
@@ -32,6 +40,12 @@ pub struct GridGraph<I> {
     /// [`Grid::row_local`]): for each `u`, the `v` adjacent to it.
     row_offsets: Vec<usize>,
     sources: Vec<I>,
+    /// The degree of each vertex this rank owns (its 1-D piece), over the
+    /// whole graph.
+    degrees: Vec<u64>,
+    /// The arcs of the whole graph (twice the tuples that are not
+    /// self-loops).
+    total_arcs: u64,
 }
 
 impl<I: Id> GridGraph<I> {
@@ -54,8 +68,10 @@ impl<I: Id> GridGraph<I> {
         let range = grid.column_range(j);
         let columns = usize::try_from(range.end - range.start).expect("fits memory");
         let mut offsets = vec![0usize; columns + 1];
+        // Every v here is of column block j: its index is `v - first`.
+        let column_local = |v: I| usize::try_from(v.to_u64() - range.start).expect("fits memory");
         for &[_, v] in &arcs {
-            offsets[grid.column_local(v.to_u64()) + 1] += 1;
+            offsets[column_local(v) + 1] += 1;
         }
         for c in 0..columns {
             offsets[c + 1] += offsets[c];
@@ -63,7 +79,7 @@ impl<I: Id> GridGraph<I> {
         let mut fill = offsets.clone();
         let mut targets = vec![I::default(); arcs.len()];
         for &[u, v] in &arcs {
-            let c = grid.column_local(v.to_u64());
+            let c = column_local(v);
             targets[fill[c]] = u;
             fill[c] += 1;
         }
@@ -82,6 +98,8 @@ impl<I: Id> GridGraph<I> {
             sources[fill[k]] = v;
             fill[k] += 1;
         }
+        let degrees = owned_degrees(comm, grid, &row_offsets);
+        let [total_arcs] = all_reduce(comm, [degrees.iter().sum::<u64>()], Reduce::Sum);
         GridGraph {
             grid,
             rank,
@@ -89,8 +107,43 @@ impl<I: Id> GridGraph<I> {
             targets,
             row_offsets,
             sources,
+            degrees,
+            total_arcs,
         }
     }
+
+    /// Bytes a rank holds for its cell in a graph of `num_vertices` over
+    /// `ranks`, with `arcs` arcs in the cell: both orientations' offsets
+    /// and ids, and the owned vertices' degrees.
+    pub fn bytes_for(num_vertices: u64, ranks: usize, arcs: u64) -> u64 {
+        let grid = Grid::new(num_vertices, ranks);
+        let columns = num_vertices.div_ceil(grid.cols() as u64);
+        let owned = grid.piece() as u64;
+        8 * (columns + 1)
+            + 8 * (grid.row_len() as u64 + 1)
+            + 8 * owned
+            + 2 * arcs * size_of::<I>() as u64
+    }
+}
+
+/// The degrees of the vertices this rank owns: each member of the grid
+/// row gets the row lengths of its piece from every cell of the row, and
+/// sums them. Collective.
+fn owned_degrees(comm: &dyn Comm, grid: Grid, row_offsets: &[usize]) -> Vec<u64> {
+    let part = *grid.partition();
+    let row = grid.row_group(comm);
+    let counts: Vec<usize> = row.members().iter().map(|&m| part.count(m)).collect();
+    let mut send = Vec::with_capacity(counts.iter().sum());
+    for (j, &count) in counts.iter().enumerate() {
+        let first = j * grid.piece();
+        send.extend((first..first + count).map(|k| (row_offsets[k + 1] - row_offsets[k]) as u64));
+    }
+    let (received, _) = exchange(&row, &send, &counts);
+    let mut degrees = vec![0u64; part.count(comm.rank())];
+    for piece in received.chunks(degrees.len().max(1)) {
+        degrees.iter_mut().zip(piece).for_each(|(d, &x)| *d += x);
+    }
+    degrees
 }
 
 impl<I: Id> GridGraph<I> {
@@ -124,6 +177,23 @@ impl<I: Id> GridGraph<I> {
     #[inline]
     pub fn neighbors(&self, column: usize) -> &[I] {
         &self.targets[self.offsets[column]..self.offsets[column + 1]]
+    }
+
+    /// The degree of the `local`-th vertex this rank owns (over the whole
+    /// graph, as the 1-D rows count it).
+    #[inline]
+    pub fn degree(&self, local: usize) -> u64 {
+        self.degrees[local]
+    }
+
+    /// The vertices this rank owns.
+    pub fn num_owned(&self) -> usize {
+        self.degrees.len()
+    }
+
+    /// The arcs of the whole graph.
+    pub fn total_arcs(&self) -> u64 {
+        self.total_arcs
     }
 
     /// The `v` of this rank's column block adjacent to the row block's

@@ -238,14 +238,14 @@ fn depths(csr: &kernels::Csr, root: u32) -> Vec<u32> {
 /// reached count and depth; and each rank's bytes per level are exactly
 /// the traffic model's (`grid.rs`): top-down `8 (R - 1) + 4 f_r (R - 1)`
 /// to expand, bottom-up `8 words_r (R - 1)` to expand and `8 (piece / 64)
-/// (C - 1)` for the row's reached bits; `8 (C - 1) + 8 s` to fold, `8 (P
-/// - 1)` to agree.
+/// (C - 1)` for the row's reached bits; `8 (C - 1) + 8 s` to fold, `16
+/// (P - 1)` to agree (the next frontier's size and arcs).
 #[test]
 fn grid_bfs_is_a_bfs_tree_with_the_modelled_bytes() {
     for direction in [
         Direction::TopDown,
         Direction::BottomUp,
-        Direction::Auto { divisor: 20 },
+        Direction::Optimizing(kernels::DoParams::DEFAULT),
     ] {
         grid_bfs_against_one_process(direction);
     }
@@ -311,19 +311,20 @@ fn grid_bfs_against_one_process(direction: Direction) {
                     } else {
                         8 * (r - 1) + 4 * level.frontier * (r - 1)
                     };
-                    let model = expand + 8 * (c - 1) + 8 * level.proposals_out + 8 * (p as u64 - 1);
+                    let model =
+                        expand + 8 * (c - 1) + 8 * level.proposals_out + 16 * (p as u64 - 1);
                     assert_eq!(level.bytes, model, "P {p} rank {rank} root {root}");
                 }
                 match direction {
                     Direction::TopDown => assert_eq!(bottom_up, 0),
                     Direction::BottomUp => assert_eq!(bottom_up, levels.len()),
-                    Direction::Auto { .. } if depth >= 3 => {
+                    Direction::Optimizing(_) if depth >= 3 => {
                         assert!(
                             0 < bottom_up && bottom_up < levels.len(),
                             "{direction:?} P {p} root {root}"
                         );
                     }
-                    Direction::Auto { .. } => {}
+                    Direction::Optimizing(_) => {}
                 }
             }
             for (u, &parent) in parents.iter().enumerate() {
@@ -399,7 +400,7 @@ fn grid_bfs_parents_pass_the_1d_validator_and_match_dist_bfs() {
         for direction in [
             Direction::TopDown,
             Direction::BottomUp,
-            Direction::Auto { divisor: 20 },
+            Direction::Optimizing(kernels::DoParams::DEFAULT),
         ] {
             run::<u32>(&list, p, &roots, direction);
             run::<u64>(&list, p, &roots, direction);
