@@ -43,7 +43,7 @@ def search_level_1d(step, N, P, w):
 def search_level_2d(step, N, P, w):
     """Bytes all ranks send in one level of GridBfs (dist/src/grid.rs header)."""
     R, C = grid_shape(P)
-    counts = 8 * P * (C - 1) + 8 * P * (P - 1)  # fold counts, all-reduce
+    counts = 8 * P * (C - 1) + 16 * P * (P - 1)  # fold counts; all-reduce of found, m_f
     fold = 2 * w * step["proposals"]
     if step["direction"] == "top-down":
         # the frontier's ids (and their sizes) to the column
@@ -74,8 +74,11 @@ def kernel1_1d(N, M, P, w):
 
 def kernel1_2d(N, M, P, w):
     """Kernel 1 of the grid (dist/src/grid/graph.rs): each tuple's two
-    arcs to their cells, one all-to-all."""
-    return 2 * 2 * w * M * (P - 1) / P + 8 * P * (P - 1)
+    arcs to their cells in one all-to-all (and its counts), each owned
+    vertex's row lengths from the C - 1 other cells of its grid row (and
+    their counts), and the all-reduce of the arc count."""
+    R, C = grid_shape(P)
+    return 4 * w * M * (P - 1) / P + 16 * P * (P - 1) + 8 * (C - 1) * N + 8 * P * (C - 1)
 
 
 def levels_of(record):

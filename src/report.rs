@@ -262,6 +262,10 @@ pub struct TraceStep {
     /// Bytes all ranks sent one another in it (distributed runs only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
+    /// The pairs `(vertex, parent)` the 2-D fold sent to other ranks, all
+    /// ranks together (`--partition 2d` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposals: Option<u64>,
 }
 
 impl TraceStep {
@@ -280,6 +284,7 @@ impl From<&kernels::Step> for TraceStep {
             edges_examined: s.edges_examined,
             seconds: s.seconds,
             bytes: None,
+            proposals: None,
         }
     }
 }

@@ -195,6 +195,7 @@ impl<I: Id> Searcher for RankBfs<'_, I> {
             edges_examined: (s.direction == kernels::Direction::TopDown).then_some(s.scanned),
             seconds: s.seconds,
             bytes: Some(s.bytes),
+            proposals: None,
         });
         record.trace = Some(steps.collect());
     }
@@ -241,8 +242,8 @@ impl<I: Id> Searcher for RankGridBfs<'_, I> {
         self.engine.nedge()
     }
 
-    /// The levels; frontier and discovered are global, seconds and bytes
-    /// this rank's.
+    /// The levels; frontier, discovered, bytes and proposals global,
+    /// seconds this rank's.
     fn trace(&self, record: &mut SearchRecord) {
         let mut frontier = 1;
         let steps = self.engine.levels().iter().map(|level| {
@@ -256,7 +257,8 @@ impl<I: Id> Searcher for RankGridBfs<'_, I> {
                 discovered: level.discovered,
                 edges_examined: None,
                 seconds: level.seconds,
-                bytes: Some(level.bytes),
+                bytes: Some(level.all_bytes),
+                proposals: Some(level.all_proposals),
             };
             frontier = level.discovered;
             step

@@ -63,6 +63,10 @@ pub struct GridLevel {
     pub bytes: u64,
     /// Seconds the level took on this rank.
     pub seconds: f64,
+    /// `bytes`, summed over the ranks (at the search's end).
+    pub all_bytes: u64,
+    /// `proposals_out`, summed over the ranks (at the search's end).
+    pub all_proposals: u64,
 }
 
 /// Which way each level goes.
@@ -82,6 +86,10 @@ pub enum Direction {
 /// over roots.
 pub struct GridBfs<'c, I: Id> {
     comm: &'c dyn Comm,
+    /// This rank's grid column and row, made once (under MPI each is a
+    /// communicator of its own, [`Comm::split`]); out of the struct only
+    /// while a search runs.
+    groups: Option<(Group<'c>, Group<'c>)>,
     direction: Direction,
     graph: Arc<GridGraph<I>>,
     /// What runs this rank's scans.
@@ -110,6 +118,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
         let owned = grid.partition().count(comm.rank());
         GridBfs {
             comm,
+            groups: Some((grid.column_group(comm), grid.row_group(comm))),
             direction,
             backend,
             parents: vec![NO_PARENT; owned],
@@ -170,8 +179,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
         self.parents.fill(NO_PARENT);
         self.proposed.iter().for_each(|w| w.store(0, Relaxed));
         self.levels.clear();
-        let column = grid.column_group(comm);
-        let row = grid.row_group(comm);
+        let (column, row) = self.groups.take().expect("no search runs");
         let mut frontier: Vec<I> = Vec::new();
         let mut root_degree = 0;
         if grid.owner(root) == comm.rank() {
@@ -226,6 +234,8 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 proposals_out,
                 bytes: comm.bytes_sent() - before,
                 seconds: start.elapsed().as_secs_f64(),
+                all_bytes: 0,
+                all_proposals: 0,
             });
             if found == 0 {
                 break;
@@ -243,8 +253,16 @@ impl<'c, I: Id> GridBfs<'c, I> {
             }
             global_frontier = found;
         }
-        let [bytes] = all_reduce(comm, [comm.bytes_sent() - start_bytes], Reduce::Sum);
-        self.search_bytes = bytes;
+        self.groups = Some((column, row));
+        // Every rank made the same levels: one all-reduce sums the search's
+        // bytes and each level's bytes and proposals.
+        let mut sums = vec![comm.bytes_sent() - start_bytes];
+        sums.extend(self.levels.iter().flat_map(|l| [l.bytes, l.proposals_out]));
+        comm.all_reduce(&mut sums, Reduce::Sum);
+        self.search_bytes = sums[0];
+        for (level, sum) in self.levels.iter_mut().zip(sums[1..].chunks_exact(2)) {
+            (level.all_bytes, level.all_proposals) = (sum[0], sum[1]);
+        }
         SearchStats { reached, depth }
     }
 
