@@ -54,8 +54,8 @@ use validate::{ExactF32, Invalid, TreeSummary};
 mod incidence;
 mod levels;
 
-use incidence::Incidence;
-use levels::Levels;
+pub(crate) use incidence::Incidence;
+pub(crate) use levels::{Levels, NO_PARENT};
 
 /// Tuples a rank judges per round of checks 3 and 4: a round's buffers
 /// take 48 bytes a tuple with 32-bit ids (requests out and in, answers,
@@ -122,7 +122,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
             first_tuple,
             round,
             rounds: TupleRounds::default(),
-            incidence: Incidence::build(comm, part, tuples, round),
+            incidence: Incidence::build(comm, part, tuples, None, round),
             levels: Levels::default(),
             unproven: 0,
         }
@@ -138,7 +138,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
     /// round; the same as the incidence's construction needs).
     pub fn bytes_for(rows: u64, tuples: u64, n: u64) -> u64 {
         let per_tuple = 48 + 4 * size_of::<T>() as u64;
-        Incidence::bytes_for(rows, tuples, n)
+        Incidence::bytes_for(rows, tuples, n, false)
             + Levels::bytes_for(rows, tuples, n)
             + 9 * rows
             + (32 * rows).max(per_tuple * tuples.min(ROUND as u64))
