@@ -743,4 +743,4 @@ fn halves(x: u64) -> (u32, u32) {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -201,8 +201,8 @@ impl<'c, T: Tuple> DistSsspValidator<'c, T> {
     /// rayon pool (`L`: the mean level of the reached vertices). A search
     /// the proof settles costs check 1's agreement (`64 P (P - 1)` bytes
     /// in all) and the proof's bytes (`proof.rs`: the level rounds, 4
-    /// bytes per ghost, `24 P (P - 1)`): about `4 N` at most, whatever
-    /// `M`. Otherwise, besides these, all ranks
+    /// bytes per ghost, at most `4 N (P - 1)` whatever `M`, and
+    /// `24 P (P - 1)`). Otherwise, besides these, all ranks
     /// together send at most `4 s + 16` bytes per tuple that is not a
     /// self-loop (two requests of two `s`-byte ids, as wide as the input
     /// tuples, two weights of 4 and two replies of 4), 8 per reached vertex

@@ -220,18 +220,21 @@ impl Incidence {
             parts.push((others, others_w));
             rest_w = tail_w;
         }
-        parts.into_par_iter().for_each_init(Vec::new, |pairs, (cells, w)| {
-            if w.is_empty() {
-                cells.sort_unstable();
-                return;
-            }
-            pairs.clear();
-            pairs.extend(cells.iter().zip(w.iter()).map(|(&c, &x)| (c, x.to_bits())));
-            pairs.sort_unstable();
-            for ((c, x), &(cell, bits)) in cells.iter_mut().zip(w.iter_mut()).zip(pairs.iter()) {
-                (*c, *x) = (cell, f32::from_bits(bits));
-            }
-        });
+        parts
+            .into_par_iter()
+            .for_each_init(Vec::new, |pairs, (cells, w)| {
+                if w.is_empty() {
+                    cells.sort_unstable();
+                    return;
+                }
+                pairs.clear();
+                pairs.extend(cells.iter().zip(w.iter()).map(|(&c, &x)| (c, x.to_bits())));
+                pairs.sort_unstable();
+                for ((c, x), &(cell, bits)) in cells.iter_mut().zip(w.iter_mut()).zip(pairs.iter())
+                {
+                    (*c, *x) = (cell, f32::from_bits(bits));
+                }
+            });
     }
 
     /// About the most bytes an incidence takes on a rank with `rows` own

@@ -30,8 +30,8 @@
 //!
 //! Cost per rank: `O(n_r L + arcs)` work (`L` the depth), parallel on the
 //! current rayon pool. All ranks together send the level rounds' bytes
-//! (`levels.rs`), 4 bytes per ghost (each rank's ghosts counted once;
-//! at most `N`, for any number of ranks, and independent of `M`) and
+//! (`levels.rs`), 4 bytes per ghost (each rank's ghosts counted once:
+//! at most `min(N (P - 1), 2 M)`, and at most `N` on 2 ranks) and
 //! `24 P (P - 1)` for the verdict and the largest distance.
 
 use crate::Partition;
@@ -170,7 +170,11 @@ impl Distances {
         let cells = &self.cells;
         let vertex = |[bad, nedge]: [u64; 2], i: usize| {
             let (own, up) = (cells[i], parent[i]);
-            let up_dist = if up == NO_PARENT { 0.0 } else { cells[up as usize] };
+            let up_dist = if up == NO_PARENT {
+                0.0
+            } else {
+                cells[up as usize]
+            };
             let ((judged, others), (judged_w, others_w)) = (inc.arcs(i), inc.weights(i));
             let (mut wrong, mut found) = (false, up == NO_PARENT);
             for (&c, &w) in judged.iter().zip(judged_w) {
