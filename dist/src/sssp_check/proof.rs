@@ -18,9 +18,9 @@
 //!    tuple, [`Incidence`]) passes `tuple_error` (weight range, both ends
 //!    reached or neither, the triangle rule); a reached vertex but the
 //!    root has an arc to its parent's cell whose weight `confirms` its
-//!    distance (among the judged arcs as they pass, else by binary search
-//!    among the others; duplicates of the tuple are all tried). nedge is
-//!    the judged arcs of reached vertices.
+//!    distance (a binary search in each of its two parts, sorted by cell;
+//!    duplicates of the tuple are all tried). nedge is the judged arcs of
+//!    reached vertices.
 //!
 //! The rules are `validate`'s very functions, so a proof that passes
 //! shows every check the tuple rounds make; one that fails names nothing,
@@ -176,18 +176,19 @@ impl Distances {
                 cells[up as usize]
             };
             let ((judged, others), (judged_w, others_w)) = (inc.arcs(i), inc.weights(i));
-            let (mut wrong, mut found) = (false, up == NO_PARENT);
+            let mut wrong = false;
             for (&c, &w) in judged.iter().zip(judged_w) {
-                let other = cells[c as usize];
-                wrong |= tuple_error(0, (0, 1), w, own, other).is_some();
-                found |= c == up && confirms(w, up_dist, own);
+                wrong |= tuple_error(0, (0, 1), w, own, cells[c as usize]).is_some();
             }
-            found = found || {
-                let from = others.partition_point(|&c| c < up);
-                let same = others[from..].iter().take_while(|&&c| c == up).count();
-                let weights = &others_w[from..from + same];
+            // Each part is sorted by cell: the parent's arcs are a run.
+            let confirmed = |cells_of: &[u32], weights: &[f32]| {
+                let from = cells_of.partition_point(|&c| c < up);
+                let same = cells_of[from..].iter().take_while(|&&c| c == up).count();
+                let weights = &weights[from..from + same];
                 weights.iter().any(|&w| confirms(w, up_dist, own))
             };
+            let found =
+                up == NO_PARENT || confirmed(judged, judged_w) || confirmed(others, others_w);
             let ends = if own >= 0.0 { judged.len() } else { 0 };
             [bad + u64::from(wrong || !found), nedge + ends as u64]
         };
