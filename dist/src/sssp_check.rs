@@ -38,7 +38,9 @@
 //! [`SsspValidator`]: validate::SsspValidator
 
 use crate::Partition;
-use crate::check::{Found, Incidence, Levels, ROUND, Tree, TupleRounds, first, local32, rounds};
+use crate::check::{
+    Found, Incidence, Levels, ROUND, Tree, TupleRounds, first, local32, rounds, same_nedge,
+};
 use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known_into};
 use crate::route::{Outbox, Sends, route_into};
 use generator::Tuple;
@@ -223,12 +225,7 @@ impl<'c, T: Tuple> DistSsspValidator<'c, T> {
             let levels = &mut self.levels;
             if let Some(proven) = distances.prove(comm, part, inc, levels, root, parents, dist) {
                 let nedge = proven.nedge;
-                if let Some(claimed) = claimed_nedge.filter(|&c| c != nedge) {
-                    return Err(Invalid::NedgeMismatch {
-                        counted: nedge,
-                        claimed,
-                    });
-                }
+                same_nedge(nedge, claimed_nedge)?;
                 return Ok(SsspSummary {
                     nedge,
                     reached: proven.reached,
