@@ -36,7 +36,9 @@
 //! The SSSP validator (`sssp_check.rs`) shares all of this but the
 //! answers and the judgement: [`Tree`] holds the per-vertex state and runs
 //! check 1's scan, check 2, the confirmations' tally and the agreements;
-//! [`TupleRounds`] runs a round of requests about tuples' ends.
+//! [`TupleRounds`] runs a round of requests about tuples' ends. Its proof
+//! shares the regrouping (`Incidence`, built with the weights) and the
+//! level rounds (`Levels::tree`).
 
 use crate::Partition;
 use crate::comm::{
@@ -54,8 +56,8 @@ use validate::{ExactF32, Invalid, TreeSummary};
 mod incidence;
 mod levels;
 
-use incidence::Incidence;
-use levels::Levels;
+pub(crate) use incidence::Incidence;
+pub(crate) use levels::{Levels, NO_PARENT};
 
 /// Tuples a rank judges per round of checks 3 and 4: a round's buffers
 /// take 48 bytes a tuple with 32-bit ids (requests out and in, answers,
@@ -122,7 +124,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
             first_tuple,
             round,
             rounds: TupleRounds::default(),
-            incidence: Incidence::build(comm, part, tuples, round),
+            incidence: Incidence::build(comm, part, tuples, None, round),
             levels: Levels::default(),
             unproven: 0,
         }
@@ -138,7 +140,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
     /// round; the same as the incidence's construction needs).
     pub fn bytes_for(rows: u64, tuples: u64, n: u64) -> u64 {
         let per_tuple = 48 + 4 * size_of::<T>() as u64;
-        Incidence::bytes_for(rows, tuples, n)
+        Incidence::bytes_for(rows, tuples, n, false)
             + Levels::bytes_for(rows, tuples, n)
             + 9 * rows
             + (32 * rows).max(per_tuple * tuples.min(ROUND as u64))
@@ -181,12 +183,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         if let Some(incidence) = &self.incidence {
             if let Some(proven) = self.levels.prove(comm, part, incidence, root, parents) {
                 let nedge = proven.nedge;
-                if let Some(claimed) = claimed_nedge.filter(|&c| c != nedge) {
-                    return Err(Invalid::NedgeMismatch {
-                        counted: nedge,
-                        claimed,
-                    });
-                }
+                same_nedge(nedge, claimed_nedge)?;
                 return Ok(TreeSummary {
                     nedge,
                     reached: proven.reached,
@@ -454,6 +451,15 @@ impl<'c> Tree<'c> {
         records
             .min_by_key(|r| (r[0], r[1]))
             .map_or(Ok(()), |r| Err(decode(r)))
+    }
+}
+
+/// Check 6 on a proven search: `Err` if the run `claimed` another
+/// nedge than the `counted` one (the same on every rank).
+pub(crate) fn same_nedge(counted: u64, claimed: Option<u64>) -> Result<(), Invalid> {
+    match claimed.filter(|&c| c != counted) {
+        Some(claimed) => Err(Invalid::NedgeMismatch { counted, claimed }),
+        None => Ok(()),
     }
 }
 
@@ -743,4 +749,4 @@ fn halves(x: u64) -> (u32, u32) {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

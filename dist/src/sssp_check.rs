@@ -3,10 +3,16 @@
 //! tuples (Graph500 kernel 3), and the search's nedge.
 //!
 //! The idea is the BFS validator's (`check.rs`), whose machinery it
-//! shares: the tuples stay where they are; the holder of a tuple asks the
-//! owners of its ends what it needs to judge it, in rounds, and each owner
-//! confirms its vertex when a tuple proves the vertex's parent and
-//! distance. It reads only the tuples, their weights, the parents and the
+//! shares. When made, it regroups the rank's tuples, with their weights,
+//! by the vertices they touch (`Incidence`); a search is then proven
+//! (`proof.rs`) with the BFS proof's level rounds, one exchange of the
+//! distances of the vertices other ranks' arcs reach, and a local pass
+//! over the arcs: no message about a tuple. A search the proof does not
+//! settle (invalid, or deeper than 124 levels) goes through the tuple
+//! rounds: the holder of a tuple asks the owners of its ends what it
+//! needs to judge it, in rounds, and each owner confirms its vertex when
+//! a tuple proves the vertex's parent and distance; they name the
+//! failure. It reads only the tuples, their weights, the parents and the
 //! distances, never a kernel's graph. Its rules, check numbers and
 //! failures are those of `validate`'s [`SsspValidator`] (the very
 //! per-vertex and per-tuple functions: [`entry_error`],
@@ -24,14 +30,17 @@
 //! Confirmations do not depend on any failure of check 4, as in one
 //! process, so check 3 is reported before check 4 whenever it fails.
 //!
-//! Cost per rank: `O((N/P) (L + 1) + M/P)` work, 13 bytes per own vertex
-//! and the buffers of its rounds ([`DistSsspValidator::bytes_for`]); the
-//! bytes sent are counted at [`DistSsspValidator::check`].
+//! Cost per rank: `O((N/P) (L + 1) + M/P)` work; memory 8 bytes an arc
+//! (two a tuple), a few words per vertex and the buffers of its rounds
+//! ([`DistSsspValidator::bytes_for`]); the bytes sent are counted at
+//! [`DistSsspValidator::check`].
 //!
 //! [`SsspValidator`]: validate::SsspValidator
 
 use crate::Partition;
-use crate::check::{Found, ROUND, Tree, TupleRounds, first, local32, rounds};
+use crate::check::{
+    Found, Incidence, Levels, ROUND, Tree, TupleRounds, first, local32, rounds, same_nedge,
+};
 use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known_into};
 use crate::route::{Outbox, Sends, route_into};
 use generator::Tuple;
@@ -41,9 +50,13 @@ use validate::Invalid;
 use validate::SsspSummary;
 use validate::sssp::{confirms, entry_error, root_entry_error, tuple_error};
 
+mod proof;
+
+use proof::Distances;
+
 /// One rank's side of the distributed SSSP validator: the communicator,
-/// the rank's tuples and their weights, 13 bytes of working memory per
-/// vertex it owns and the buffers of its rounds.
+/// the rank's tuples and their weights regrouped by vertex, a few words
+/// of working memory per vertex and the buffers of its rounds.
 pub struct DistSsspValidator<'c, T: Tuple> {
     tree: Tree<'c>,
     tuples: &'c [T],
@@ -56,6 +69,15 @@ pub struct DistSsspValidator<'c, T: Tuple> {
     rounds: TupleRounds<T, f32>,
     /// The other buffers, kept from round to round and search to search.
     buffers: Buffers<T>,
+    /// The weighted tuples regrouped by the vertices they touch, and the
+    /// routes of the ghosts' distances, for the proof (`None`: every
+    /// search goes through the tuple rounds).
+    incidence: Option<(Incidence, Distances)>,
+    /// The proof's levels and buffers.
+    levels: Levels,
+    /// How many searches the proof did not settle (valid or not, the
+    /// tuple rounds then judged them).
+    unproven: u64,
 }
 
 /// The buffers of [`DistSsspValidator`] besides a round's requests.
@@ -82,10 +104,13 @@ struct Buffers<T> {
 }
 
 impl<'c, T: Tuple> DistSsspValidator<'c, T> {
-    /// `tuples`: this rank's share of the input tuples (global ids), which
-    /// are the tuples numbered `first_tuple ..` in the global list (errors
-    /// name global positions); `weights[i]` is `tuples[i]`'s weight.
-    /// Allocates 13 bytes per own vertex, once. Not collective.
+    /// COLLECTIVE. `tuples`: this rank's share of the input tuples (global
+    /// ids), which are the tuples numbered `first_tuple ..` in the global
+    /// list (errors name global positions); `weights[i]` is `tuples[i]`'s
+    /// weight. Regroups the tuples and their weights by the vertices they
+    /// touch (two passes of messages in rounds of `ROUND` tuples, and one
+    /// exchange of ghost bitmaps) and allocates the per-vertex state, once
+    /// ([`DistSsspValidator::bytes_for`]).
     pub fn new(
         comm: &'c dyn Comm,
         part: Partition,
@@ -94,6 +119,11 @@ impl<'c, T: Tuple> DistSsspValidator<'c, T> {
         first_tuple: u64,
     ) -> Self {
         let rows = part.count(comm.rank());
+        let incidence = Incidence::build(comm, part, tuples, Some(weights), ROUND);
+        let incidence = incidence.map(|inc| {
+            let distances = Distances::new(comm, &inc);
+            (inc, distances)
+        });
         DistSsspValidator {
             tree: Tree::new(comm, part),
             tuples,
@@ -103,18 +133,34 @@ impl<'c, T: Tuple> DistSsspValidator<'c, T> {
             parent_dist: (0..rows).map(|_| AtomicU32::new(0)).collect(),
             rounds: TupleRounds::default(),
             buffers: Buffers::default(),
+            incidence,
+            levels: Levels::default(),
+            unproven: 0,
         }
     }
 
+    /// How many searches so far the proof did not settle, so that the
+    /// tuple rounds judged them.
+    #[cfg(test)]
+    pub(crate) fn unproven(&self) -> u64 {
+        self.unproven
+    }
+
     /// About the most bytes a validator takes on a rank with `rows` own
-    /// vertices and `tuples` tuples: 13 per vertex, 28 per vertex for the
+    /// vertices and `tuples` tuples, of `n` vertices in all: the weighted
+    /// `Incidence` (16 bytes a tuple), the proof's levels and distances
+    /// (`Levels`, `Distances`), 13 per vertex, 28 per vertex for the
     /// parents' distances (kept), a level round's buffers (about 32 per
     /// vertex, for a while) and a tuple round's (kept): per tuple of the
     /// round `4 size_of::<T>() + 32` (requests out and in, weights out and
     /// in, answers, replies) and the tuple beside its weight.
-    pub fn bytes_for(rows: u64, tuples: u64) -> u64 {
+    pub fn bytes_for(rows: u64, tuples: u64, n: u64) -> u64 {
         let per_tuple = (4 * size_of::<T>() + 32 + size_of::<(T, f32)>()) as u64;
-        (13 + 28 + 32) * rows + per_tuple * tuples.min(ROUND as u64)
+        Incidence::bytes_for(rows, tuples, n, true)
+            + Levels::bytes_for(rows, tuples, n)
+            + Distances::bytes_for(rows, tuples, n)
+            + (13 + 28 + 32) * rows
+            + per_tuple * tuples.min(ROUND as u64)
     }
 
     /// COLLECTIVE. Checks the search from `root` (global, the same on every
@@ -154,7 +200,11 @@ impl<'c, T: Tuple> DistSsspValidator<'c, T> {
     /// (`NedgeMismatch`).
     ///
     /// Cost per rank: `O((N/P) (L + 1) + M/P)` work, parallel on the current
-    /// rayon pool (`L`: the mean level of the reached vertices). All ranks
+    /// rayon pool (`L`: the mean level of the reached vertices). A search
+    /// the proof settles costs check 1's agreement (`64 P (P - 1)` bytes
+    /// in all) and the proof's bytes (`proof.rs`: the level rounds, 4
+    /// bytes per ghost, at most `4 N (P - 1)` whatever `M`, and
+    /// `24 P (P - 1)`). Otherwise, besides these, all ranks
     /// together send at most `4 s + 16` bytes per tuple that is not a
     /// self-loop (two requests of two `s`-byte ids, as wide as the input
     /// tuples, two weights of 4 and two replies of 4), 8 per reached vertex
@@ -170,6 +220,21 @@ impl<'c, T: Tuple> DistSsspValidator<'c, T> {
         claimed_nedge: Option<u64>,
     ) -> Result<SsspSummary, Invalid> {
         self.tree.agree(self.check_entries(root, parents, dist))?;
+        let (comm, part) = (self.tree.comm, self.tree.part);
+        if let Some((inc, distances)) = &mut self.incidence {
+            let levels = &mut self.levels;
+            if let Some(proven) = distances.prove(comm, part, inc, levels, root, parents, dist) {
+                let nedge = proven.nedge;
+                same_nedge(nedge, claimed_nedge)?;
+                return Ok(SsspSummary {
+                    nedge,
+                    reached: proven.reached,
+                    max_dist: proven.max_dist,
+                    depth: u32::try_from(proven.depth).expect("a level"),
+                });
+            }
+            self.unproven += 1;
+        }
         self.tree.assign_levels(root, parents)?;
         self.fetch_parent_dists(root, parents, dist);
         let (nedge, found) = self.check_tuples(parents, dist);

@@ -325,7 +325,7 @@ pub fn rank_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
     let phases = 3 * offer * (2 * m_r * 3 / 4) + 8 * n_r;
     let engine = DistSssp::<I>::bytes_for(n_r) + phases;
     let checking = if validate {
-        DistSsspValidator::<I::Tuple>::bytes_for(n_r, m_r) + 12 * n_r
+        DistSsspValidator::<I::Tuple>::bytes_for(n_r, m_r, n) + 12 * n_r
     } else {
         0
     };

@@ -249,7 +249,9 @@ pub fn root_entry_error(root: u64, parent: i64, dist: f32) -> Option<Invalid> {
 /// both ends vertices, of weight `weight`, its ends at distances `dist_u`
 /// and `dist_v` (`-1` unreached; both passed check 1): its failure, if
 /// any, in the order the validator looks: the weight's range, reach, the
-/// triangle rule (an `f32` sum, then a comparison).
+/// triangle rule (an `f32` sum, then a comparison). Inlined: the
+/// distributed proof calls it on every tuple and reads only `is_some`.
+#[inline]
 pub fn tuple_error(
     edge: u64,
     (u, v): (u64, u64),

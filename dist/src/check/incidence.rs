@@ -21,6 +21,9 @@
 //! part sorted by cell, so a search finds a parent among them by binary
 //! search.
 //!
+//! For SSSP each arc also holds its tuple's weight (`weights`, beside
+//! `arcs`), sorted with it.
+//!
 //! Invariants: each tuple that is not a self-loop has exactly one arc in
 //! its `u`'s list and one in its `v`'s (a tuple whose ends share an owner
 //! has both on that rank), and exactly one of the two is judged; cells
@@ -29,9 +32,9 @@
 //!
 //! Cost: built in two passes over the rank's tuples, each in rounds of
 //! `round` tuples sending every end's owner `(local index, other end)`, as
-//! wide as the tuples (`4 s` bytes a tuple, untimed), then a sort of each
-//! run. Kept: 4 bytes an arc, 12 an own vertex, and 12 bytes per 64
-//! slots.
+//! wide as the tuples (`4 s` bytes a tuple, and 8 more with weights,
+//! untimed), then a sort of each run. Kept: 4 bytes an arc (8 with
+//! weights), 12 an own vertex, and 12 bytes per 64 slots.
 
 use crate::Partition;
 use crate::check::rounds;
@@ -56,6 +59,8 @@ pub(crate) struct Incidence {
     /// Each arc's other end, as a cell; each vertex's judged arcs, then
     /// the others, each part ascending.
     arcs: Vec<u32>,
+    /// Each arc's weight, if built with weights (else empty).
+    weights: Vec<f32>,
     /// The ghosts' slots.
     ghosts: Ghosts,
 }
@@ -75,13 +80,16 @@ pub(crate) struct Ghosts {
 
 impl Incidence {
     /// COLLECTIVE. Regroups `tuples`, this rank's share, by their ends'
-    /// owners, `round` tuples per rank at a time. `None` on every rank if
-    /// any rank holds a tuple with an end `>= N`, or would have more than
-    /// `u32::MAX - 2` cells (then validation keeps to the tuple rounds).
+    /// owners, `round` tuples per rank at a time, each arc with its
+    /// tuple's weight if `weights` (one per tuple) are given. `None` on
+    /// every rank if any rank holds a tuple with an end `>= N`, or
+    /// weights not one per tuple, or would have more than `u32::MAX - 2`
+    /// cells (then validation keeps to the tuple rounds).
     pub(crate) fn build<T: Tuple>(
         comm: &dyn Comm,
         part: Partition,
         tuples: &[T],
+        weights: Option<&[f32]>,
         round: usize,
     ) -> Option<Incidence> {
         let (me, n) = (comm.rank(), part.num_vertices());
@@ -89,7 +97,8 @@ impl Incidence {
             let (u, v) = e.ends();
             u >= n || v >= n
         });
-        if all_reduce(comm, [u64::from(outside)], Reduce::Max) == [1] {
+        let miscounted = weights.is_some_and(|w| w.len() != tuples.len());
+        if all_reduce(comm, [u64::from(outside || miscounted)], Reduce::Max) == [1] {
             return None;
         }
         let rows = part.count(me);
@@ -140,22 +149,42 @@ impl Incidence {
             at += std::mem::replace(d, at);
         }
         let mut arcs = vec![0u32; at];
+        let mut arc_weights = vec![0f32; if weights.is_some() { at } else { 0 }];
+        let (mut weights_out, mut asked_weights) = (Outbox::default(), Vec::new());
         // Pass 2: the arcs, those this end judges from the front of the
         // vertex's run, the others from its back.
         let mut back: Vec<usize> = offsets[1..].to_vec();
         for range in rounds(comm, tuples.len(), round) {
-            send(comm, part, &tuples[range], &mut out, &mut asked);
-            for q in &asked {
+            send(comm, part, &tuples[range.clone()], &mut out, &mut asked);
+            if let Some(w) = weights {
+                // The weights go the way their tuples' requests went.
+                let pairs = tuples[range.clone()].iter().zip(&w[range]);
+                let pairs: Vec<(&T, &f32)> = pairs.collect();
+                route_into(&pairs, comm.size(), &mut weights_out, |&(e, &w)| {
+                    if e.is_self_loop() {
+                        return Sends::none();
+                    }
+                    let (u, v) = e.ends();
+                    Sends::two(part.owner(u), w, part.owner(v), w)
+                });
+                let (items, counts) = (&weights_out.items, &weights_out.counts);
+                exchange_into(comm, items, counts, &mut asked_weights);
+            }
+            for (k, q) in asked.iter().enumerate() {
                 let (local, other) = q.ends();
                 let local = usize::try_from(local).expect("a local index");
                 let (owner, l) = part.place(other);
                 let cell = (ghosts.cell(part, me, rows, other)).expect("every end was seen");
-                if judges(ghosts.slot(me, local), ghosts.slot(owner, l)) {
-                    arcs[degree[local]] = cell;
+                let at = if judges(ghosts.slot(me, local), ghosts.slot(owner, l)) {
                     degree[local] += 1;
+                    degree[local] - 1
                 } else {
                     back[local] -= 1;
-                    arcs[back[local]] = cell;
+                    back[local]
+                };
+                arcs[at] = cell;
+                if weights.is_some() {
+                    arc_weights[at] = asked_weights[k];
                 }
             }
         }
@@ -167,33 +196,55 @@ impl Incidence {
             offsets,
             judged,
             arcs,
+            weights: arc_weights,
             ghosts,
         };
         incidence.sort();
         Some(incidence)
     }
 
-    /// Sorts each vertex's two parts of arcs, in parallel.
+    /// Sorts each vertex's two parts of arcs (with their weights, if
+    /// any, ties by weight's bits), in parallel.
     fn sort(&mut self) {
         let mut parts = Vec::with_capacity(2 * self.rows);
         let mut rest = self.arcs.as_mut_slice();
+        let mut rest_w = self.weights.as_mut_slice();
         for i in 0..self.rows {
-            let (run, tail) = rest.split_at_mut(self.offsets[i + 1] - self.offsets[i]);
+            let len = self.offsets[i + 1] - self.offsets[i];
+            let (run, tail) = rest.split_at_mut(len);
             let (judged, others) = run.split_at_mut(self.judged[i] as usize);
-            parts.push(judged);
-            parts.push(others);
             rest = tail;
+            let (run_w, tail_w) = rest_w.split_at_mut(if rest_w.is_empty() { 0 } else { len });
+            let (judged_w, others_w) = run_w.split_at_mut(judged.len().min(run_w.len()));
+            parts.push((judged, judged_w));
+            parts.push((others, others_w));
+            rest_w = tail_w;
         }
-        parts.into_par_iter().for_each(|part| part.sort_unstable());
+        parts
+            .into_par_iter()
+            .for_each_init(Vec::new, |pairs, (cells, w)| {
+                if w.is_empty() {
+                    cells.sort_unstable();
+                    return;
+                }
+                pairs.clear();
+                pairs.extend(cells.iter().zip(w.iter()).map(|(&c, &x)| (c, x.to_bits())));
+                pairs.sort_unstable();
+                for ((c, x), &(cell, bits)) in cells.iter_mut().zip(w.iter_mut()).zip(pairs.iter())
+                {
+                    (*c, *x) = (cell, f32::from_bits(bits));
+                }
+            });
     }
 
     /// About the most bytes an incidence takes on a rank with `rows` own
-    /// vertices and `tuples` tuples, of `n` vertices in all: 8 an arc
-    /// (two a tuple), 12 an own vertex and 12 per 64 slots; while it is
-    /// built, 16 more an own vertex (the two ends of its runs, then its
-    /// two parts to sort).
-    pub(crate) fn bytes_for(rows: u64, tuples: u64, n: u64) -> u64 {
-        8 * tuples + 28 * (rows + 1) + 12 * n.div_ceil(64)
+    /// vertices and `tuples` tuples, of `n` vertices in all: 4 an arc
+    /// (two a tuple; 8 `weighted`), 12 an own vertex and 12 per 64 slots;
+    /// while it is built, 16 more an own vertex (the two ends of its
+    /// runs, then its two parts to sort).
+    pub(crate) fn bytes_for(rows: u64, tuples: u64, n: u64, weighted: bool) -> u64 {
+        let per_arc = if weighted { 8 } else { 4 };
+        2 * per_arc * tuples + 28 * (rows + 1) + 12 * n.div_ceil(64)
     }
 
     /// How many own vertices (cells `0..rows`).
@@ -211,6 +262,16 @@ impl Incidence {
     #[inline]
     pub(crate) fn arcs(&self, i: usize) -> (&[u32], &[u32]) {
         self.arcs[self.offsets[i]..self.offsets[i + 1]].split_at(self.judged[i] as usize)
+    }
+
+    /// The weights of own vertex `i`'s arcs, split as [`Incidence::arcs`]
+    /// (empty without weights).
+    #[inline]
+    pub(crate) fn weights(&self, i: usize) -> (&[f32], &[f32]) {
+        if self.weights.is_empty() {
+            return (&[], &[]);
+        }
+        self.weights[self.offsets[i]..self.offsets[i + 1]].split_at(self.judged[i] as usize)
     }
 
     /// The ghosts.

@@ -56,7 +56,7 @@ const PENDING: u8 = u8::MAX;
 /// come near the unreached mark.
 const DEEPEST: u8 = 125;
 /// The parent cell of the root and of unreached vertices.
-const NO_PARENT: u32 = u32::MAX - 1;
+pub(crate) const NO_PARENT: u32 = u32::MAX - 1;
 /// The parent cell of a vertex whose parent has no cell here.
 const MISSING: u32 = u32::MAX;
 /// Words of a round's record per rank: announced, waiting, failed.
@@ -110,14 +110,35 @@ impl Levels {
         root: u64,
         parents: &[u64],
     ) -> Option<Proven> {
-        let missing = self.start(comm.rank(), part, inc, root, parents);
-        let (reached, depth) = self.rounds(comm, inc, missing)?;
+        let (reached, depth) = self.tree(comm, part, inc, root, parents)?;
         let [bad, nedge] = all_reduce(comm, self.judge(inc), Reduce::Sum);
         (bad == 0).then_some(Proven {
             nedge,
             reached,
             depth,
         })
+    }
+
+    /// COLLECTIVE. Steps 1 and 2: proves that `parents` form a tree from
+    /// `root` whose every edge's parent has a cell here: the reached
+    /// vertices and the depth, or `None` on every rank. Then
+    /// [`Levels::parent_cells`] holds each own vertex's parent's cell.
+    pub(crate) fn tree(
+        &mut self,
+        comm: &dyn Comm,
+        part: Partition,
+        inc: &Incidence,
+        root: u64,
+        parents: &[u64],
+    ) -> Option<(u64, u64)> {
+        let missing = self.start(comm.rank(), part, inc, root, parents);
+        self.rounds(comm, inc, missing)
+    }
+
+    /// Each own vertex's parent's cell, [`NO_PARENT`] for the root and
+    /// the unreached (after a [`Levels::tree`] that proved the tree).
+    pub(crate) fn parent_cells(&self) -> &[u32] {
+        &self.parent
     }
 
     /// Step 1: every cell's starting level, own parents' cells, the

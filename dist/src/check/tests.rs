@@ -336,12 +336,19 @@ fn small_tuple_rounds_give_the_same_verdict() {
 }
 
 /// The bytes all ranks send to prove a valid tree, by the model of
-/// `levels.rs`: check 1's agreement, `depth + 2` rounds' records, the
-/// announcements (each rank's level-`k` vertices as a list of 4-byte
-/// indices, or as a bitmap of its vertices when shorter) and the verdict.
+/// `levels.rs`: check 1's agreement, the level rounds
+/// ([`level_rounds_model`]) and the verdict.
 fn proof_model(c: &Case, p: usize) -> u64 {
-    let part = Partition::new(c.n() as u64, p);
-    let levels = c.levels();
+    let (q, p64) = (p as u64 - 1, p as u64);
+    p64 * q * (8 * RECORD as u64 + 16) + level_rounds_model(&c.levels(), p)
+}
+
+/// The bytes all `p` ranks send in the level rounds of a tree whose
+/// vertices have `levels` (`None` unreached): `depth + 2` rounds'
+/// records and the announcements (each rank's level-`k` vertices as a
+/// list of 4-byte indices, or as a bitmap of its vertices when shorter).
+pub(crate) fn level_rounds_model(levels: &[Option<u32>], p: usize) -> u64 {
+    let part = Partition::new(levels.len() as u64, p);
     let depth = levels.iter().flatten().copied().max().unwrap() as usize;
     let mut count = vec![vec![0u64; p]; depth + 1];
     for (v, l) in levels.iter().enumerate() {
@@ -358,7 +365,7 @@ fn proof_model(c: &Case, p: usize) -> u64 {
                 .sum::<u64>()
         })
         .sum();
-    p * q * (8 * RECORD as u64 + 24 * (depth as u64 + 2) + 16) + 4 * q * announced
+    p * q * 24 * (depth as u64 + 2) + 4 * q * announced
 }
 
 /// Guards the proof's volume: a valid tree costs exactly the bytes of

@@ -1,5 +1,6 @@
 use super::*;
 use crate::ThreadRanks;
+use crate::check::tests::level_rounds_model;
 use generator::{Edge, EdgeGenerator, Kronecker, WideEdge, generate_weights};
 use kernels::{DeltaStepping, SsspParams, WeightedCsr};
 use std::sync::Arc;
@@ -72,22 +73,24 @@ impl Graph {
     }
 
     /// The verdict of `p` ranks on `s`, judging `round` tuples per
-    /// round, and the bytes all ranks sent.
-    fn distributed(&self, p: usize, round: usize, s: &Search) -> (Verdict, u64) {
+    /// round, the bytes all ranks sent, and whether the proof left it to
+    /// the tuple rounds (1) or not (0).
+    fn distributed(&self, p: usize, round: usize, s: &Search) -> (Verdict, u64, u64) {
         self.distributed_as::<Edge>(p, round, std::slice::from_ref(s))[0].clone()
     }
 
     /// The verdicts of `p` ranks on `searches`, in turn, by one
     /// validator per rank (`round` tuples per round), each with the
-    /// bytes all ranks sent for it. Rank `r` holds tuples `m r / p ..
-    /// m (r + 1) / p` as `T`, their weights and its own vertices'
-    /// entries. Asserts that every rank agrees.
+    /// bytes all ranks sent for it and whether the proof left it to the
+    /// tuple rounds. Rank `r` holds tuples `m r / p .. m (r + 1) / p` as
+    /// `T`, their weights and its own vertices' entries. Asserts that
+    /// every rank agrees, and takes the same path.
     fn distributed_as<T: Tuple>(
         &self,
         p: usize,
         round: usize,
         searches: &[Search],
-    ) -> Vec<(Verdict, u64)> {
+    ) -> Vec<(Verdict, u64, u64)> {
         let part = Partition::new(self.n as u64, p);
         let m = self.edges.len();
         let tuples: Vec<T> = (self.edges.iter())
@@ -103,9 +106,13 @@ impl Graph {
             let verdicts = searches.iter().map(|s| {
                 // -1 becomes u64::MAX, the unreached mark.
                 let parents: Vec<u64> = s.parents[mine.clone()].iter().map(|&x| x as u64).collect();
-                let before = c.bytes_sent();
+                let (before, unproven) = (c.bytes_sent(), validator.unproven());
                 let verdict = validator.check(s.root, &parents, &s.dist[mine.clone()], s.claimed);
-                (verdict, c.bytes_sent() - before)
+                (
+                    verdict,
+                    c.bytes_sent() - before,
+                    validator.unproven() - unproven,
+                )
             });
             verdicts.collect::<Vec<_>>()
         });
@@ -113,8 +120,10 @@ impl Graph {
             .map(|i| {
                 for (r, rank) in got.iter().enumerate() {
                     assert_eq!(rank[i].0, got[0][i].0, "P {p}: rank {r} disagrees");
+                    assert_eq!(rank[i].2, got[0][i].2, "P {p}: rank {r} took another path");
                 }
-                (got[0][i].0.clone(), got.iter().map(|rank| rank[i].1).sum())
+                let bytes = got.iter().map(|rank| rank[i].1).sum();
+                (got[0][i].0.clone(), bytes, got[0][i].2)
             })
             .collect()
     }
@@ -422,6 +431,18 @@ fn mutations(g: &Graph, s: &Search) -> Vec<(&'static str, Graph, Search, Option<
             Some(6),
         ),
     ];
+    // Every tuple between a leaf and its parent gone: nothing confirms it.
+    let mut cut = g.clone();
+    let joins_leaf = |e: &Edge| {
+        let (u, v) = (e.u as usize, e.v as usize);
+        (u, v) == (leaf, s.parents[leaf] as usize) || (v, u) == (leaf, s.parents[leaf] as usize)
+    };
+    let kept: Vec<usize> = (0..g.edges.len())
+        .filter(|&t| !joins_leaf(&g.edges[t]))
+        .collect();
+    cut.edges = kept.iter().map(|&t| g.edges[t]).collect();
+    cut.weights = kept.iter().map(|&t| g.weights[t]).collect();
+    out.push(("tree tuple missing", cut, s.clone(), Some(3)));
     let mut far = g.clone();
     far.edges[other_tuple].v = n as u32 + 3;
     out.push(("tuple end out of range", far, s.clone(), Some(4)));
@@ -456,8 +477,9 @@ fn valid_searches_pass_with_the_single_process_figures_on_1_to_4_ranks() {
         let want = g.single(&s).unwrap();
         assert_eq!(Some(want.nedge), s.claimed);
         for p in 1..=4 {
-            let (got, _) = g.distributed(p, ROUND, &s);
+            let (got, _, unproven) = g.distributed(p, ROUND, &s);
             assert_eq!(got, Ok(want), "scale {scale} P {p}");
+            assert_eq!(unproven, 0, "scale {scale} P {p}: the proof settles it");
             assert_eq!(got.unwrap().max_dist.to_bits(), want.max_dist.to_bits());
         }
     }
@@ -466,7 +488,9 @@ fn valid_searches_pass_with_the_single_process_figures_on_1_to_4_ranks() {
 /// Guards every rule: each broken search fails, identically on every
 /// rank, with the single-process validator's check number, and for
 /// checks 1, 3, 4 and 6 with its very failure (vertex or tuple, and
-/// values).
+/// values). The proof refuses every search that passes check 1's scan
+/// and fails checks 2 to 4 (it leaves it to the tuple rounds, which
+/// name the failure); check 6 it names itself.
 #[test]
 fn each_broken_search_fails_the_same_check_on_every_rank_as_in_one_process() {
     for (scale, seed) in [(8, 4), (10, 5)] {
@@ -474,8 +498,16 @@ fn each_broken_search_fails_the_same_check_on_every_rank_as_in_one_process() {
         for (name, g, s, check) in mutations(&g, &s) {
             let want = g.single(&s);
             expect(name, &want, check);
+            let in_range = g.edges.iter().all(|e| (e.u.max(e.v) as usize) < g.n);
+            // Second roots fail with check 1's scan, before the proof;
+            // with a tuple out of range there is no proof.
+            let refused = want.as_ref().is_err_and(|e| {
+                (2..=4).contains(&e.check()) && !matches!(e, Invalid::SecondRoot { .. })
+            });
             for p in 1..=4 {
-                let (got, _) = g.distributed(p, ROUND, &s);
+                let (got, _, unproven) = g.distributed(p, ROUND, &s);
+                let took_rounds = u64::from(refused && in_range);
+                assert_eq!(unproven, took_rounds, "{name}, P {p}: path");
                 match (&got, &want) {
                     (Err(got), Err(want)) if want.check() == 2 => {
                         assert_eq!(got.check(), 2, "{name}, P {p}: {got} vs {want}");
@@ -536,7 +568,7 @@ fn one_validator_serves_many_searches_like_fresh_ones() {
     searches.push(s);
     for p in [1, 3] {
         let together = g.distributed_as::<Edge>(p, 500, &searches);
-        for (s, (verdict, _)) in searches.iter().zip(together) {
+        for (s, (verdict, ..)) in searches.iter().zip(together) {
             assert_eq!(
                 verdict,
                 g.distributed(p, 500, s).0,
@@ -548,10 +580,61 @@ fn one_validator_serves_many_searches_like_fresh_ones() {
     }
 }
 
-/// Guards the documented volume: all ranks together send at most
-/// `4 s + 16` bytes per non-self-loop tuple, 8 per reached vertex but
-/// the root, 8 per reached vertex and level above it, and a few
-/// collectives of small records per level.
+/// The bytes all `p` ranks send to prove a valid search `s` of `g`, by
+/// the model of `proof.rs`: check 1's agreement, the level rounds
+/// (`check`'s model), 4 bytes per ghost (a vertex another rank owns
+/// that a tuple joins to one of a rank's own) and the verdict with the
+/// largest distance.
+fn proof_model(g: &Graph, s: &Search, p: usize) -> u64 {
+    let part = Partition::new(g.n as u64, p);
+    let mut ghost = vec![vec![false; g.n]; p];
+    for e in g.edges.iter().filter(|e| e.u != e.v) {
+        let (u, v) = (u64::from(e.u), u64::from(e.v));
+        let (ou, ov) = (part.owner(u), part.owner(v));
+        if ou != ov {
+            ghost[ou][v as usize] = true;
+            ghost[ov][u as usize] = true;
+        }
+    }
+    let ghosts = ghost.iter().flatten().filter(|&&x| x).count() as u64;
+    let (p64, q) = (p as u64, p as u64 - 1);
+    p64 * q * (8 * crate::check::RECORD as u64 + 24)
+        + level_rounds_model(&s.levels(), p)
+        + 4 * ghosts
+}
+
+/// Guards the proof's volume: a valid search costs exactly the bytes of
+/// the model (no message about a tuple: each reached vertex announced
+/// once, each ghost's distance sent once), under the level rounds and 4
+/// bytes a vertex for each other rank and, from SCALE 10, under a tenth of the tuple
+/// rounds' `4 s + 16` bytes a tuple.
+#[test]
+fn a_proven_search_sends_what_the_model_says() {
+    for (scale, seed) in [(8, 2), (10, 8)] {
+        let (g, s) = case(scale, seed);
+        let tuples = g.edges.iter().filter(|e| e.u != e.v).count() as u64;
+        let per_tuple = 4 * size_of::<Edge>() as u64 + 16;
+        for p in 1..=4 {
+            let (verdict, sent, unproven) = g.distributed(p, ROUND, &s);
+            assert!(verdict.is_ok() && unproven == 0, "scale {scale}, P {p}");
+            assert_eq!(sent, proof_model(&g, &s, p), "scale {scale}, P {p}");
+            // The rounds' records weigh more than the tuples on tiny graphs.
+            if scale >= 10 {
+                assert!(sent * 10 <= per_tuple * tuples, "scale {scale}, P {p}");
+            }
+            let rounds = level_rounds_model(&s.levels(), p);
+            let fixed = (p * p * 100) as u64;
+            let ghosts = (g.n * (p - 1)) as u64;
+            assert!(sent <= rounds + 4 * ghosts + fixed, "scale {scale}, P {p}");
+        }
+    }
+}
+
+/// Guards the tuple rounds' volume, for a search the proof leaves to
+/// them (a leaf one ulp too far): besides the proof's bytes, all ranks
+/// together send at most `4 s + 16` bytes per non-self-loop tuple, 8
+/// per reached vertex but the root, 8 per reached vertex and level
+/// above it, and a few collectives of small records per level.
 #[test]
 fn bytes_sent_stay_within_the_documented_volume() {
     let (g, s) = case(10, 8);
@@ -561,11 +644,15 @@ fn bytes_sent_stay_within_the_documented_volume() {
     let reached = levels.iter().flatten().count() as u64;
     let tuples = g.edges.iter().filter(|e| e.u != e.v).count() as u64;
     let per_tuple = 4 * size_of::<Edge>() as u64 + 16;
+    let mut far = s.clone();
+    let leaf = s.leaves()[0];
+    far.dist[leaf] = f32::from_bits(s.dist[leaf].to_bits() + 1);
     for p in 2..=4u64 {
-        let (verdict, sent) = g.distributed(p as usize, ROUND, &s);
-        assert!(verdict.is_ok());
+        let (verdict, sent, unproven) = g.distributed(p as usize, ROUND, &far);
+        assert!(verdict.is_err() && unproven == 1);
         let records = 3 * 8 * crate::check::RECORD as u64;
-        let bound = per_tuple * tuples
+        let bound = proof_model(&g, &s, p as usize)
+            + per_tuple * tuples
             + 8 * reached
             + 8 * level_sum
             + p * (p - 1) * (records + 24 * (depth + 2) + 64);
@@ -575,6 +662,65 @@ fn bytes_sent_stay_within_the_documented_volume() {
             sent >= crossing / 2,
             "P {p}: {sent} bytes, expected about {crossing}"
         );
+    }
+}
+
+/// Guards the confirmation among several tuples and ties: with a
+/// heavier duplicate of every tree tuple, and with a vertex whose
+/// distance two neighbours give exactly (either may be its parent),
+/// every search is proven with the single process's figures on 1 to 4
+/// ranks.
+#[test]
+fn ties_and_heavier_duplicates_are_proven() {
+    let (g, s) = case(9, 11);
+    let levels = s.levels();
+    let mut doubled = g.clone();
+    for (t, e) in g.edges.iter().enumerate() {
+        let (u, v) = (e.u as usize, e.v as usize);
+        if u != v && (s.parents[u] == v as i64 || s.parents[v] == u as i64) {
+            doubled.edges.push(*e);
+            doubled.weights.push(g.weights[t] + 0.25);
+        }
+    }
+    // A vertex `v`, a reached neighbour `x` nearer the root but not its
+    // parent, and the weight that makes `x`'s distance plus it `v`'s
+    // exactly, given to every tuple between them.
+    let (v, x, w) = (0..g.n)
+        .filter(|&v| levels[v].is_some_and(|l| l > 0))
+        .find_map(|v| {
+            g.adjacency()[v].iter().find_map(|&(x, _)| {
+                let (dv, dx) = (s.dist[v], s.dist[x]);
+                let w = dv - dx;
+                (levels[x].is_some() && x as i64 != s.parents[v] && dx < dv && dx + w == dv)
+                    .then_some((v, x, w))
+            })
+        })
+        .unwrap();
+    let mut tied = g.clone();
+    for (t, e) in g.edges.iter().enumerate() {
+        let ends = (e.u as usize, e.v as usize);
+        if ends == (v, x) || ends == (x, v) {
+            tied.weights[t] = w;
+        }
+    }
+    let mut other = s.clone();
+    other.parents[v] = x as i64;
+    let no_claim = |s: &Search| Search {
+        claimed: None,
+        ..s.clone()
+    };
+    let cases = [
+        ("heavier duplicates", &doubled, no_claim(&s)),
+        ("tie, first parent", &tied, s.clone()),
+        ("tie, second parent", &tied, other),
+    ];
+    for (name, g, s) in cases {
+        let want = g.single(&s);
+        assert!(want.is_ok(), "{name}: {want:?}");
+        for p in 1..=4 {
+            let (got, _, unproven) = g.distributed(p, ROUND, &s);
+            assert_eq!((got, unproven), (want.clone(), 0), "{name}, P {p}");
+        }
     }
 }
 
@@ -687,7 +833,7 @@ fn ranks_without_vertices_or_tuples_take_part_in_every_phase() {
         expect(name, &want, check);
         for p in [1, 2, 3, 4, 9] {
             for round in [1, ROUND] {
-                let (got, _) = g.distributed(p, round, &s);
+                let (got, ..) = g.distributed(p, round, &s);
                 match (&got, &want) {
                     (Err(got), Err(want)) if want.check() == 2 => {
                         assert_eq!(got.check(), 2, "{name}, P {p}: {got}");
