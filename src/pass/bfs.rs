@@ -241,26 +241,29 @@ impl<I: Id> Searcher for RankGridBfs<'_, I> {
         self.engine.nedge()
     }
 
-    /// The levels; frontier and discovered are global, seconds and bytes
+    /// The levels; frontier, discovered and bytes over all ranks, seconds
     /// this rank's.
     fn trace(&self, record: &mut SearchRecord) {
         let mut frontier = 1;
-        let steps = self.engine.levels().iter().map(|level| {
-            let direction = match level.bottom_up {
-                true => kernels::Direction::BottomUp,
-                false => kernels::Direction::TopDown,
-            };
-            let step = TraceStep {
-                direction: direction.name().to_string(),
-                frontier,
-                discovered: level.discovered,
-                edges_examined: None,
-                seconds: level.seconds,
-                bytes: Some(level.bytes),
-            };
-            frontier = level.discovered;
-            step
-        });
+        let levels = self.engine.levels().iter();
+        let steps = levels
+            .zip(self.engine.level_bytes())
+            .map(|(level, &bytes)| {
+                let direction = match level.bottom_up {
+                    true => kernels::Direction::BottomUp,
+                    false => kernels::Direction::TopDown,
+                };
+                let step = TraceStep {
+                    direction: direction.name().to_string(),
+                    frontier,
+                    discovered: level.discovered,
+                    edges_examined: None,
+                    seconds: level.seconds,
+                    bytes: Some(bytes),
+                };
+                frontier = level.discovered;
+                step
+            });
         record.trace = Some(steps.collect());
     }
 

@@ -91,6 +91,8 @@ pub struct GridBfs<'c, I: Id> {
     levels: Vec<GridLevel>,
     /// Bytes the last search sent, summed over the ranks.
     search_bytes: u64,
+    /// Bytes each level of the last search sent, summed over the ranks.
+    level_bytes: Vec<u64>,
 }
 
 impl<'c, I: Id> GridBfs<'c, I> {
@@ -118,6 +120,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 .collect(),
             levels: Vec::new(),
             search_bytes: 0,
+            level_bytes: Vec::new(),
             graph,
         }
     }
@@ -133,6 +136,13 @@ impl<'c, I: Id> GridBfs<'c, I> {
     /// over the ranks; the same on every rank.
     pub fn search_bytes(&self) -> u64 {
         self.search_bytes
+    }
+
+    /// The bytes each level of the last search sent, summed over the
+    /// ranks (each rank's own: [`GridLevel::bytes`]); the same on every
+    /// rank.
+    pub fn level_bytes(&self) -> &[u64] {
+        &self.level_bytes
     }
 
     /// The last search's nedge: half the degree sum of the reached
@@ -243,8 +253,12 @@ impl<'c, I: Id> GridBfs<'c, I> {
             }
             global_frontier = found;
         }
-        let [bytes] = all_reduce(comm, [comm.bytes_sent() - start_bytes], Reduce::Sum);
-        self.search_bytes = bytes;
+        // Each level's bytes and the whole search's, summed over the ranks.
+        self.level_bytes.clear();
+        self.level_bytes.extend(self.levels.iter().map(|l| l.bytes));
+        self.level_bytes.push(comm.bytes_sent() - start_bytes);
+        comm.all_reduce(&mut self.level_bytes, Reduce::Sum);
+        self.search_bytes = self.level_bytes.pop().expect("the search's bytes");
         SearchStats { reached, depth }
     }
 
