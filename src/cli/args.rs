@@ -286,11 +286,13 @@ pub(crate) struct RunArgs {
     /// an R x C grid (as square as P's divisors allow), each holding the
     /// arcs between one row block and one column block, so a search
     /// exchanges only row and column pieces of the frontier; --sssp still
-    /// searches 1-D rows built in the same run. Default 1d: on 2 shared
-    /// cores 2d was slower at 2 and 4 ranks (docs/clusters.md); it is for
-    /// many ranks. One process started without mpirun accepts only 1d
-    /// (under mpirun -np 1, 2d is the one process's run: a 1 x 1 grid).
-    /// Hidden in a build without MPI, which refuses 2d.
+    /// searches 1-D rows built in the same run. Default 1d: measured on 2
+    /// shared cores at SCALE 16 and 18, 2d reached 0.2-0.56x the
+    /// harmonic-mean TEPS of 1d at 2 and 4 ranks (docs/clusters.md): a
+    /// grid saves bitmap traffic only at many ranks. One process started
+    /// without mpirun accepts only 1d (under mpirun -np 1, 2d is the one
+    /// process's run: a 1 x 1 grid). Hidden in a build without MPI, which
+    /// refuses 2d.
     #[arg(long, value_enum, value_name = "P", default_value_t = PartitionArg::OneD)]
     #[cfg_attr(not(feature = "mpi"), arg(hide = true))]
     pub(crate) partition: PartitionArg,
