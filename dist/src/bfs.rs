@@ -22,11 +22,12 @@
 //!   `kernels::DoBfs`. A worker owns whole words, so parents are stored
 //!   without CAS.
 //!
-//! Collectives: one all-reduce to start (root degree, arcs); per level one
-//! exchange or one all-gather, then one all-reduce of the level's
-//! discovered vertices and their edges (the next direction, and the end
-//! when none); two all-reduces to end (bytes summed, seconds maxed, for all
-//! steps). Only global counts steer them, so every rank, one without
+//! Collectives: one all-gather of `N` degree classes when the engine is
+//! made (the hubs); one all-reduce to start a search (root degree, arcs);
+//! per level one exchange or one all-gather, then one all-reduce of the
+//! level's discovered vertices and their edges (the next direction, and
+//! the end when none); two all-reduces to end (bytes summed, seconds
+//! maxed, for all steps). Only global counts steer them, so every rank, one without
 //! vertices too, makes the same calls in the same order.
 //!
 //! Invariants: a vertex gets its parent (the global id of a vertex of the
