@@ -9,7 +9,11 @@
 #   2. `graph500 --scale S --keys 64 --threads RANKS --json`: one process on
 #      the same cores (peak memory from the same JSON);
 #   3. with REF=path/to/graph500_reference_bfs, in the first round only
-#      (it takes minutes): `mpirun -np RANKS $REF S`.
+#      (it takes minutes): `mpirun -np RANKS $REF S`;
+#   4. with REF_SSSP=path/to/graph500_reference_bfs_sssp, the distributed
+#      run of 1. also runs kernel 3 (`--sssp`), and in the first round only
+#      `mpirun -np RANKS $REF_SSSP S` (whose BFS row stands in for REF's
+#      when REF is not given).
 #
 # Then the median of each figure over the rounds and the ratios to the
 # targets of docs/results.md. The binary is built with `--features mpi`, which needs the
@@ -19,6 +23,7 @@
 #   make -C /tmp/g500ref/src CFLAGS="-O3 -fcommon ..."   (see docs/results.md)
 #
 # Usage: [REF=/tmp/g500ref/src/graph500_reference_bfs] \
+#        [REF_SSSP=/tmp/g500ref/src/graph500_reference_bfs_sssp] \
 #        benches/mpi_side_by_side.sh [SCALE] [ROUNDS] [RANKS]   (defaults: 20 3 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +32,11 @@ scale=${1:-20}
 rounds=${2:-3}
 ranks=${3:-2}
 ref=${REF:-}
+ref_sssp=${REF_SSSP:-}
 [[ -z $ref || -x $ref ]] || { echo "mpi_side_by_side.sh: REF=$ref is not an executable" >&2; exit 2; }
+[[ -z $ref_sssp || -x $ref_sssp ]] || { echo "mpi_side_by_side.sh: REF_SSSP=$ref_sssp is not an executable" >&2; exit 2; }
+sssp=()
+[[ -z $ref_sssp ]] || sssp=(--sssp)
 cargo build --release --quiet --locked --features mpi
 bin=target/release/graph500
 tmp=$(mktemp -d)
@@ -40,11 +49,12 @@ json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)"
 stat() { json "$1" "r['statistics']['$2']"; }
 
 for ((r = 1; r <= rounds; r++)); do
-  "${mpi[@]}" "$bin" --scale "$scale" --keys 64 --threads 1 --quiet --json "$tmp/d.json" >/dev/null
+  "${mpi[@]}" "$bin" --scale "$scale" --keys 64 --threads 1 "${sssp[@]}" --quiet --json "$tmp/d.json" >/dev/null
   add d_teps "$(json "$tmp/d.json" "r['statistics']['bfs']['teps']['harmonic_mean']")"
   add d_k1 "$(stat "$tmp/d.json" construction_time)"
   add d_search "$(json "$tmp/d.json" "r['statistics']['bfs']['time']['mean']")"
   add d_validate "$(json "$tmp/d.json" "r['statistics']['bfs']['validate']['mean']")"
+  [[ -z $ref_sssp ]] || add d_sssp "$(json "$tmp/d.json" "r['statistics']['sssp']['teps']['harmonic_mean']")"
   add d_peak "$(json "$tmp/d.json" "max(r['mpi']['peak_memory_bytes_per_rank'])")"
   "$bin" --scale "$scale" --keys 64 --threads "$ranks" --quiet --json "$tmp/s.json" >/dev/null
   add s_teps "$(json "$tmp/s.json" "r['statistics']['bfs']['teps']['harmonic_mean']")"
@@ -53,6 +63,12 @@ for ((r = 1; r <= rounds; r++)); do
   if [[ -n $ref && $r == 1 ]]; then
     (cd "$tmp" && "${mpi[@]}" "$ref" "$scale" >"$tmp/ref.out" 2>&1)
     add ref_teps "$(awk -F': +' '$1 == "bfs  harmonic_mean_TEPS" { print $NF }' "$tmp/ref.out" | tr -d '! ')"
+  fi
+  if [[ -n $ref_sssp && $r == 1 ]]; then
+    (cd "$tmp" && "${mpi[@]}" "$ref_sssp" "$scale" >"$tmp/ref_sssp.out" 2>&1)
+    teps() { awk -F': +' -v k="$1" '$1 == k { print $NF }' "$tmp/ref_sssp.out" | tr -d '! '; }
+    add ref_sssp_teps "$(teps "sssp harmonic_mean_TEPS")"
+    [[ -n $ref ]] || add ref_teps "$(teps "bfs  harmonic_mean_TEPS")"
   fi
 done
 
@@ -63,8 +79,11 @@ echo
 echo "| figure | over MPI | compared with | ratio |"
 echo "| --- | ---: | ---: | ---: |"
 echo "| harmonic-mean TEPS / one process | $(g "$(m d_teps)") | $(g "$(m s_teps)") | $(ratio "$(m d_teps)" "$(m s_teps)") |"
-if [[ -n $ref ]]; then
+if [[ -n $ref || -n $ref_sssp ]]; then
   echo "| harmonic-mean TEPS / reference (1 run) | $(g "$(m d_teps)") | $(g "$(m ref_teps)") | $(ratio "$(m d_teps)" "$(m ref_teps)") |"
+fi
+if [[ -n $ref_sssp ]]; then
+  echo "| SSSP harmonic-mean TEPS / reference (1 run) | $(g "$(m d_sssp)") | $(g "$(m ref_sssp_teps)") | $(ratio "$(m d_sssp)" "$(m ref_sssp_teps)") |"
 fi
 echo "| kernel 1 (s) / one process | $(g "$(m d_k1)") | $(g "$(m s_k1)") | $(ratio "$(m d_k1)" "$(m s_k1)") |"
 echo "| mean search, mean validation (ms) | $(g "$(awk -v x="$(m d_search)" 'BEGIN{print x*1000}')"), $(g "$(awk -v x="$(m d_validate)" 'BEGIN{print x*1000}')") | | |"

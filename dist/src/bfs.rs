@@ -14,21 +14,28 @@
 //!   them by CAS. `2 size_of::<I>()` bytes per arc to another rank.
 //! - **bottom-up**: each rank's frontier is a bitmap of its own words; one
 //!   all-gather of them is the global frontier (`N / 8` bytes to each rank);
-//!   each unreached vertex scans its row for the first neighbour in it. A
-//!   worker owns whole words, so parents are stored without CAS.
+//!   each unreached vertex first tests its hub (its neighbour of highest
+//!   degree class among its first arcs, `hubs.rs`), and only if the hub is
+//!   not in the frontier scans its row for the first neighbour that is. The
+//!   hub tests of the next word run before the rows of this one, so that
+//!   the rows left for it are prefetched a word ahead, as in
+//!   `kernels::DoBfs`. A worker owns whole words, so parents are stored
+//!   without CAS.
 //!
-//! Collectives: one all-reduce to start (root degree, arcs); per level one
-//! exchange or one all-gather, then one all-reduce of the level's
-//! discovered vertices and their edges (the next direction, and the end
-//! when none); two all-reduces to end (bytes summed, seconds maxed, for all
-//! steps). Only global counts steer them, so every rank, one without
+//! Collectives: one all-gather of `N` degree classes when the engine is
+//! made (the hubs); one all-reduce to start a search (root degree, arcs);
+//! per level one exchange or one all-gather, then one all-reduce of the
+//! level's discovered vertices and their edges (the next direction, and
+//! the end when none); two all-reduces to end (bytes summed, seconds
+//! maxed, for all steps). Only global counts steer them, so every rank, one without
 //! vertices too, makes the same calls in the same order.
 //!
 //! Invariants: a vertex gets its parent (the global id of a vertex of the
 //! previous level) in the step that discovers it, once; `visited` holds the
 //! reached and edgeless vertices and the padding past the rank's last one.
-//! [`DistBfs::new`] allocates the per-search arrays; a top-down step
-//! allocates its per-piece send buffers and the pairs it receives.
+//! [`DistBfs::new`] chooses the hubs (collective) and allocates the
+//! per-search arrays; a top-down step allocates its per-piece send buffers
+//! and the pairs it receives.
 //!
 //! A rank's loops run on its [`Backend`] ([`DistBfs::on`]), each written
 //! once against [`Backend::map_ranges`] / [`Backend::map`]: on rayon, a
@@ -38,6 +45,7 @@ use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
 use crate::{Id, LocalGraph};
 use kernels::{Direction, DoParams, SearchStats};
 use par::Backend;
+use par::hint::prefetch;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -94,6 +102,8 @@ pub struct DistBfs<'c, I: Id> {
     backend: Backend,
     /// Parents (global ids) by local index.
     parents: Vec<AtomicU64>,
+    /// Each local row's hub (global id), tested before its row bottom-up.
+    hubs: Vec<I>,
     /// Top-down frontiers (local indices); bottom-up ones (local words).
     queue: Vec<usize>,
     next_queue: Vec<usize>,
@@ -116,16 +126,19 @@ pub struct DistBfs<'c, I: Id> {
 impl<'c, I: Id> DistBfs<'c, I> {
     /// Bytes of the per-search arrays of a rank with `rows` vertices in a
     /// graph of `num_vertices`: parents (8 a vertex), two queues (8 each),
-    /// four bitmaps of the rank's vertices and the global frontier bitmap
-    /// (`N / 8`). A top-down step's messages come on top; they are bounded
-    /// by the level's arcs to other ranks.
+    /// four bitmaps of the rank's vertices, the global frontier bitmap
+    /// (`N / 8`), the hubs (an id a vertex) and, while choosing them, a
+    /// byte for each of the `N` vertices. A top-down step's messages come on
+    /// top; they are bounded by the level's arcs to other ranks.
     pub fn bytes_for(rows: u64, num_vertices: u64) -> u64 {
-        24 * rows + 4 * rows.div_ceil(64) * 8 + num_vertices.div_ceil(64) * 8
+        let hubs = size_of::<I>() as u64 * rows + num_vertices;
+        24 * rows + 4 * rows.div_ceil(64) * 8 + num_vertices.div_ceil(64) * 8 + hubs
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
-    /// `comm`) whose loops run on rayon. Not collective. Allocates the
-    /// per-search arrays once ([`DistBfs::bytes_for`]).
+    /// `comm`) whose loops run on rayon. Collective: the hubs take one
+    /// all-gather of `N` bytes. Allocates the per-search arrays once
+    /// ([`DistBfs::bytes_for`]).
     pub fn new(comm: &'c dyn Comm, graph: Arc<LocalGraph<I>>, params: DoParams) -> Self {
         DistBfs::on(Backend::Rayon, comm, graph, params)
     }
@@ -153,6 +166,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
             .collect();
         let word_counts: Vec<usize> = (0..comm.size()).map(|r| part.words(r)).collect();
         DistBfs {
+            hubs: hubs::local_hubs(backend, comm, &graph),
             comm,
             params,
             backend,
@@ -377,32 +391,17 @@ impl<'c, I: Id> DistBfs<'c, I> {
     /// makes those the new `front`; returns how many.
     fn bottom_up_step(&mut self) -> u64 {
         all_gather(self.comm, &self.front, &self.word_counts, &mut self.global);
-        let (graph, parents, visited, global) =
-            (&*self.graph, &self.parents, &self.visited, &self.global[..]);
+        let scan = BottomUp {
+            graph: &self.graph,
+            parents: &self.parents,
+            hubs: &self.hubs,
+            visited: &self.visited,
+            global: &self.global,
+        };
         let pieces: Vec<_> = self.next.chunks_mut(BOTTOM_UP_GRAIN).enumerate().collect();
         let found: u64 = (self.backend)
             .map(pieces, |(piece, words)| {
-                let mut count = 0;
-                for (i, next) in words.iter_mut().enumerate() {
-                    let w = piece * BOTTOM_UP_GRAIN + i;
-                    let seen = visited[w].load(Relaxed);
-                    let (mut todo, mut found) = (!seen, 0u64);
-                    while todo != 0 {
-                        let bit = todo.trailing_zeros();
-                        todo &= todo - 1;
-                        let u = w * 64 + bit as usize;
-                        if let Some(v) = first_in(global, graph.neighbors(u)) {
-                            parents[u].store(v, Relaxed);
-                            found |= 1 << bit;
-                        }
-                    }
-                    *next = found;
-                    if found != 0 {
-                        visited[w].store(seen | found, Relaxed);
-                    }
-                    count += u64::from(found.count_ones());
-                }
-                count
+                scan.words(piece * BOTTOM_UP_GRAIN, words)
             })
             .into_iter()
             .sum();
@@ -453,14 +452,96 @@ fn claim(parents: &[AtomicU64], visited: &[AtomicU64], u: usize, parent: u64) ->
     won
 }
 
-/// The first of `row` (global ids) set in the global bitmap.
-#[inline]
-fn first_in<I: Id>(global: &[u64], row: &[I]) -> Option<u64> {
-    // v < N, so v / 64 indexes the bitmap, which is in memory.
-    #[allow(clippy::cast_possible_truncation)]
-    let set = |v: u64| global[(v / 64) as usize] >> (v % 64) & 1 != 0;
-    row.iter().map(|v| v.to_u64()).find(|&v| set(v))
+/// What a bottom-up step reads and writes, shared by its workers.
+struct BottomUp<'a, I: Id> {
+    graph: &'a LocalGraph<I>,
+    parents: &'a [AtomicU64],
+    hubs: &'a [I],
+    visited: &'a [AtomicU64],
+    global: &'a [u64],
 }
 
+impl<I: Id> BottomUp<'_, I> {
+    /// The step for the local words from `first` on, whose next-frontier
+    /// words are `next`; returns how many vertices it found. Per word, the
+    /// hub tests of its unreached vertices, then the rows of those whose
+    /// hub is not in the frontier; the next word's hub tests run before
+    /// this word's rows, so that its rows are prefetched a word ahead.
+    fn words(&self, first: usize, next: &mut [u64]) -> u64 {
+        let (mut count, len) = (0, next.len());
+        let mut ahead = self.ask_hubs(first);
+        for (i, next_word) in next.iter_mut().enumerate() {
+            let w = first + i;
+            let (mut found, mut todo) = ahead;
+            if i + 1 < len {
+                ahead = self.ask_hubs(w + 1);
+                prefetch_rows(self.graph, w + 1, ahead.1);
+            }
+            while todo != 0 {
+                let bit = todo.trailing_zeros();
+                todo &= todo - 1;
+                let u = w * 64 + bit as usize;
+                let row = self.graph.neighbors(u);
+                if let Some(&v) = row.iter().find(|&&v| in_frontier(self.global, v)) {
+                    self.parents[u].store(v.to_u64(), Relaxed);
+                    found |= 1 << bit;
+                }
+            }
+            *next_word = found;
+            if found != 0 {
+                let seen = self.visited[w].load(Relaxed);
+                self.visited[w].store(seen | found, Relaxed);
+            }
+            count += u64::from(found.count_ones());
+        }
+        count
+    }
+
+    /// The hub tests of word `w`: each unreached vertex whose hub is in the
+    /// frontier gets it as its parent. Returns those vertices and the rest,
+    /// whose rows are still to scan. The hubs are read in order.
+    fn ask_hubs(&self, w: usize) -> (u64, u64) {
+        let todo = !self.visited[w].load(Relaxed);
+        let (mut found, mut bits) = (0, todo);
+        while bits != 0 {
+            let bit = bits.trailing_zeros();
+            bits &= bits - 1;
+            let u = w * 64 + bit as usize;
+            let hub = self.hubs[u];
+            if in_frontier(self.global, hub) {
+                self.parents[u].store(hub.to_u64(), Relaxed);
+                found |= 1 << bit;
+            }
+        }
+        (found, todo & !found)
+    }
+}
+
+/// Whether the global vertex `v` is in the gathered frontier bitmap.
+#[inline]
+fn in_frontier<I: Id>(global: &[u64], v: I) -> bool {
+    let v = v.to_u64();
+    // v < N, so v / 64 indexes the bitmap, which is in memory.
+    #[allow(clippy::cast_possible_truncation)]
+    let word = global[(v / 64) as usize];
+    word >> (v % 64) & 1 != 0
+}
+
+/// Starts loading the first arc of each row of local word `w` whose bit
+/// is set in `rows`: the rows the next word of a bottom-up step will scan,
+/// which the hardware prefetcher misses (unevenly spaced, mostly a cache
+/// line apart).
+#[inline]
+fn prefetch_rows<I: Id>(graph: &LocalGraph<I>, w: usize, mut rows: u64) {
+    while rows != 0 {
+        let u = w * 64 + rows.trailing_zeros() as usize;
+        rows &= rows - 1;
+        if let Some(first) = graph.neighbors(u).first() {
+            prefetch(first);
+        }
+    }
+}
+
+mod hubs;
 #[cfg(test)]
 mod tests;

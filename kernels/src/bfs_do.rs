@@ -80,8 +80,9 @@ pub struct DoParams {
     pub scan_every_vertex: bool,
     /// On by default: bottom-up steps test each vertex's hub
     /// ([`Csr::hub`]) before its row. Off exists to measure that
-    /// (`benches/ablation.sh`). The ranks' search (`graph500-dist`) keeps
-    /// no hubs and, like `scan_every_vertex`, ignores it.
+    /// (`benches/ablation.sh`). The ranks' 1-D search (`graph500-dist`)
+    /// always tests its hubs: it ignores this, as it does
+    /// `scan_every_vertex`.
     pub ask_hubs: bool,
 }
 

@@ -34,7 +34,7 @@ use crate::Backend;
 use generator::Vertex;
 
 /// How many arcs at the front of a row compete to be its hub.
-pub(crate) const HUB_SAMPLE: usize = 16;
+pub const HUB_SAMPLE: usize = 16;
 
 /// Vertices per work item of the build.
 const PIECE: usize = 1 << 14;
@@ -61,7 +61,7 @@ impl Hubs {
             #[allow(clippy::cast_possible_truncation)]
             let row = &targets[offsets[v] as usize..offsets[v + 1] as usize];
             let own = Vertex::try_from(v).expect("ids fit Vertex");
-            best_of(&row[..row.len().min(HUB_SAMPLE)], &classes).unwrap_or(own)
+            hub_of(row, |t| classes[t as usize]).unwrap_or(own)
         });
         Hubs { hubs }
     }
@@ -93,14 +93,17 @@ fn fill_each<T: Send>(backend: Backend, out: &mut [T], value: impl Fn(usize) -> 
     );
 }
 
-/// The first target of highest class in `sample`; `None` if it is empty.
-fn best_of(sample: &[Vertex], classes: &[u8]) -> Option<Vertex> {
-    let (first, rest) = sample.split_first()?;
-    let mut best = (*first, classes[*first as usize]);
+/// The hub of `row` (targets of any id type): the first of highest
+/// `class` ([`degree_class`] of the target's degree) among its first
+/// [`HUB_SAMPLE`] arcs; `None` if the row is empty. Shared with the ranks'
+/// search (`graph500-dist`), whose classes come from every rank.
+pub fn hub_of<T: Copy>(row: &[T], class: impl Fn(T) -> u8) -> Option<T> {
+    let (first, rest) = row[..row.len().min(HUB_SAMPLE)].split_first()?;
+    let mut best = (*first, class(*first));
     for &t in rest {
-        let class = classes[t as usize];
-        if class > best.1 {
-            best = (t, class);
+        let c = class(t);
+        if c > best.1 {
+            best = (t, c);
         }
     }
     Some(best.0)
@@ -109,7 +112,7 @@ fn best_of(sample: &[Vertex], classes: &[u8]) -> Option<Vertex> {
 /// A degree's class, four to an octave: degrees 0-3 are their own class;
 /// above, the octave and the two bits below the leading one. Monotone in
 /// the degree; at most 251.
-fn degree_class(degree: u64) -> u8 {
+pub fn degree_class(degree: u64) -> u8 {
     if degree < 4 {
         return u8::try_from(degree).expect("below 4");
     }

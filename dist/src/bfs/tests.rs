@@ -274,3 +274,39 @@ fn a_root_without_edges_reaches_only_itself() {
         }
     }
 }
+
+/// Every row's hub is, among the row's first `HUB_SAMPLE` arcs, the first
+/// of highest degree class by the vertices' global degrees (those of the
+/// one-process rows), and a row without arcs is its own hub; for 1 to 3
+/// ranks, so that hubs owned by other ranks are classed right.
+#[test]
+fn hubs_are_the_first_of_highest_global_degree_class_in_the_sample() {
+    let list = kronecker(9, 5);
+    let csr = Csr::from_edge_list(&list);
+    let class = |v: u32| kernels::degree_class(csr.degree(v));
+    for p in 1..=3 {
+        let part = Partition::new(list.num_vertices() as u64, p);
+        ThreadRanks::run(p, |c| {
+            let m = list.len();
+            let share = &list.edges()[m * c.rank() / p..m * (c.rank() + 1) / p];
+            let graph = LocalGraph::<u32>::build(c, part, share);
+            let hubs = hubs::local_hubs(Backend::Rayon, c, &graph);
+            assert_eq!(hubs.len(), graph.num_rows());
+            for (u, &hub) in hubs.iter().enumerate() {
+                let sample =
+                    &graph.neighbors(u)[..graph.degree(u).min(kernels::HUB_SAMPLE as u64) as usize];
+                let Some(i) = sample.iter().position(|&v| v == hub) else {
+                    assert!(sample.is_empty(), "P {p} row {u}: hub {hub} not in sample");
+                    assert_eq!(u64::from(hub), graph.first() + u as u64);
+                    continue;
+                };
+                let best = sample.iter().map(|&v| class(v)).max().unwrap();
+                assert_eq!(class(hub), best, "P {p} row {u}");
+                assert!(
+                    sample[..i].iter().all(|&v| class(v) < best),
+                    "P {p} row {u}"
+                );
+            }
+        });
+    }
+}

@@ -1,0 +1,62 @@
+//! Each local row's hub, for `DistBfs`'s bottom-up steps: the rule of the
+//! single process's hubs (`kernels::hub_of`: the neighbour of highest
+//! degree class among a row's first `kernels::HUB_SAMPLE` arcs), over the
+//! ranks.
+//!
+//! In the big middle levels of a small-world graph an unreached vertex
+//! almost always has a frontier neighbour, and that neighbour is almost
+//! always a high-degree one. A bottom-up step tests the hub's bit of the
+//! global frontier before it opens the row: a hit costs a sequential read
+//! of this array and a bit of the gathered bitmap, where the row costs its
+//! offsets and a cache line of targets from memory.
+//!
+//! A row's targets live on every rank, so their degrees are not all known
+//! here: each rank classes its own rows' degrees (one byte a vertex) and
+//! one all-gather of those bytes gives every rank the classes of all `N`
+//! vertices, in id order (a rank's vertices are consecutive ids, ranks in
+//! order). They are dropped once the hubs are chosen.
+//!
+//! Invariant: `hubs[u]` is a neighbour (global id) of local row `u`, or
+//! `u`'s own global id when it has no arcs (it is never in the frontier
+//! when scanned, so the test fails and costs nothing else).
+
+use crate::comm::{Comm, all_gather};
+use crate::{Id, LocalGraph};
+use par::Backend;
+
+/// Rows per work item.
+const PIECE: usize = 1 << 14;
+
+/// The hubs of `graph`'s rows (global ids), on `backend`. Collective: one
+/// all-gather of `N` bytes; holds those `N` bytes while it chooses. O(rows
+/// × `HUB_SAMPLE`), reading at most the first lines of each row.
+pub(super) fn local_hubs<I: Id>(
+    backend: Backend,
+    comm: &dyn Comm,
+    graph: &LocalGraph<I>,
+) -> Vec<I> {
+    let part = *graph.partition();
+    let rows = graph.num_rows();
+    let mine: Vec<u8> = backend
+        .map_ranges(rows, PIECE, |r| {
+            r.map(|u| kernels::degree_class(graph.degree(u)))
+                .collect::<Vec<u8>>()
+        })
+        .concat();
+    let counts: Vec<usize> = (0..comm.size()).map(|r| part.count(r)).collect();
+    let mut classes = vec![0u8; counts.iter().sum()];
+    all_gather(comm, &mine, &counts, &mut classes);
+    let first = graph.first();
+    // Targets are below N, whose classes are all in memory.
+    #[allow(clippy::cast_possible_truncation)]
+    let class = |v: I| classes[v.to_u64() as usize];
+    backend
+        .map_ranges(rows, PIECE, |r| {
+            r.map(|u| {
+                kernels::hub_of(graph.neighbors(u), class)
+                    .unwrap_or_else(|| I::from_u64(first + u as u64))
+            })
+            .collect::<Vec<I>>()
+        })
+        .concat()
+}
