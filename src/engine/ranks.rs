@@ -22,21 +22,27 @@
 //! lengths to its owner, `8 (C - 1) N / P` bytes a rank); the keys cost
 //! one all-gather of N/8 bytes.
 
+mod collective;
+mod input;
+
+pub(crate) use collective::{Metered, agreed};
+pub(crate) use input::{Share, dobfs_only, rows_fit, shared_file};
+
 use super::{Engine, Loaded, RankFigures, TupleOrder, later};
-use crate::observe::{Event, Observer};
-use crate::plan::{self, GraphSource, KeyRule, Partitioning, Plan};
-use crate::searches::{Checker, PassOutput, Searching};
+use crate::observe::Observer;
+use crate::plan::{GraphSource, Partitioning, Plan};
+use crate::searches::{PassOutput, Searching};
 use crate::{Error, Pass, budget, system};
+use collective::{Agreed, eligible, sum};
 use dist::{
-    Comm, Grid, GridBfs, GridGraph, Id, LocalGraph, Partition, Reduce, WeightedLocalGraph, agree,
+    Comm, Grid, GridBfs, GridGraph, Id, LocalGraph, Partition, Reduce, WeightedLocalGraph,
     all_gather,
 };
-use generator::format::{EdgeFormat, binary};
-use generator::{EDGES_PER_BLOCK, EdgeList, Tuple};
-use kernels::{Eligible, Kernel, SearchKey};
+use generator::EdgeList;
+use input::{load_share, sizes};
+use kernels::SearchKey;
 use std::marker::PhantomData;
 use std::sync::Arc;
-use validate::{Invalid, TreeSummary};
 
 /// Runs `plan` as one of the ranks of `comm`. Collective: every rank calls
 /// it with the same plan. A generated graph, or a binary edge-list file
@@ -77,66 +83,6 @@ pub fn run_distributed(
     }
 }
 
-/// Refuses a file the ranks cannot share out: its own problem (missing,
-/// out of reach) first, as it names what is wrong better than its format
-/// does (its metadata, not an open, which would wait on a FIFO); then any
-/// format but binary, the only one with a byte range per rank.
-pub(crate) fn shared_file(path: &std::path::Path, format: EdgeFormat) -> Result<(), Error> {
-    std::fs::metadata(path)
-        .map_err(|e| generator::Error::from(generator::FileError::io(path, e)))?;
-    if format != EdgeFormat::Binary {
-        return Err(Error::Refused(format!(
-            "{}: under mpirun each rank reads its own byte range, which only a binary edge list has; convert it first: graph500 convert {} FILE.bin",
-            path.display(),
-            path.display()
-        )));
-    }
-    Ok(())
-}
-
-/// Refuses a BFS kernel other than dobfs, the only one the ranks run.
-pub(crate) fn dobfs_only(kernel: &Kernel) -> Result<(), Error> {
-    match kernel {
-        Kernel::Dobfs(_) => Ok(()),
-        other => Err(Error::Refused(format!(
-            "under mpirun only --kernel dobfs runs, not {other}"
-        ))),
-    }
-}
-
-/// Refuses `n` vertices over `ranks` if a rank would own 2^32 or more (a
-/// rank counts its own vertices in 32 bits), naming the fewest ranks that
-/// would do.
-pub(crate) fn rows_fit(n: u64, ranks: usize) -> Result<(), Error> {
-    let rows = Partition::new(n, ranks).count(0) as u64;
-    if rows > u64::from(u32::MAX) {
-        let fewest = (ranks..)
-            .find(|&p| Partition::new(n, p).count(0) as u64 <= u64::from(u32::MAX))
-            .expect("enough ranks exist");
-        return Err(Error::Refused(format!(
-            "{n} vertices over {ranks} ranks: a rank would own {rows}, but a rank counts its own vertices in 32 bits; run at least {fewest} ranks"
-        )));
-    }
-    Ok(())
-}
-
-/// `M` and `N` of the graph, before it is made or read; refuses a file
-/// without weights when a pass needs them.
-fn sizes(plan: &Plan) -> Result<(u64, u64), Error> {
-    Ok(match &plan.source {
-        GraphSource::Generated(spec) => (spec.num_edges(), spec.num_vertices()),
-        GraphSource::File { path, .. } => {
-            let header = binary::read_header(path)?;
-            if let Some(pass) = plan.weighted_pass()
-                && !header.weighted
-            {
-                return Err(pass.no_weights(path));
-            }
-            (header.num_edges, header.num_vertices)
-        }
-    })
-}
-
 /// The estimated peak bytes of one rank of `ranks` in a run of `plan` on
 /// `m` tuples and `n` vertices, with ids `I`: its share of the tuples,
 /// the keys' global eligibility bitmap and the program, plus what each
@@ -175,16 +121,6 @@ pub(crate) struct Ranks<'c, I: Id> {
     kernel1_bytes: u64,
     partition: Partitioning,
     ids: PhantomData<I>,
-}
-
-/// This rank's share of the tuples: generated (its blocks) or read (its
-/// byte range), their weights when a pass needs them, the global number of
-/// its first tuple, and the key rule.
-pub(crate) struct Share<T> {
-    pub(crate) tuples: Vec<T>,
-    pub(crate) weights: Option<Vec<f32>>,
-    pub(crate) first_tuple: u64,
-    key_rule: KeyRule,
 }
 
 /// Kernel 1's structures on a rank; each is `None` once no later pass
@@ -387,149 +323,5 @@ impl<I: Id> Engine for Ranks<'_, I> {
             peak_memory_bytes_per_rank: peaks,
             kernel1_bytes: self.kernel1_bytes,
         })
-    }
-}
-
-fn load_share<T: Tuple>(
-    plan: &Plan,
-    observer: &dyn Observer,
-    comm: &dyn Comm,
-) -> Result<Share<T>, Error> {
-    let (rank, ranks) = (comm.rank(), comm.size());
-    let weighted = plan.needs_weights();
-    match &plan.source {
-        GraphSource::Generated(spec) => {
-            let (generator, key_rule) = spec.build_for_ranks()?;
-            let blocks = generator.block_share(rank, ranks);
-            observer.event(Event::Loading {
-                what: &format!(
-                    "{}, over {ranks} ranks",
-                    spec.generating(&*generator, weighted)
-                ),
-                blocks: plan::block_passes(weighted) * blocks.len() as u64,
-            });
-            let first_tuple = (blocks.start * EDGES_PER_BLOCK) as u64;
-            let done = || observer.block_generated();
-            let tuples = generator::generate_blocks(&*generator, blocks.clone(), &done);
-            let weights = weighted.then(|| generator::generate_weights(&*generator, blocks, &done));
-            Ok(Share {
-                tuples,
-                weights,
-                first_tuple,
-                key_rule,
-            })
-        }
-        GraphSource::File { path, seed, .. } => {
-            observer.event(Event::Loading {
-                what: &format!("reading {} (binary), a share per rank", path.display()),
-                blocks: 0,
-            });
-            let (_, tuples, first_tuple) = binary::read_share(path, rank, ranks)?;
-            let weights = match plan.weighted_pass() {
-                Some(pass) => {
-                    let weights = binary::read_weights_share(path, rank, ranks)?;
-                    Some(weights.ok_or_else(|| pass.no_weights(path))?)
-                }
-                None => None,
-            };
-            Ok(Share {
-                tuples,
-                weights,
-                first_tuple,
-                key_rule: KeyRule::Seeded(*seed),
-            })
-        }
-    }
-}
-
-/// `Ok` on every rank only if it is on every rank; otherwise every rank
-/// fails with the lowest failing rank's message.
-pub(crate) fn agreed<T>(comm: &dyn Comm, mine: Result<T, Error>) -> Result<T, Error> {
-    agree(comm, mine.map_err(|e| e.to_string())).map_err(Error::Refused)
-}
-
-/// `x` summed over the ranks.
-fn sum(comm: &dyn Comm, x: u64) -> u64 {
-    dist::all_reduce(comm, [x], Reduce::Sum)[0]
-}
-
-/// The vertices with an edge (not a self-loop), every rank's words
-/// gathered: the same set as the whole graph's [`Eligible::of`], from
-/// whether each vertex this rank owns (by local index) has an edge.
-fn eligible(comm: &dyn Comm, part: Partition, has_edge: impl Fn(usize) -> bool) -> Eligible {
-    let rows = part.count(comm.rank());
-    let mine: Vec<u64> = (0..rows.div_ceil(64))
-        .map(|w| {
-            (w * 64..(w * 64 + 64).min(rows)).fold(0u64, |bits, row| {
-                bits | u64::from(has_edge(row)) << (row % 64)
-            })
-        })
-        .collect();
-    let counts: Vec<usize> = (0..part.ranks()).map(|r| part.words(r)).collect();
-    let mut words = vec![0u64; counts.iter().sum()];
-    all_gather(comm, &mine, &counts, &mut words);
-    Eligible::from_words(part.num_vertices(), words)
-}
-
-/// A checker across the ranks, with the bytes this rank sent in each check.
-pub(crate) struct Metered<'c, C> {
-    checker: C,
-    comm: &'c dyn Comm,
-    bytes: Vec<u64>,
-}
-
-impl<'c, C> Metered<'c, C> {
-    /// `checker`, metered, for `keys` checks.
-    pub(crate) fn new(checker: C, comm: &'c dyn Comm, keys: usize) -> Self {
-        Metered {
-            checker,
-            comm,
-            bytes: Vec::with_capacity(keys),
-        }
-    }
-}
-
-impl<O: ?Sized, C: Checker<O>> Checker<O> for Metered<'_, C> {
-    fn prepare(&mut self, output: &O) {
-        self.checker.prepare(output);
-    }
-
-    fn check(&mut self, output: &O, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
-        let before = self.comm.bytes_sent();
-        let verdict = self.checker.check(output, root, nedge);
-        self.bytes.push(self.comm.bytes_sent() - before);
-        verdict
-    }
-
-    fn bytes_sent(&self) -> &[u64] {
-        &self.bytes
-    }
-}
-
-/// Each rank's observer, heard only on rank 0, with stop requests agreed
-/// on: asking any rank to stop stops all of them at the same check (one
-/// small all-reduce per check).
-struct Agreed<'a> {
-    comm: &'a dyn Comm,
-    own: &'a dyn Observer,
-    speaks: bool,
-}
-
-impl Observer for Agreed<'_> {
-    fn event(&self, event: Event<'_>) {
-        if self.speaks {
-            self.own.event(event);
-        }
-    }
-
-    fn block_generated(&self) {
-        if self.speaks {
-            self.own.block_generated();
-        }
-    }
-
-    fn stop_requested(&self) -> bool {
-        let mine = u64::from(self.own.stop_requested());
-        dist::all_reduce(self.comm, [mine], Reduce::Max)[0] == 1
     }
 }

@@ -1,0 +1,106 @@
+//! The collective pieces of the ranks engine: agreeing on outcomes, sums
+//! over the ranks, the key set gathered from every rank, the metered
+//! checker and the observer whose stop requests all ranks agree on.
+
+use crate::Error;
+use crate::observe::{Event, Observer};
+use crate::searches::Checker;
+use dist::{Comm, Partition, Reduce, agree, all_gather};
+use kernels::{Eligible, SearchKey};
+use validate::{Invalid, TreeSummary};
+
+/// `Ok` on every rank only if it is on every rank; otherwise every rank
+/// fails with the lowest failing rank's message.
+pub(crate) fn agreed<T>(comm: &dyn Comm, mine: Result<T, Error>) -> Result<T, Error> {
+    agree(comm, mine.map_err(|e| e.to_string())).map_err(Error::Refused)
+}
+
+/// `x` summed over the ranks.
+pub(super) fn sum(comm: &dyn Comm, x: u64) -> u64 {
+    dist::all_reduce(comm, [x], Reduce::Sum)[0]
+}
+
+/// The vertices with an edge (not a self-loop), every rank's words
+/// gathered: the same set as the whole graph's [`Eligible::of`], from
+/// whether each vertex this rank owns (by local index) has an edge.
+pub(super) fn eligible(
+    comm: &dyn Comm,
+    part: Partition,
+    has_edge: impl Fn(usize) -> bool,
+) -> Eligible {
+    let rows = part.count(comm.rank());
+    let mine: Vec<u64> = (0..rows.div_ceil(64))
+        .map(|w| {
+            (w * 64..(w * 64 + 64).min(rows)).fold(0u64, |bits, row| {
+                bits | u64::from(has_edge(row)) << (row % 64)
+            })
+        })
+        .collect();
+    let counts: Vec<usize> = (0..part.ranks()).map(|r| part.words(r)).collect();
+    let mut words = vec![0u64; counts.iter().sum()];
+    all_gather(comm, &mine, &counts, &mut words);
+    Eligible::from_words(part.num_vertices(), words)
+}
+
+/// A checker across the ranks, with the bytes this rank sent in each check.
+pub(crate) struct Metered<'c, C> {
+    checker: C,
+    comm: &'c dyn Comm,
+    bytes: Vec<u64>,
+}
+
+impl<'c, C> Metered<'c, C> {
+    /// `checker`, metered, for `keys` checks.
+    pub(crate) fn new(checker: C, comm: &'c dyn Comm, keys: usize) -> Self {
+        Metered {
+            checker,
+            comm,
+            bytes: Vec::with_capacity(keys),
+        }
+    }
+}
+
+impl<O: ?Sized, C: Checker<O>> Checker<O> for Metered<'_, C> {
+    fn prepare(&mut self, output: &O) {
+        self.checker.prepare(output);
+    }
+
+    fn check(&mut self, output: &O, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
+        let before = self.comm.bytes_sent();
+        let verdict = self.checker.check(output, root, nedge);
+        self.bytes.push(self.comm.bytes_sent() - before);
+        verdict
+    }
+
+    fn bytes_sent(&self) -> &[u64] {
+        &self.bytes
+    }
+}
+
+/// Each rank's observer, heard only on rank 0, with stop requests agreed
+/// on: asking any rank to stop stops all of them at the same check (one
+/// small all-reduce per check).
+pub(super) struct Agreed<'a> {
+    pub(super) comm: &'a dyn Comm,
+    pub(super) own: &'a dyn Observer,
+    pub(super) speaks: bool,
+}
+
+impl Observer for Agreed<'_> {
+    fn event(&self, event: Event<'_>) {
+        if self.speaks {
+            self.own.event(event);
+        }
+    }
+
+    fn block_generated(&self) {
+        if self.speaks {
+            self.own.block_generated();
+        }
+    }
+
+    fn stop_requested(&self) -> bool {
+        let mine = u64::from(self.own.stop_requested());
+        dist::all_reduce(self.comm, [mine], Reduce::Max)[0] == 1
+    }
+}
