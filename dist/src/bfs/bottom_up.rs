@@ -1,0 +1,99 @@
+//! The bottom-up step of [`DistBfs`](super::DistBfs): each unreached
+//! vertex this rank owns tests its hub, then reads its row until it meets
+//! a vertex of the global frontier bitmap, and claims that as its parent.
+//! Workers take runs of bitmap words; the rows of a word are prefetched
+//! while the next word's hubs are tested.
+
+use crate::{Id, LocalGraph};
+use par::hint::prefetch;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// What a bottom-up step reads and writes, shared by its workers.
+pub(super) struct BottomUp<'a, I: Id> {
+    pub(super) graph: &'a LocalGraph<I>,
+    pub(super) parents: &'a [AtomicU64],
+    pub(super) hubs: &'a [I],
+    pub(super) visited: &'a [AtomicU64],
+    pub(super) global: &'a [u64],
+}
+
+impl<I: Id> BottomUp<'_, I> {
+    /// The step for the local words from `first` on, whose next-frontier
+    /// words are `next`; returns how many vertices it found. Per word, the
+    /// hub tests of its unreached vertices, then the rows of those whose
+    /// hub is not in the frontier; the next word's hub tests run before
+    /// this word's rows, so that its rows are prefetched a word ahead.
+    pub(super) fn words(&self, first: usize, next: &mut [u64]) -> u64 {
+        let (mut count, len) = (0, next.len());
+        let mut ahead = self.ask_hubs(first);
+        for (i, next_word) in next.iter_mut().enumerate() {
+            let w = first + i;
+            let (mut found, mut todo) = ahead;
+            if i + 1 < len {
+                ahead = self.ask_hubs(w + 1);
+                prefetch_rows(self.graph, w + 1, ahead.1);
+            }
+            while todo != 0 {
+                let bit = todo.trailing_zeros();
+                todo &= todo - 1;
+                let u = w * 64 + bit as usize;
+                let row = self.graph.neighbors(u);
+                if let Some(&v) = row.iter().find(|&&v| in_frontier(self.global, v)) {
+                    self.parents[u].store(v.to_u64(), Relaxed);
+                    found |= 1 << bit;
+                }
+            }
+            *next_word = found;
+            if found != 0 {
+                let seen = self.visited[w].load(Relaxed);
+                self.visited[w].store(seen | found, Relaxed);
+            }
+            count += u64::from(found.count_ones());
+        }
+        count
+    }
+
+    /// The hub tests of word `w`: each unreached vertex whose hub is in the
+    /// frontier gets it as its parent. Returns those vertices and the rest,
+    /// whose rows are still to scan. The hubs are read in order.
+    fn ask_hubs(&self, w: usize) -> (u64, u64) {
+        let todo = !self.visited[w].load(Relaxed);
+        let (mut found, mut bits) = (0, todo);
+        while bits != 0 {
+            let bit = bits.trailing_zeros();
+            bits &= bits - 1;
+            let u = w * 64 + bit as usize;
+            let hub = self.hubs[u];
+            if in_frontier(self.global, hub) {
+                self.parents[u].store(hub.to_u64(), Relaxed);
+                found |= 1 << bit;
+            }
+        }
+        (found, todo & !found)
+    }
+}
+
+/// Whether the global vertex `v` is in the gathered frontier bitmap.
+#[inline]
+fn in_frontier<I: Id>(global: &[u64], v: I) -> bool {
+    let v = v.to_u64();
+    // v < N, so v / 64 indexes the bitmap, which is in memory.
+    #[allow(clippy::cast_possible_truncation)]
+    let word = global[(v / 64) as usize];
+    word >> (v % 64) & 1 != 0
+}
+
+/// Starts loading the first arc of each row of local word `w` whose bit
+/// is set in `rows`: the rows the next word of a bottom-up step will scan,
+/// which the hardware prefetcher misses (unevenly spaced, mostly a cache
+/// line apart).
+#[inline]
+fn prefetch_rows<I: Id>(graph: &LocalGraph<I>, w: usize, mut rows: u64) {
+    while rows != 0 {
+        let u = w * 64 + rows.trailing_zeros() as usize;
+        rows &= rows - 1;
+        if let Some(first) = graph.neighbors(u).first() {
+            prefetch(first);
+        }
+    }
+}
