@@ -16,9 +16,9 @@ mod commands;
 mod faults;
 
 use harness::report::{Document, RunReport};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 /// `mpirun -np ranks graph500 args`, allowed to run as root and to put
 /// more ranks than cores on this machine.
@@ -345,41 +345,43 @@ fn ctrl_c_to_mpirun_stops_every_rank_and_writes_nothing() {
     stop_mpirun_with("-INT");
 }
 
-fn stop_mpirun_with(signal: &str) {
-    use std::io::{BufRead, BufReader};
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("r.json").display().to_string();
-    let stdout = tempfile::tempfile().unwrap();
-    // Thousands of searches: far longer than the signal takes to arrive
-    // (64 took under a second once validation stopped sending every tuple).
-    let mut child = mpirun(2, &["--scale", "17", "--keys", "4000", "--json", &json])
+/// `command` (an mpirun) started with stdout to `stdout` and stderr piped,
+/// returned once rank 0 says its searches started, with the rest of its
+/// stderr.
+fn start_searching(
+    mut command: Command,
+    stdout: &std::fs::File,
+) -> (
+    std::process::Child,
+    std::io::Lines<BufReader<std::process::ChildStderr>>,
+) {
+    let mut child = command
         .stdout(stdout.try_clone().unwrap())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait for the searches to start (rank 0's progress), then signal.
-    let stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut lines = stderr.lines();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let searching = lines
         .by_ref()
         .map_while(Result::ok)
         .any(|line| line.contains("searches with kernel"));
     assert!(searching, "the run never reached its searches");
+    (child, lines)
+}
+
+fn stop_mpirun_with(signal: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("r.json").display().to_string();
+    let stdout = tempfile::tempfile().unwrap();
+    // Thousands of searches: far longer than the signal takes to arrive
+    // (64 took under a second once validation stopped sending every tuple).
+    let command = mpirun(2, &["--scale", "17", "--keys", "4000", "--json", &json]);
+    let (mut child, lines) = start_searching(command, &stdout);
     let _ = Command::new("kill")
         .args([signal, &child.id().to_string()])
         .status();
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "mpirun still runs 60 s after SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let status = support::wait_or_hang(&mut child, 60);
     assert!(!status.success(), "{rest:?}");
     let said = |what: &str| rest.iter().filter(|l| l.starts_with(what)).count();
     assert_eq!(said("graph500: interrupted; stopping"), 1, "{rest:?}");

@@ -2,10 +2,8 @@
 //! hang), and a run too large for the machine is refused by rank 0 before
 //! anything is allocated.
 
-use super::{assert_refused_once, finish, mpirun, support};
-use std::io::{BufRead, BufReader};
+use super::{assert_refused_once, finish, mpirun, start_searching, support};
 use std::path::Path;
-use std::process::Stdio;
 
 /// The processes below `pid` (its children, theirs, ...) named `name`.
 fn descendants_named(pid: u32, name: &str) -> Vec<u32> {
@@ -55,18 +53,7 @@ fn a_rank_killed_mid_run_ends_the_whole_run() {
         "--json",
         &json,
     ];
-    let mut child = mpirun(3, &args)
-        .stdout(stdout.try_clone().unwrap())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = BufReader::new(child.stderr.take().unwrap());
-    let mut lines = stderr.lines();
-    let searching = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .any(|line| line.contains("searches with kernel"));
-    assert!(searching, "the run never reached its searches");
+    let (mut child, lines) = start_searching(mpirun(3, &args), &stdout);
     let ranks = descendants_named(child.id(), "graph500");
     assert_eq!(ranks.len(), 3, "three ranks under mpirun: {ranks:?}");
     let victim = ranks.iter().max().unwrap().to_string();

@@ -99,6 +99,9 @@ pub struct GridBfs<'c, I: Id> {
     levels: Vec<GridLevel>,
     /// Bytes the last search sent, summed over the ranks.
     search_bytes: u64,
+    /// The search's end's all-reduce: its bytes, then each level's bytes
+    /// and proposals (kept, so a search allocates no new buffer for it).
+    sums: Vec<u64>,
 }
 
 impl<'c, I: Id> GridBfs<'c, I> {
@@ -127,6 +130,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 .collect(),
             levels: Vec::new(),
             search_bytes: 0,
+            sums: Vec::new(),
             graph,
         }
     }
@@ -256,9 +260,11 @@ impl<'c, I: Id> GridBfs<'c, I> {
         self.groups = Some((column, row));
         // Every rank made the same levels: one all-reduce sums the search's
         // bytes and each level's bytes and proposals.
-        let mut sums = vec![comm.bytes_sent() - start_bytes];
+        let sums = &mut self.sums;
+        sums.clear();
+        sums.push(comm.bytes_sent() - start_bytes);
         sums.extend(self.levels.iter().flat_map(|l| [l.bytes, l.proposals_out]));
-        comm.all_reduce(&mut sums, Reduce::Sum);
+        comm.all_reduce(sums, Reduce::Sum);
         self.search_bytes = sums[0];
         for (level, sum) in self.levels.iter_mut().zip(sums[1..].chunks_exact(2)) {
             (level.all_bytes, level.all_proposals) = (sum[0], sum[1]);
