@@ -23,7 +23,9 @@
 //! the signal handler held off ([`interrupt::committing`]), all are renamed
 //! into place and a stale file the unit replaces (the `.weights` of an
 //! earlier weighted `.pe48`) is removed: a signal leaves all the old files
-//! or all the new ones.
+//! or all the new ones. The renames hold an exclusive lock on the folder
+//! of the unit's first file, so two graph500 processes writing the same
+//! pair at once leave one pair or the other.
 //!
 //! A device or FIFO is written without ever blocking beyond a signal:
 //! opening a FIFO that no program reads waits, and a write that a reader
@@ -430,8 +432,11 @@ impl Unit {
     /// Renames every temporary file into place and removes the stale
     /// files, with no signal in between; nothing if a signal came first.
     pub(crate) fn commit(self) -> anyhow::Result<()> {
-        interrupt::check()?;
         let Unit { staged, stale } = self;
+        // Before the signal handler is held off: another writer's renames
+        // are waited for here, not in a second signal's exit.
+        let _folder = staged.first().and_then(|(_, target)| lock_folder(target));
+        interrupt::check()?;
         interrupt::committing(|| {
             for (temporary, target) in staged {
                 temporary
@@ -449,6 +454,18 @@ impl Unit {
             Ok(())
         })
     }
+}
+
+/// An exclusive lock (`flock`) on the folder of `target`, held by every
+/// graph500 process while it renames a unit whose first file is there: two
+/// programs writing the same pair at once then leave one pair or the
+/// other, never halves of both (the pair trailer still catches other
+/// writers). `None` where the folder cannot be opened or locked (some
+/// network file systems): the renames go ahead unlocked.
+fn lock_folder(target: &Path) -> Option<File> {
+    let folder = File::open(folder_of(target)).ok()?;
+    folder.lock().ok()?;
+    Some(folder)
 }
 
 /// Every file of the edge list at `path` in `format`: the file, then its

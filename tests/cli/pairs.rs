@@ -258,3 +258,46 @@ fn a_signal_never_leaves_half_a_pair() {
     );
     let _ = (new_path, new_written);
 }
+
+/// Guards the pair against two writers at once (issue 31 §1: 4 of 30
+/// tries once left one program's `.pe48` beside the other's `.weights`,
+/// of the same length, which every later read accepted). Two `generate
+/// --weights` of different seeds into the same pair, again and again: each
+/// time the pair is one program's or the other's, whole, and reads.
+#[test]
+fn two_writers_at_once_leave_one_pair_or_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, a_edges, a_weights) = pair(dir.path(), "a.pe48", 12, 2);
+    let (_, b_edges, b_weights) = pair(dir.path(), "b.pe48", 12, 3);
+    let both = dir.path().join("both.pe48");
+    let writer = |seed: &str| {
+        bin()
+            .args(["generate", "--quiet", "--weights", "--scale", "12"])
+            .args(["--seed", seed, "--out", path_str(&both)])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    for trial in 0..30 {
+        let (first, second) = (writer("2"), writer("3"));
+        for child in [first, second] {
+            let (status, err) = finish(child);
+            assert!(status.success(), "trial {trial}: {err}");
+        }
+        let now = (
+            fs::read(&both).unwrap(),
+            fs::read(weights_of(&both)).unwrap(),
+        );
+        assert!(
+            now == (a_edges.clone(), a_weights.clone())
+                || now == (b_edges.clone(), b_weights.clone()),
+            "trial {trial}: the pair is halves of two"
+        );
+    }
+    let o = graph500(&[
+        "convert",
+        path_str(&both),
+        path_str(&dir.path().join("c.el")),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
