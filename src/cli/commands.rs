@@ -438,16 +438,18 @@ impl Commands<'_> {
             "validating a search of",
             budget::validate_bytes,
         )?;
-        let parents = validate::parents::read(&args.parents)?;
         let n = edges.num_vertices();
-        if parents.len() != n {
-            bail!(
-                "{}: holds {} parents but the graph {} has {n} vertices",
-                args.parents.display(),
-                parents.len(),
-                input.display()
-            );
-        }
+        let holds_n = |path: &Path, what: &str, size: usize, values: Option<usize>| {
+            one_per_vertex(path, what, size, values, n, input)
+        };
+        holds_n(&args.parents, "parents", size_of::<i64>(), None)?;
+        let parents = validate::parents::read(&args.parents)?;
+        holds_n(
+            &args.parents,
+            "parents",
+            size_of::<i64>(),
+            Some(parents.len()),
+        )?;
         if root >= n as u64 {
             bail!(
                 "--root {root} is not a vertex of {} (0..{n})",
@@ -460,15 +462,9 @@ impl Commands<'_> {
                 let Some(weights) = edges.weights() else {
                     return Err(harness::pass::no_weights(input, "--sssp").into());
                 };
+                holds_n(dist_path, "distances", size_of::<f32>(), None)?;
                 let dist = validate::distances::read(dist_path)?;
-                if dist.len() != n {
-                    bail!(
-                        "{}: holds {} distances but the graph {} has {n} vertices",
-                        dist_path.display(),
-                        dist.len(),
-                        input.display()
-                    );
-                }
+                holds_n(dist_path, "distances", size_of::<f32>(), Some(dist.len()))?;
                 let mut validator = SsspValidator::new(n);
                 let validated =
                     || validator.validate(edges.edges(), weights, root, &parents, &dist, None);
@@ -534,6 +530,37 @@ fn write_edge_list(
     }
     unit.commit()?;
     Ok(removed)
+}
+
+/// Fails unless the array file `path` of `size`-byte `what` holds one per
+/// vertex of the graph `input` (`n`): by the `values` read, or, before it
+/// is read (`None`), by its length, so that a file of the wrong size is
+/// refused at once, not after reading it whole (a 3 GB parents file took
+/// 17 s). A length that is no whole number of values is left to the reader.
+fn one_per_vertex(
+    path: &Path,
+    what: &str,
+    size: usize,
+    values: Option<usize>,
+    n: usize,
+    input: &Path,
+) -> anyhow::Result<()> {
+    let size = size as u64;
+    let held = match values {
+        Some(values) => Some(values as u64),
+        None => std::fs::metadata(path)
+            .ok()
+            .filter(|meta| meta.is_file() && meta.len() % size == 0)
+            .map(|meta| meta.len() / size),
+    };
+    match held {
+        Some(held) if held != n as u64 => bail!(
+            "{}: holds {held} {what} but the graph {} has {n} vertices",
+            path.display(),
+            input.display()
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// Writes `text` to `path`, whole or not at all ([`output::write`]).

@@ -435,6 +435,78 @@ fn a_mapped_input_cut_short_while_read_is_a_one_line_exit_2() {
     );
 }
 
+// ---- 3d. huge inputs -----------------------------------------------------------
+
+/// Guards issue 31 §2 (reject from the first bytes that cannot be right)
+/// for `validate`'s arrays: a 3 GiB sparse parents or distances file
+/// beside a 64-vertex graph was read whole (17 s, 3 GiB of memory) before
+/// "holds 402653184 parents but the graph has 64 vertices". Its length
+/// says so at once.
+#[test]
+fn an_array_file_of_the_wrong_length_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let g = graph_at(dir.path(), "g.g500", 6);
+    let huge = dir.path().join("huge");
+    fs::File::create(&huge).unwrap().set_len(3 << 30).unwrap();
+    let o = graph500_or_hang(
+        &[
+            "validate",
+            "--input",
+            path_str(&g),
+            "--root",
+            "0",
+            "--parents",
+            path_str(&huge),
+        ],
+        10,
+    );
+    assert_bad_input(&o, &["huge", "holds 402653184 parents", "has 64 vertices"]);
+    // The distances too, beside a parent array of the right length.
+    let w = dir.path().join("w.g500");
+    let o = graph500(&[
+        "generate",
+        "--quiet",
+        "--weights",
+        "--scale",
+        "6",
+        "--out",
+        path_str(&w),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (p, d) = (dir.path().join("p"), dir.path().join("d"));
+    let o = graph500(&[
+        "sssp",
+        "--input",
+        path_str(&w),
+        "--root",
+        "1",
+        "--parents-out",
+        path_str(&p),
+        "--dist-out",
+        path_str(&d),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = graph500_or_hang(
+        &[
+            "validate",
+            "--input",
+            path_str(&w),
+            "--root",
+            "1",
+            "--parents",
+            path_str(&p),
+            "--sssp",
+            "--dist",
+            path_str(&huge),
+        ],
+        10,
+    );
+    assert_bad_input(
+        &o,
+        &["huge", "holds 805306368 distances", "has 64 vertices"],
+    );
+}
+
 // ---- 4. stdout and stderr --------------------------------------------------
 
 #[test]
