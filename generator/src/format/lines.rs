@@ -326,7 +326,7 @@ impl<'a> Cursor<'a> {
             Ok(w) if w.is_infinite() && w > 0.0 && !names_infinity(&written()) => {
                 Err(format!("weight {} is not below 2^64", written()))
             }
-            Ok(w) if !w.is_finite() => Err(format!("weight {w} is not finite")),
+            Ok(w) if !w.is_finite() => Err(format!("weight {} is not finite", written())),
             Ok(w) if w < 0.0 => Err(format!("weight {} is negative", written())),
             Ok(w) if !crate::is_weight(w) => Err(format!("weight {} is not below 2^64", written())),
             Ok(w) => Ok(w),
@@ -584,6 +584,8 @@ mod tests {
                 .unwrap_err()
                 .contains("weight inf is not finite")
         );
+        let err = weight("nan").unwrap_err();
+        assert!(err.contains("weight nan is not finite"), "{err}");
         let err = weight("-0.10000000000000001").unwrap_err();
         assert!(
             err.contains("weight -0.10000000000000001 is negative"),
