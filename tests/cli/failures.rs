@@ -318,7 +318,8 @@ fn an_output_folder_that_cannot_take_a_file_is_refused_before_any_work() {
 // ---- 3b. FIFOs ----------------------------------------------------------------
 
 /// Guards issue 31 §2: a FIFO as an input once blocked forever in `open`
-/// (no program writes it), deaf to SIGTERM.
+/// (no program writes it), deaf to SIGTERM; so did one as a `.pe48`'s
+/// weights.
 #[test]
 fn a_fifo_input_is_refused_without_waiting_for_a_writer() {
     let dir = tempfile::tempdir().unwrap();
@@ -336,6 +337,18 @@ fn a_fifo_input_is_refused_without_waiting_for_a_writer() {
     ] {
         let o = graph500_or_hang(&args, 30);
         assert_bad_input(&o, &[f, "FIFO", "not a regular file"]);
+    }
+    // A FIFO as the weights beside a `.pe48` is read with it: refused alike.
+    let k = graph_at(dir.path(), "k.pe48", 4);
+    let beside = dir.path().join("k.pe48.weights");
+    mkfifo(&beside);
+    let k = path_str(&k);
+    for args in [
+        vec!["bfs", "--input", k, "--root", "1", "--parents-out", out],
+        vec!["convert", k, out],
+    ] {
+        let o = graph500_or_hang(&args, 30);
+        assert_bad_input(&o, &["k.pe48.weights", "FIFO", "not a regular file"]);
     }
 }
 
