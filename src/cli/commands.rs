@@ -152,6 +152,9 @@ impl Commands<'_> {
             output::NO_INPUTS,
             output::edge_list_files(&args.out, out_format),
         )?;
+        if !args.weights {
+            no_sidecar_left(&args.out, out_format)?;
+        }
         let spec = args.kronecker.spec();
         spec.fits_one_process()?;
         let edges_at = |scale: u32| {
@@ -515,21 +518,40 @@ fn write_edge_list(
     format: EdgeFormat,
     edges: &EdgeList,
 ) -> anyhow::Result<Option<PathBuf>> {
+    if edges.weights().is_none() {
+        no_sidecar_left(path, format)?;
+    }
     let mut unit = output::Unit::default();
     unit.add(path, |out| format.write(out, edges))?;
     let mut removed = None;
     if let Some(beside) = format.weights_file(path) {
         if edges.weights().is_some() {
             unit.add(&beside, |out| packed48::write_weights(out, edges))?;
-        } else if std::fs::symlink_metadata(&beside)
-            .is_ok_and(|meta| meta.is_file() || meta.is_symlink())
-        {
+        } else if std::fs::symlink_metadata(&beside).is_ok() {
             unit.remove(&beside);
             removed = Some(beside);
         }
     }
     unit.commit()?;
     Ok(removed)
+}
+
+/// Fails if writing the edge list `path` in `format` without weights would
+/// leave beside it a sidecar it cannot remove: a FIFO or device there
+/// (a file or a link is removed as stale), which every later read would
+/// take for its weights and refuse.
+fn no_sidecar_left(path: &Path, format: EdgeFormat) -> anyhow::Result<()> {
+    let Some(beside) = format.weights_file(path) else {
+        return Ok(());
+    };
+    match std::fs::symlink_metadata(&beside) {
+        Ok(meta) if !meta.is_file() && !meta.is_symlink() => bail!(
+            "{}: not a file that writing {} without weights can remove as stale, and every read of it would take it for its weights: remove it or choose another output",
+            beside.display(),
+            path.display()
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// Fails unless the array file `path` of `size`-byte `what` holds one per

@@ -166,6 +166,22 @@ fn writing_a_pe48_without_weights_removes_the_stale_sidecar() {
         "the link stayed"
     );
     assert_eq!(fs::read(dir.path().join("kept")).unwrap(), kept);
+    // A FIFO there cannot go as stale, and every read would take it for
+    // the weights (it once stayed beside the new edges, exit 0, and made
+    // them unreadable): refused, nothing written.
+    let f = dir.path().join("f.pe48");
+    crate::support::mkfifo(&weights_of(&f));
+    let u = dir.path().join("u.el");
+    let o = graph500(&["generate", "--quiet", "--scale", "4", "--out", path_str(&u)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for args in [
+        vec!["generate", "--scale", "4", "--out", path_str(&f)],
+        vec!["convert", path_str(&u), path_str(&f)],
+    ] {
+        let o = graph500_or_hang(&args, 30);
+        assert_bad_input(&o, &["f.pe48.weights", "without weights"]);
+        assert!(!f.exists(), "{args:?} wrote f.pe48");
+    }
 }
 
 #[test]
