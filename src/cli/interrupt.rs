@@ -8,7 +8,9 @@
 //! at once, status 130, after removing the temporary file of any write in
 //! progress; the file being replaced is never touched. While files that
 //! belong together are being renamed into place ([`committing`]), the
-//! second signal waits for the renames, so it never leaves half of a pair.
+//! second signal waits for the renames, so it never leaves half of a pair;
+//! once a unit is in place, the second signal's line says its files were
+//! written, since status 130 alone would suggest that nothing was.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -27,8 +29,8 @@ static ENDING: AtomicBool = AtomicBool::new(false);
 static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Held while a unit of files is renamed into place; the second signal
-/// takes it before it exits.
-static COMMIT: Mutex<()> = Mutex::new(());
+/// takes it before it exits. True once a unit is in place.
+static COMMIT: Mutex<bool> = Mutex::new(false);
 
 /// Why a command stopped early.
 #[derive(Debug)]
@@ -52,10 +54,14 @@ pub(crate) fn install() -> Result<(), ctrlc::Error> {
         let speaks = crate::cli::ranks::speaks() && !ENDING.load(SeqCst);
         if INTERRUPTED.swap(true, SeqCst) {
             // Never between the renames of a unit: after them, or before.
-            let _renames_done = lock(&COMMIT);
+            let written = lock(&COMMIT);
             remove_temporaries();
             if speaks {
-                crate::cli::console::err_line("graph500: interrupted again; exiting now");
+                crate::cli::console::err_line(if *written {
+                    "graph500: interrupted again; exiting now (after the command's files were written)"
+                } else {
+                    "graph500: interrupted again; exiting now"
+                });
             }
             std::process::exit(EXIT_STATUS.into());
         }
@@ -105,9 +111,11 @@ fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 
 /// Runs `renames` with the second signal held off until it returns (the
 /// signal handler runs on a thread of its own, which waits).
-pub(crate) fn committing<T>(renames: impl FnOnce() -> T) -> T {
-    let _held = lock(&COMMIT);
-    renames()
+pub(crate) fn committing<T, E>(renames: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    let mut written = lock(&COMMIT);
+    let done = renames();
+    *written |= done.is_ok();
+    done
 }
 
 /// Notes a temporary file that a second signal (or a fault,
