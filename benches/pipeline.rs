@@ -5,7 +5,7 @@
 //! on the tuples in a blocked order), one SSSP validation (`sssp_validate`, of a Dijkstra
 //! search over hashed weights in `[0, 1)`), sixteen validations batched
 //! in one pass (`validate_batched_16`, as a run validates), and the floors under any
-//! kernel 1 (read every tuple, write its two arcs once, in order) and any
+//! kernel 1, a search and kernel 3 (`shared/floors.rs`) and any single
 //! validation (read every tuple and two random cells per tuple).
 //!
 //! Throughput is reported in edge tuples per second, so the search rows read
@@ -16,6 +16,8 @@
 //! `GRAPH500_BENCH_SCALE=20 cargo bench --bench pipeline` runs it at another
 //! scale (default 16).
 
+#[path = "shared/floors.rs"]
+mod floors;
 #[path = "shared/weight.rs"]
 mod weight;
 use weight::bench_weight;
@@ -52,24 +54,14 @@ fn pipeline(c: &mut Criterion) {
     let reference = ReferenceKronecker::new(scale, 16).expect("GRAPH500_BENCH_SCALE in 1..=31");
     group.bench_function("generate_graph500", |b| b.iter(|| reference.generate()));
     group.bench_function("construct", |b| b.iter(|| Csr::from_edge_list(&edges)));
-    // The floor under any kernel 1: read every tuple once and write both of
-    // its arcs once, in order, into a fresh targets array (what a CSR build
-    // must at least move; it does no counting and no scattering).
+    // The floors under kernel 1 and a search (shared/floors.rs); `cargo
+    // bench --bench floors` sets every phase beside its floor.
     group.bench_function("construct_floor", |b| {
-        b.iter(|| {
-            let mut targets = vec![0u32; 2 * edges.len()];
-            targets
-                .par_chunks_mut(2 << 14)
-                .zip(edges.edges().par_chunks(1 << 14))
-                .for_each(|(out, chunk)| {
-                    for (pair, e) in out.chunks_exact_mut(2).zip(chunk) {
-                        pair[0] = e.v;
-                        pair[1] = e.u;
-                    }
-                });
-            targets
-        })
+        b.iter(|| floors::construct(edges.edges()))
     });
+    let root32 = u32::try_from(root.id()).expect("a 32-bit id");
+    let bfs_floor = floors::BfsFloor::new(&graph, root32);
+    group.bench_function("bfs_floor", |b| b.iter(|| bfs_floor.run(&graph)));
     for (kernel, backend) in Kernel::ENGINES {
         let mut engine = kernel.engine_on(backend, Arc::clone(&graph));
         group.bench_function(
@@ -151,6 +143,8 @@ fn pipeline(c: &mut Criterion) {
         b.iter(|| WeightedCsr::build(n, edges.edges(), &weights))
     });
     let weighted = WeightedCsr::build(n, edges.edges(), &weights);
+    let sssp_floor = floors::SsspFloor::new(&weighted, root32);
+    group.bench_function("sssp_floor", |b| b.iter(|| sssp_floor.run(&weighted)));
     group.bench_function("split_light", |b| {
         b.iter_batched_ref(
             || weighted.clone(),
