@@ -300,6 +300,18 @@ fn an_option_refused_before_mpi_starts_is_printed_once() {
     assert_refused_once(&out, "43");
 }
 
+/// A `--input` that does not exist is refused by rank 0 as missing ("No
+/// such file"), once, not as a file to convert first.
+#[test]
+fn a_missing_input_under_mpirun_says_no_such_file_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nonexistent.el").display().to_string();
+    let out = finish(mpirun(2, &["--input", &missing, "--keys", "4", "--quiet"]), 120);
+    assert_refused_once(&out, "No such file");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("convert"), "{stderr}");
+}
+
 /// `out` is an exit 2 with one line of ours on stderr, holding `words`,
 /// and nothing on stdout.
 fn assert_refused_once(out: &std::process::Output, words: &str) {
