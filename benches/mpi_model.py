@@ -8,7 +8,8 @@ docs/clusters.md ("Communication model") states the same formulas.
 Notation: P ranks; an R x C grid (R <= C) for 2-D; N vertices, M tuples;
 w bytes an id; per level f the frontier, n' the vertices it discovered,
 m_f the arcs a top-down level read (the trace's edges_examined), q the
-proposals the 2-D fold sent to other ranks (the trace's `proposals`).
+proposals the 2-D fold sent to other ranks (the trace's `proposals`), b
+the bytes of a packed 2-D proposal (`pair_bytes`).
 """
 
 import math
@@ -40,16 +41,31 @@ def search_level_1d(step, N, P, w):
     return 8 * words(N, P) * (P - 1) + 24 * P * (P - 1)
 
 
+def bytes_below(bound):
+    """Bytes that hold every value below `bound` (dist/src/grid/bfs/fold.rs)."""
+    return max(1, math.ceil(max(bound - 1, 0).bit_length() / 8))
+
+
+def pair_bytes(N, P):
+    """Bytes of a packed 2-D proposal: u's index in its owner's piece and
+    the parent's index in the proposing cell's column block (at most R
+    pieces), each in the fewest bytes (dist/src/grid/bfs/fold.rs)."""
+    R, C = grid_shape(P)
+    piece = shares(N, P)[0]
+    return bytes_below(piece) + bytes_below(R * piece)
+
+
 def search_level_2d(step, N, P, w):
     """Bytes all ranks send in one level of GridBfs (dist/src/grid.rs header)."""
     R, C = grid_shape(P)
     counts = 8 * P * (C - 1) + 16 * P * (P - 1)  # fold counts; all-reduce of found, m_f
-    fold = 2 * w * step["proposals"]
+    fold = pair_bytes(N, P) * step["proposals"]
     if step["direction"] == "top-down":
         # the frontier's ids (and their sizes) to the column
         return w * step["frontier"] * (R - 1) + 8 * P * (R - 1) + fold + counts
     piece_words = math.ceil(shares(N, P)[0] / 64)
-    # frontier bitmap in the column, reached bitmap in the row
+    # frontier bitmap in the column; the row step's "done" bits passed
+    # C - 1 times around the row
     return 8 * words(N, P) * (R - 1) + 8 * P * piece_words * (C - 1) + fold + counts
 
 
@@ -141,12 +157,15 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
     SCALE S on P ranks: compute from the measured rank time per arc, plus
     bytes a rank sends over B, plus alpha per message (an all-to-all or
     ring all-gather among g ranks g - 1 messages, an all-reduce log2 P).
-    `q_2d`: 2-D proposals per discovered vertex (default the profile's,
-    at most C)."""
+    `q_2d`: 2-D pairs sent to other ranks per vertex a bottom-up level
+    discovers (default 1, the row step's bound: each found vertex once;
+    the owner's own finds send nothing).
+    """
     N = 2 ** S
     M = 16 * N
     w = 4 if N <= 2 ** 32 else 8
     R, C = grid_shape(P)
+    b = pair_bytes(N, P)
     lg = math.ceil(math.log2(P))
     compute = prof["search_per_arc"] * 2 * M / P
     one = dict(compute=compute, bytes=0.0, latency=0.0)
@@ -154,18 +173,20 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
     for lv in prof["levels"]:
         wt = lv["weight"]
         f, n, m = lv["f"] * N, lv["n"] * N, lv["m"] * 2 * M
-        q = (q_2d if q_2d is not None else lv["q"] or 1.0)
-        q = min(q, C) * n
+        # the row step sends a found vertex's pair at most once
+        q = min(q_2d if q_2d is not None else 1.0, 1.0) * n
         if lv["bottom_up"]:
             one["bytes"] += wt * N / 8 * (P - 1) / P
             one["latency"] += wt * (P - 1 + lg)
-            two["bytes"] += wt * ((R - 1 + C - 1) * N / (8 * P) + 2 * w * q / P * (C - 1) / C)
-            two["latency"] += wt * (R - 1 + 3 * (C - 1) + lg)
+            # frontier bitmap in the column, the row step's bits (C - 1
+            # shifts of a piece), each found vertex's packed pair once
+            two["bytes"] += wt * ((R - 1 + C - 1) * N / (8 * P) + b * q / P)
+            two["latency"] += wt * (R - 1 + (C - 1) + 2 * (C - 1) + lg)
         else:
             one["bytes"] += wt * 2 * w * m / P * (P - 1) / P
             one["latency"] += wt * (2 * (P - 1) + lg)
             q_td = min(m, C * n)
-            two["bytes"] += wt * (w * f / P * (R - 1) + 2 * w * q_td / P * (C - 1) / C)
+            two["bytes"] += wt * (w * f / P * (R - 1) + b * q_td / P * (C - 1) / C)
             two["latency"] += wt * (2 * (R - 1) + 2 * (C - 1) + lg)
     # Validation: each level's vertices to every rank, as indices or bitmap.
     v = dict(compute=prof["validate_per_tuple"] * M / P, bytes=0.0, latency=0.0)

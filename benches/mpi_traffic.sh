@@ -68,12 +68,12 @@ for path in glob.glob(os.path.join(tmp, "profile-*.json")):
     run = json.load(open(path))
     profiles[run["mpi"].get("partition", "1d")] = model.profile(run)
 base = profiles.get("1d") or next(iter(profiles.values()))
-# The 2-D fold's proposals per vertex a bottom-up level discovers, from the
-# 2-D check run with the most ranks (the widest grid rows) at the largest
-# SCALE: each of a row's C cells may propose a vertex, so the share grows
-# with C; the projection takes it as measured there (at most C).
+# The 2-D fold's pairs to other ranks per vertex a bottom-up level
+# discovers, measured on the widest grid rows (the 2-D check run with the
+# most ranks, at the largest SCALE): the row step proposes a vertex once
+# and its owner, scanning first, sends nothing for what it finds, so the
+# share is below 1 and grows with C; the projection takes the bound, 1.
 wide = [r for r in runs if r["mpi"].get("partition") == "2d"]
-q_mean = 1.0
 if wide:
     widest = max(wide, key=lambda r: (r["mpi"]["ranks"], r["options"]["scale"]))
     steps = [st for rec in widest["searches"] for st in rec["trace"] if st["direction"] == "bottom-up"]
@@ -90,10 +90,11 @@ ms = lambda x: f"{x * 1e3:.1f} ms" if x < 1 else f"{x:.2f} s"
 prof = base
 for S in (30, 33, 36):
     for P in (64, 256, 1024, 4096):
-        one, two, v = model.project(prof, S, P, B, alpha, q_2d=q_mean)
+        one, two, v = model.project(prof, S, P, B, alpha)
         print(f"| {S} | {P} | {ms(one['compute'])} | {ms(one['bytes'])} + {ms(one['latency'])} | {ms(one['seconds'])} "
               f"| {ms(two['bytes'])} + {ms(two['latency'])} | {ms(two['seconds'])} | {one['seconds'] / two['seconds']:.1f}x "
               f"| {ms(v['seconds'])} | {v['seconds'] / two['seconds']:.1f}x |")
 if wide:
-    print(f"(2-D fold: {q_mean:.2f} proposals a vertex a bottom-up level discovers, as measured at {q_from}; at most C)")
+    print(f"(2-D fold: one pair a vertex a bottom-up level discovers, the row step's bound; measured "
+          f"{q_mean:.2f} at {q_from})")
 PY

@@ -82,6 +82,22 @@ pub trait Comm: Send + Sync {
     fn split(&self, _color: usize) -> Option<Box<dyn Comm + '_>> {
         None
     }
+    /// Ring shift: `send` goes to rank `(rank + 1) % size` and `recv` is
+    /// filled from rank `(rank + size - 1) % size` (whose `send` is as
+    /// long). Collective. By default an all-to-all with one non-empty
+    /// piece a rank; MPI makes it one `MPI_Sendrecv`.
+    fn shift(&self, send: &[u8], recv: &mut [u8]) {
+        shift_by_exchange(self, send, recv);
+    }
+}
+
+/// [`Comm::shift`] as an all-to-all with one non-empty piece a rank.
+pub(crate) fn shift_by_exchange<C: Comm + ?Sized>(comm: &C, send: &[u8], recv: &mut [u8]) {
+    let size = comm.size();
+    let (mut send_counts, mut recv_counts) = (vec![0; size], vec![0; size]);
+    send_counts[(comm.rank() + 1) % size] = send.len();
+    recv_counts[(comm.rank() + size - 1) % size] = recv.len();
+    comm.exchange_bytes(send, &send_counts, recv, &recv_counts);
 }
 
 /// All-to-all of `send`, cut into per-destination runs by `counts`

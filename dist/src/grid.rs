@@ -40,10 +40,18 @@
 //!
 //! Bottom-up: 1. expand the frontier as a bitmap in grid column `j` (the
 //! owners' pieces are whole words, so they concatenate into the column
-//! block's bitmap); the owners' reached bitmaps all-gathered in grid row
-//! `i` (one piece-wide run each); 2. each unreached `u` of row block `i`
-//! scans its row of the cell and proposes its first frontier neighbour;
-//! 3 and 4 as top-down.
+//! block's bitmap); 2. the row step, pipelined around grid row `i`
+//! (Buluç and Madduri): in C sub-steps each cell scans one owner's piece
+//! of the row block, its own first, and passes that piece's "reached or
+//! found" bits to the next cell of the row ([`Comm::shift`]), so each
+//! unreached `u` is proposed once, by the first cell (in ring order from
+//! its owner) that holds a frontier neighbour of it; 3 and 4 as
+//! top-down.
+//!
+//! The fold packs a proposal as `u`'s index in its owner's piece and the
+//! parent's index in the proposing cell's column block, each in the
+//! fewest bytes that hold a piece, or R pieces (`b` bytes a pair: 4 on a
+//! 4 x 4 grid at SCALE 16, against two 4-byte ids).
 //!
 //! # Traffic model, bytes a rank sends per level
 //!
@@ -53,35 +61,34 @@
 //! generator scrambles labels). `8 (g - 1)` is a count to each other
 //! member of a group of `g`.
 //!
-//! Top-down (implemented):
+//! Top-down:
 //! - expand: `w (f / P) (R - 1) + 8 (R - 1)`;
-//! - fold: `2 w s (C - 1) / C + 8 (C - 1)`, with `s` the proposals of a
+//! - fold: `b s (C - 1) / C + 8 (C - 1)`, with `s` the proposals of a
 //!   rank, `s <= min(m_f / P, n' / R)` (each new vertex of row block `i`
 //!   is proposed at most once by each of the row's C cells);
 //! - level's end: `16 (P - 1)` (the all-reduce of two counts, as `Comm`
 //!   counts it).
 //!
-//! So `w f (R - 1) / P + 2 w min(m_f / P, n' / R)` plus `8 (R + C + 2P)`
+//! So `w f (R - 1) / P + b min(m_f / P, n' / R)` plus `8 (R + C + 2P)`
 //! of counts, against 1-D's `2 w (m_f / P) (P - 1) / P` (`DistBfs` sends
 //! one pair per arc out of the frontier to another rank, no dedup): the
 //! grid trades the frontier's ids to `R - 1` ranks for pairs bounded by
 //! `n' / R` instead of `m_f / P`.
 //!
-//! Bottom-up (implemented; frontier and reached as bitmaps, pieces
-//! 64-aligned):
+//! Bottom-up (frontier and row-step bits as bitmaps, pieces 64-aligned):
 //! - expand: all-gather in column `j` of the frontier bitmap: `8 (R - 1)
 //!   words_r`, `words_r ~ N / (64 P)`, so `~(R - 1) N / (8 P)`;
-//! - the reached vertices of row block `i`: all-gather in row `i` of the
-//!   owners' reached bitmaps, `8 (C - 1) ceil(piece / 64)`, `~(C - 1) N /
-//!   (8 P)` (Buluç's alternative: C pipelined sub-steps passing the row
-//!   segment's "still unreached" bits around the row, the same volume and
-//!   no proposal of a vertex another cell of the row already found);
-//! - fold: each found `(u, parent)` to `u`'s owner: `2 w s' (C - 1) / C +
-//!   8 (C - 1)`, `s' <= n' / R` per rank (up to C proposals per vertex);
+//! - the row step: `C - 1` shifts of a piece's bits, `8 (C - 1) ceil(piece
+//!   / 64)`, `~(C - 1) N / (8 P)`;
+//! - fold: `b s' + 8 (C - 1)`, `s'` the vertices this rank found in other
+//!   owners' pieces: each new vertex is proposed once in its row, and not
+//!   at all when its owner finds it (on 4 x 4 at SCALE 16, 41% of the
+//!   found vertices travel);
 //! - level's end: `16 (P - 1)`.
 //!
 //! So `(R + C - 2) N / (8 P)` bytes of bitmaps (`~N / (4 sqrt(P))` on a
-//! square grid) against 1-D's `(P - 1) N / (8 P)` (`~N / 8`).
+//! square grid) plus at most `b n' / P` of pairs, against 1-D's `(P - 1)
+//! N / (8 P)` (`~N / 8`).
 //!
 //! # Kernel 3 stays on 1-D rows
 //!
@@ -115,10 +122,10 @@
 //!   (DCSC: only non-empty columns), and perhaps one orientation plus the
 //!   transpose's cell (`(j, i)`) when `R = C`.
 //! - The direction rule is Beamer's, as `DistBfs` applies it, from the
-//!   owners' degrees (summed over the grid row in kernel 1). Scans are
-//!   sequential per rank: parallelise over the frontier (top-down) and
-//!   over row-block words (bottom-up) on the rank's pool, and give the
-//!   bottom-up scan the single process's hubs.
+//!   owners' degrees (summed over the grid row in kernel 1). Give the
+//!   bottom-up scan the single process's hubs; the top-down expand could
+//!   send piece-local indices as narrow as the fold's (2 bytes at SCALE
+//!   16 on 4 x 4).
 //! - Tests check bytes per level exactly against the model under
 //!   `ThreadRanks`; the issue's check of measured against modelled bytes
 //!   can reuse `GridLevel`.

@@ -240,6 +240,22 @@ impl Comm for Mpi {
         self.on_this_machine
     }
 
+    fn shift(&self, send: &[u8], recv: &mut [u8]) {
+        let _guard = self.locked();
+        let next = self
+            .comm()
+            .process_at_rank(count((self.rank + 1) % self.size));
+        let previous = self
+            .comm()
+            .process_at_rank(count((self.rank + self.size - 1) % self.size));
+        mpi::point_to_point::send_receive_into(send, &next, recv, &previous);
+        if self.size > 1 {
+            self.shared
+                .sent
+                .fetch_add(send.len() as u64, Ordering::Relaxed);
+        }
+    }
+
     /// `MPI_Comm_split` by `color`, ordered by rank here. The part's
     /// ranks on this machine are taken as at most the parent's (an
     /// estimate for memory budgets; counting them is another collective).

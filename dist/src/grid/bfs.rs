@@ -1,27 +1,29 @@
 //! Grid kernel 2: `GridBfs`, a direction-optimizing BFS over the `R x C`
 //! grid (the levels of the `grid.rs` header: expand in the grid column,
 //! propose from the cell, fold in the grid row, agree on the next
-//! frontier's size). Top-down levels expand the frontier's ids and scan
-//! the cell by column; bottom-up levels expand the frontier bitmap and the
-//! row's reached bitmap and scan the cell by row, each unreached vertex
-//! stopping at its first frontier neighbour within the cell.
+//! frontier's size). Top-down levels (`bfs/top_down.rs`) expand the
+//! frontier's ids and scan the cell by column; bottom-up levels
+//! (`bfs/bottom_up.rs`) expand the frontier bitmap and pass the row
+//! block's "reached or found" bits around the grid row, each cell in turn
+//! scanning by row what no cell before it found; both fold their
+//! proposals packed narrow (`bfs/fold.rs`).
 //!
 //! Invariants: a rank's `parents` are those of the vertices it owns (the
 //! 1-D piece `r`, as [`DistBfs`](crate::DistBfs) lays them out), written
 //! only by their owner, at the fold, first proposal wins; `proposed`, one
-//! bit per row-block index, is set when this rank proposes a vertex and
-//! never cleared within a search (a proposed vertex is reached at that
-//! level, so proposing it again could only lose). A bottom-up level
-//! proposes each unreached `u` from each of the C cells of its row that
-//! find a frontier neighbour (up to C proposals, the owner keeps the
-//! first).
+//! bit per row-block index, is set when this rank proposes a vertex or
+//! sees it reached in a bottom-up row step, and never cleared within a
+//! search (such a vertex is reached, so proposing it again could only
+//! lose). A bottom-up level proposes each vertex once in its row.
 //!
 //! A rank's scans run on its [`Backend`] ([`GridBfs::on`]): top-down over
 //! pieces of the column's frontier, each claiming a row-block vertex by
 //! `fetch_or` on its `proposed` bit (so which frontier vertex becomes the
 //! parent may vary between runs; the level, and so the reached count and
-//! depth, may not); bottom-up over runs of row-block words, each worker
+//! depth, may not); bottom-up over runs of segment words, each worker
 //! with its own proposals, concatenated in word order (deterministic).
+//! The frontier, the next frontier, the fold's runs and the bitmaps are
+//! buffers of the `GridBfs`, kept across levels and searches.
 //!
 //! Direction ([`Direction::Optimizing`]): Beamer's rule as
 //! [`DistBfs`](crate::DistBfs) applies it, on global counts from the
@@ -32,20 +34,21 @@
 //! closing all-reduce (two counts instead of one); the root's degree costs
 //! one all-reduce at the start. So every rank takes the same direction.
 
-use super::{Grid, GridGraph, Group};
-use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
+mod bottom_up;
+mod fold;
+mod top_down;
+
+use super::{Grid, GridGraph};
+use crate::comm::{Comm, Reduce, all_reduce};
 use crate::{Id, NO_PARENT};
+use bottom_up::{BottomUp, Place};
+use fold::Fold;
 use kernels::{DoParams, SearchStats};
 use par::Backend;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
-
-/// Frontier vertices per work item of a top-down scan.
-const TOP_DOWN_GRAIN: usize = 256;
-/// Row-block bitmap words (64 vertices each) per work item of a bottom-up
-/// scan.
-const BOTTOM_UP_GRAIN: usize = 16;
+use top_down::TopDown;
 
 /// What one rank saw of one level.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -57,7 +60,8 @@ pub struct GridLevel {
     /// Whether the level went bottom-up.
     pub bottom_up: bool,
     /// The proposals `(u, parent)` this rank sent to other ranks of its
-    /// grid row.
+    /// grid row (each `Fold::index_bytes + Fold::parent_bytes` bytes,
+    /// see [`GridBfs::pair_bytes`]).
     pub proposals_out: u64,
     /// Bytes this rank sent during the level (as its `Comm` counts them).
     pub bytes: u64,
@@ -89,7 +93,7 @@ pub struct GridBfs<'c, I: Id> {
     /// This rank's grid column and row, made once (under MPI each is a
     /// communicator of its own, [`Comm::split`]); out of the struct only
     /// while a search runs.
-    groups: Option<(Group<'c>, Group<'c>)>,
+    groups: Option<(super::Group<'c>, super::Group<'c>)>,
     direction: Direction,
     graph: Arc<GridGraph<I>>,
     /// What runs this rank's scans.
@@ -102,6 +106,12 @@ pub struct GridBfs<'c, I: Id> {
     /// The search's end's all-reduce: its bytes, then each level's bytes
     /// and proposals (kept, so a search allocates no new buffer for it).
     sums: Vec<u64>,
+    /// This rank's part of the level's frontier, and of the next one.
+    frontier: Vec<I>,
+    next: Vec<I>,
+    fold: Fold,
+    top_down: TopDown<I>,
+    bottom_up: BottomUp,
 }
 
 impl<'c, I: Id> GridBfs<'c, I> {
@@ -131,6 +141,11 @@ impl<'c, I: Id> GridBfs<'c, I> {
             levels: Vec::new(),
             search_bytes: 0,
             sums: Vec::new(),
+            frontier: Vec::new(),
+            next: Vec::new(),
+            fold: Fold::new(&grid),
+            top_down: TopDown::default(),
+            bottom_up: BottomUp::default(),
             graph,
         }
     }
@@ -140,6 +155,12 @@ impl<'c, I: Id> GridBfs<'c, I> {
     /// messages and bitmaps come on top.
     pub fn bytes_for(grid: &Grid) -> u64 {
         8 * grid.piece() as u64 + grid.row_len().div_ceil(64) as u64 * 8
+    }
+
+    /// Bytes of a proposal in the fold (a row-block index and a parent,
+    /// each as narrow as the grid allows; see `grid/bfs/fold.rs`).
+    pub fn pair_bytes(&self) -> usize {
+        self.fold.index_bytes() + self.fold.parent_bytes()
     }
 
     /// The bytes the last search sent (its start, levels and end), summed
@@ -184,18 +205,18 @@ impl<'c, I: Id> GridBfs<'c, I> {
         self.proposed.iter().for_each(|w| w.store(0, Relaxed));
         self.levels.clear();
         let (column, row) = self.groups.take().expect("no search runs");
-        let mut frontier: Vec<I> = Vec::new();
+        self.frontier.clear();
         let mut root_degree = 0;
         if grid.owner(root) == comm.rank() {
             self.parents[part.local(root)] = root;
             root_degree = self.graph.degree(part.local(root));
-            frontier.push(I::from_u64(root));
+            self.frontier.push(I::from_u64(root));
         }
         let [mut scout] = all_reduce(comm, [root_degree], Reduce::Sum);
         let mut edges_to_check = self.graph.total_arcs();
         let (mut reached, mut depth, mut global_frontier) = (1u64, 0u32, 1u64);
         let mut bottom_up = self.direction == Direction::BottomUp;
-        let mut outgoing: Vec<Vec<[I; 2]>> = vec![Vec::new(); row.size()];
+        let first = part.first(comm.rank());
         loop {
             let start = Instant::now();
             let before = comm.bytes_sent();
@@ -205,32 +226,50 @@ impl<'c, I: Id> GridBfs<'c, I> {
             {
                 bottom_up = true;
             }
+            self.fold.clear();
             if bottom_up {
-                self.propose_bottom_up(&frontier, &column, &row, &mut outgoing);
+                let at = Place {
+                    backend: self.backend,
+                    graph: &self.graph,
+                    rank: comm.rank(),
+                    column: &column,
+                    row: &row,
+                };
+                (self.bottom_up).propose(
+                    &at,
+                    &self.frontier,
+                    &self.parents,
+                    &self.proposed,
+                    &mut self.fold,
+                );
             } else {
                 edges_to_check = edges_to_check.saturating_sub(scout);
-                self.propose_top_down(&frontier, &column, &mut outgoing);
+                self.top_down.propose(
+                    self.backend,
+                    &self.graph,
+                    &self.frontier,
+                    &column,
+                    &self.proposed,
+                    &mut self.fold,
+                );
             }
-            let counts: Vec<usize> = outgoing.iter().map(Vec::len).collect();
-            let proposals_out = (counts.iter().sum::<usize>() - counts[row.rank()]) as u64;
-            let send: Vec<[I; 2]> = outgoing.iter().flatten().copied().collect();
-            outgoing.iter_mut().for_each(Vec::clear);
+            let proposals_out = self.fold.proposals_out(row.rank());
             // Fold: owners keep the first proposal for each unreached u.
-            let (received, _) = exchange(&row, &send, &counts);
-            let (mut next, mut next_arcs) = (Vec::new(), 0u64);
-            for &[u, v] in &received {
-                let local = part.local(u.to_u64());
-                let parent = &mut self.parents[local];
+            self.next.clear();
+            let mut next_arcs = 0u64;
+            let (parents, next, graph) = (&mut self.parents, &mut self.next, &*self.graph);
+            self.fold.deliver(&row, &grid, |local, v| {
+                let parent = &mut parents[local];
                 if *parent == NO_PARENT {
-                    *parent = v.to_u64();
-                    next_arcs += self.graph.degree(local);
-                    next.push(u);
+                    *parent = v;
+                    next_arcs += graph.degree(local);
+                    next.push(I::from_u64(first + local as u64));
                 }
-            }
-            let level_frontier = frontier.len() as u64;
-            frontier = next;
+            });
+            let level_frontier = self.frontier.len() as u64;
+            std::mem::swap(&mut self.frontier, &mut self.next);
             let [found, found_arcs] =
-                all_reduce(comm, [frontier.len() as u64, next_arcs], Reduce::Sum);
+                all_reduce(comm, [self.frontier.len() as u64, next_arcs], Reduce::Sum);
             self.levels.push(GridLevel {
                 frontier: level_frontier,
                 discovered: found,
@@ -270,119 +309,5 @@ impl<'c, I: Id> GridBfs<'c, I> {
             (level.all_bytes, level.all_proposals) = (sum[0], sum[1]);
         }
         SearchStats { reached, depth }
-    }
-
-    /// Top-down: expand the frontier's ids in the grid column, then
-    /// propose each new `u` of this row block once.
-    fn propose_top_down(&mut self, frontier: &[I], column: &Group, outgoing: &mut [Vec<[I; 2]>]) {
-        let grid = *self.graph.grid();
-        let mut sizes = vec![0u64; column.size()];
-        all_gather(
-            column,
-            &[frontier.len() as u64],
-            &vec![1; column.size()],
-            &mut sizes,
-        );
-        let sizes: Vec<usize> = sizes
-            .iter()
-            .map(|&s| usize::try_from(s).expect("fits memory"))
-            .collect();
-        let mut column_frontier = vec![I::default(); sizes.iter().sum()];
-        all_gather(column, frontier, &sizes, &mut column_frontier);
-        let (graph, proposed) = (&*self.graph, &self.proposed);
-        let first = graph.first_column();
-        let pieces = self
-            .backend
-            .map_ranges(column_frontier.len(), TOP_DOWN_GRAIN, |range| {
-                let mut found = Vec::new();
-                for &v in &column_frontier[range] {
-                    let c = usize::try_from(v.to_u64() - first).expect("fits memory");
-                    for &u in graph.neighbors(c) {
-                        let k = grid.row_local(u.to_u64());
-                        let bit = 1u64 << (k % 64);
-                        if proposed[k / 64].load(Relaxed) & bit == 0
-                            && proposed[k / 64].fetch_or(bit, Relaxed) & bit == 0
-                        {
-                            found.push((k, [u, v]));
-                        }
-                    }
-                }
-                found
-            });
-        for (k, pair) in pieces.into_iter().flatten() {
-            outgoing[k / grid.piece()].push(pair);
-        }
-    }
-
-    /// Bottom-up: all-gather the frontier bitmap in the grid column and
-    /// the reached bitmap in the grid row, then each unreached `u` of this
-    /// row block proposes its first neighbour `v` (of this column block)
-    /// in the frontier.
-    fn propose_bottom_up(
-        &mut self,
-        frontier: &[I],
-        column: &Group,
-        row: &Group,
-        outgoing: &mut [Vec<[I; 2]>],
-    ) {
-        let grid = *self.graph.grid();
-        let part = *grid.partition();
-        let rank = self.comm.rank();
-        // The frontier of this column block: pieces are runs of whole
-        // words (64-aligned), so the owners' bitmaps concatenate.
-        let mut mine = vec![0u64; part.words(rank)];
-        for &v in frontier {
-            let l = part.local(v.to_u64());
-            mine[l / 64] |= 1 << (l % 64);
-        }
-        let words: Vec<usize> = column.members().iter().map(|&m| part.words(m)).collect();
-        let mut in_frontier = vec![0u64; words.iter().sum()];
-        all_gather(column, &mine, &words, &mut in_frontier);
-        // The reached vertices of this row block, a piece-wide run each.
-        let piece_words = grid.piece().div_ceil(64);
-        let mut reached = vec![0u64; piece_words];
-        for (l, &p) in self.parents.iter().enumerate() {
-            if p != NO_PARENT {
-                reached[l / 64] |= 1 << (l % 64);
-            }
-        }
-        let mut row_reached = vec![0u64; piece_words * row.size()];
-        all_gather(
-            row,
-            &reached,
-            &vec![piece_words; row.size()],
-            &mut row_reached,
-        );
-        let (i, _) = grid.coords(rank);
-        let graph = &*self.graph;
-        let first = graph.first_column();
-        let pieces = self
-            .backend
-            .map_ranges(row_reached.len(), BOTTOM_UP_GRAIN, |words| {
-                let mut found = Vec::new();
-                for w in words {
-                    let mut unreached = !row_reached[w];
-                    while unreached != 0 {
-                        let bit = unreached.trailing_zeros() as usize;
-                        unreached &= unreached - 1;
-                        let k = w / piece_words * grid.piece() + (w % piece_words) * 64 + bit;
-                        let Some(u) = grid.row_vertex(i, k) else {
-                            continue;
-                        };
-                        let parent = graph.sources(k).iter().find(|v| {
-                            let c = usize::try_from(v.to_u64() - first).expect("fits memory");
-                            in_frontier[c / 64] & (1 << (c % 64)) != 0
-                        });
-                        if let Some(&v) = parent {
-                            found.push((k, [I::from_u64(u), v]));
-                        }
-                    }
-                }
-                found
-            });
-        for (k, pair) in pieces.into_iter().flatten() {
-            self.proposed[k / 64].fetch_or(1 << (k % 64), Relaxed);
-            outgoing[k / grid.piece()].push(pair);
-        }
     }
 }

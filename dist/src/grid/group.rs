@@ -14,7 +14,7 @@
 //! within its own group — which is how the 2-D BFS uses them (every row
 //! folds at once, every column expands at once).
 
-use crate::comm::{Comm, Reduce};
+use crate::comm::{Comm, Reduce, shift_by_exchange};
 
 /// Some ranks of a parent communicator, ascending, seen as a `Comm`: rank
 /// `k` of the group is `members[k]` of the parent.
@@ -152,6 +152,13 @@ impl Comm for Group<'_> {
         );
         for (x, out) in values.iter_mut().enumerate() {
             *out = (1..self.size()).fold(all[x], |acc, m| op.apply(acc, all[m * k + x]));
+        }
+    }
+
+    fn shift(&self, send: &[u8], recv: &mut [u8]) {
+        match &self.split {
+            Some(split) => split.shift(send, recv),
+            None => shift_by_exchange(self, send, recv),
         }
     }
 

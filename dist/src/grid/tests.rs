@@ -137,6 +137,41 @@ fn grid_groups_of_one_rank_copy() {
     assert_eq!(all_reduce(&grid.column_group(&solo), [5], Reduce::Min), [5]);
 }
 
+/// Guards the ring shift of the bottom-up row step, in grid rows and
+/// columns (groups over `ThreadRanks`) and over all ranks: each rank gets
+/// what the previous one sent, and counts only bytes to another rank.
+#[test]
+fn grid_groups_shift_to_the_next_member() {
+    for p in [1, 2, 4, 6, 9] {
+        let grid = Grid::new(64 * p as u64, p);
+        let got = ThreadRanks::run(p, |c| {
+            let me = c.rank() as u64;
+            let row = grid.row_group(c);
+            let mut from_row = [0u64; 2];
+            let before = c.bytes_sent();
+            row.shift(
+                bytemuck::cast_slice(&[me, me + 100]),
+                bytemuck::cast_slice_mut(&mut from_row),
+            );
+            let row_bytes = c.bytes_sent() - before;
+            let mut from_all = [0u64];
+            c.shift(
+                bytemuck::bytes_of(&me),
+                bytemuck::cast_slice_mut(&mut from_all),
+            );
+            (from_row, row_bytes, from_all[0])
+        });
+        for (k, (from_row, row_bytes, from_all)) in got.into_iter().enumerate() {
+            let (i, j) = grid.coords(k);
+            let c = grid.cols();
+            let previous = grid.rank_at(i, (j + c - 1) % c) as u64;
+            assert_eq!(from_row, [previous, previous + 100], "P {p} rank {k}");
+            assert_eq!(row_bytes, if c > 1 { 16 } else { 0 }, "P {p} rank {k}");
+            assert_eq!(from_all, ((k + p - 1) % p) as u64, "P {p} rank {k}");
+        }
+    }
+}
+
 /// Every rank's cell as `(rank, [u, v])` arcs with global ids, from each
 /// rank's share of `list`'s tuples.
 fn cells(list: &generator::EdgeList, p: usize) -> Vec<(usize, Vec<[u64; 2]>)> {
@@ -238,20 +273,42 @@ fn depths(csr: &kernels::Csr, root: u32) -> Vec<u32> {
 /// reached count and depth; and each rank's bytes per level are exactly
 /// the traffic model's (`grid.rs`): top-down `8 (R - 1) + 4 f_r (R - 1)`
 /// to expand, bottom-up `8 words_r (R - 1)` to expand and `8 (piece / 64)
-/// (C - 1)` for the row's reached bits; `8 (C - 1) + 8 s` to fold, `16
-/// (P - 1)` to agree (the next frontier's size and arcs).
+/// (C - 1)` for the row step's bits; `8 (C - 1) + b s` to fold (`b` the
+/// packed pair's bytes), `16 (P - 1)` to agree (the next frontier's size
+/// and arcs).
 #[test]
 fn grid_bfs_is_a_bfs_tree_with_the_modelled_bytes() {
+    let shapes: Vec<(usize, usize)> = [1, 2, 3, 4, 6, 9].map(Grid::shape).to_vec();
     for direction in [
         Direction::TopDown,
         Direction::BottomUp,
         Direction::Optimizing(kernels::DoParams::DEFAULT),
     ] {
-        grid_bfs_against_one_process(direction);
+        grid_bfs_against_one_process(direction, &shapes, 2);
     }
 }
 
-fn grid_bfs_against_one_process(direction: Direction) {
+/// Guards the pipelined bottom-up row step on every kind of grid (one
+/// row, one column, square, oblong) and 1 and 2 threads a rank: the trees
+/// are BFS trees with the one process's reached count and depth, the
+/// bytes are the model's, and a bottom-up level proposes each vertex at
+/// most once in its row (the proposals to other ranks, summed, at most
+/// the vertices the level found; every cell proposing a vertex it can
+/// reach would send up to C of them).
+#[test]
+fn grid_bottom_up_row_step_proposes_each_vertex_once_on_any_shape() {
+    let shapes = [(1, 4), (4, 1), (2, 2), (2, 3), (3, 3)];
+    for threads in [1, 2] {
+        for direction in [
+            Direction::BottomUp,
+            Direction::Optimizing(kernels::DoParams::DEFAULT),
+        ] {
+            grid_bfs_against_one_process(direction, &shapes, threads);
+        }
+    }
+}
+
+fn grid_bfs_against_one_process(direction: Direction, shapes: &[(usize, usize)], threads: usize) {
     use generator::EdgeGenerator;
     let list = generator::Kronecker::new(10, 16, 11).unwrap().generate();
     let csr = kernels::Csr::from_edge_list(&list);
@@ -262,26 +319,34 @@ fn grid_bfs_against_one_process(direction: Direction) {
         .take(4)
         .chain([1])
         .collect();
-    for p in [1, 2, 3, 4, 6, 9] {
-        let grid = Grid::new(n, p);
-        let (r, c) = (grid.rows() as u64, grid.cols() as u64);
+    for &(r, c) in shapes {
+        let p = r * c;
+        let grid = Grid::with_shape(n, r, c);
+        let (r, c) = (r as u64, c as u64);
         let runs = ThreadRanks::run(p, |comm| {
-            let m = list.len();
-            let share = &list.edges()[m * comm.rank() / p..m * (comm.rank() + 1) / p];
-            let graph = std::sync::Arc::new(GridGraph::<u32>::build(comm, grid, share));
-            let mut bfs = GridBfs::new(comm, graph, direction);
-            roots
-                .iter()
-                .map(|&root| {
-                    let stats = bfs.search(u64::from(root));
-                    (stats, bfs.parents().to_vec(), bfs.levels().to_vec())
-                })
-                .collect::<Vec<_>>()
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool");
+            pool.install(|| {
+                let m = list.len();
+                let share = &list.edges()[m * comm.rank() / p..m * (comm.rank() + 1) / p];
+                let graph = std::sync::Arc::new(GridGraph::<u32>::build(comm, grid, share));
+                let mut bfs = GridBfs::new(comm, graph, direction);
+                let runs: Vec<_> = (roots.iter())
+                    .map(|&root| {
+                        let stats = bfs.search(u64::from(root));
+                        (stats, bfs.parents().to_vec(), bfs.levels().to_vec())
+                    })
+                    .collect();
+                (runs, bfs.pair_bytes() as u64)
+            })
         });
+        let shape = format!("{direction:?} {r} x {c}, {threads} threads");
         for (k, &root) in roots.iter().enumerate() {
             let want = depths(&csr, root);
             let mut parents = Vec::new();
-            for (rank, run) in runs.iter().enumerate() {
+            for (rank, (run, pair)) in runs.iter().enumerate() {
                 let (stats, piece, levels) = &run[k];
                 assert_eq!(
                     grid.partition().first(rank),
@@ -294,17 +359,17 @@ fn grid_bfs_against_one_process(direction: Direction) {
                 assert_eq!(
                     (stats.reached, stats.depth),
                     (reached, depth),
-                    "{direction:?} P {p} root {root}"
+                    "{shape} root {root}"
                 );
-                assert_eq!(
-                    levels.len() as u32,
-                    depth + 1,
-                    "{direction:?} P {p} root {root}"
-                );
+                assert_eq!(levels.len() as u32, depth + 1, "{shape} root {root}");
                 let mut bottom_up = 0;
                 for level in levels {
                     let expand = if level.bottom_up {
                         bottom_up += 1;
+                        assert!(
+                            level.all_proposals <= level.discovered,
+                            "{shape} root {root}: {level:?}"
+                        );
                         let words = grid.partition().words(rank) as u64;
                         let piece_words = grid.piece().div_ceil(64) as u64;
                         8 * words * (r - 1) + 8 * piece_words * (c - 1)
@@ -312,8 +377,8 @@ fn grid_bfs_against_one_process(direction: Direction) {
                         8 * (r - 1) + 4 * level.frontier * (r - 1)
                     };
                     let model =
-                        expand + 8 * (c - 1) + 8 * level.proposals_out + 16 * (p as u64 - 1);
-                    assert_eq!(level.bytes, model, "P {p} rank {rank} root {root}");
+                        expand + 8 * (c - 1) + pair * level.proposals_out + 16 * (p as u64 - 1);
+                    assert_eq!(level.bytes, model, "{shape} rank {rank} root {root}");
                 }
                 match direction {
                     Direction::TopDown => assert_eq!(bottom_up, 0),
@@ -321,7 +386,7 @@ fn grid_bfs_against_one_process(direction: Direction) {
                     Direction::Optimizing(_) if depth >= 3 => {
                         assert!(
                             0 < bottom_up && bottom_up < levels.len(),
-                            "{direction:?} P {p} root {root}"
+                            "{shape} root {root}"
                         );
                     }
                     Direction::Optimizing(_) => {}
@@ -330,13 +395,13 @@ fn grid_bfs_against_one_process(direction: Direction) {
             for (u, &parent) in parents.iter().enumerate() {
                 let d = want[u];
                 if d == u32::MAX {
-                    assert_eq!(parent, crate::NO_PARENT, "P {p} root {root} u {u}");
+                    assert_eq!(parent, crate::NO_PARENT, "{shape} root {root} u {u}");
                 } else if d == 0 {
                     assert_eq!(parent, u as u64);
                 } else {
                     let parent = u32::try_from(parent).expect("reached");
-                    assert_eq!(want[parent as usize] + 1, d, "P {p} root {root} u {u}");
-                    assert!(csr.neighbors(u as u32).contains(&parent), "P {p} u {u}");
+                    assert_eq!(want[parent as usize] + 1, d, "{shape} root {root} u {u}");
+                    assert!(csr.neighbors(u as u32).contains(&parent), "{shape} u {u}");
                 }
             }
         }
