@@ -306,7 +306,10 @@ fn an_option_refused_before_mpi_starts_is_printed_once() {
 fn a_missing_input_under_mpirun_says_no_such_file_once() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("nonexistent.el").display().to_string();
-    let out = finish(mpirun(2, &["--input", &missing, "--keys", "4", "--quiet"]), 120);
+    let out = finish(
+        mpirun(2, &["--input", &missing, "--keys", "4", "--quiet"]),
+        120,
+    );
     assert_refused_once(&out, "No such file");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("convert"), "{stderr}");
