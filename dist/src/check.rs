@@ -216,8 +216,8 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
     }
 
     /// COLLECTIVE. [`DistValidator::check`] in two steps, for a run that
-    /// validates many searches: checks 1-3 of the search from `root`
-    /// now, and check 4 and nedge with up to [`DistValidator::lanes`]
+    /// validates many searches: checks 1 and 2 of the search from `root`
+    /// now, and checks 3 and 4 and nedge with up to [`DistValidator::lanes`]
     /// searches at once, in one pass over the arcs, at the next
     /// [`DistValidator::settle`]. `Ok(None)`: held (then `parents` is
     /// swapped for a spare buffer of the same length, whose contents are
@@ -259,12 +259,13 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
     }
 
     /// COLLECTIVE. The verdicts of the searches held since the last
-    /// settle, in the order held: check 4 and nedge for all of them in
-    /// one pass over the arcs, then, for each that fails there, the tuple
+    /// settle, in the order held: checks 3 and 4 and nedge for all of them
+    /// in one pass over the arcs, then, for each that fails there, the tuple
     /// rounds, which name its failure. Holds none after.
     ///
-    /// Cost: one pass over this rank's judged arcs and one all-reduce of
-    /// `2 LANES` words, plus the tuple rounds of each failed search.
+    /// Cost: one pass over this rank's judged arcs, grouped by block, one
+    /// over all its arcs, and one all-reduce of `2 LANES` words, plus the
+    /// tuple rounds of each failed search.
     pub fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
         let (Some(incidence), true) = (&self.incidence, self.batch.len() > 0) else {
             return Vec::new();
@@ -875,4 +876,3 @@ fn halves(x: u64) -> (u32, u32) {
 
 #[cfg(test)]
 pub(crate) mod tests;
-
