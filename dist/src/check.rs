@@ -23,6 +23,15 @@
 //!    end confirmed (`NotAnEdge`);
 //! 6. the global nedge equals the claimed one (`NedgeMismatch`).
 //!
+//! With the tuples regrouped (`Incidence`), checks 2-5 are first a proof
+//! that names nothing (`Levels`): levels in one round per level, then
+//! checks 3 and 4 on the arcs with no message; a search it does not
+//! settle goes to the rounds above, which name the failure. A run of many
+//! searches holds up to 16 proven trees ([`DistValidator::hold`]) and
+//! judges checks 3 and 4 for all of them in one pass over the arcs
+//! ([`DistValidator::settle`], `Batch`); a search's validation then costs
+//! its checks 1 and 2 and a sixteenth of that pass.
+//!
 //! Invariants. Every rank calls the same collectives in the same order:
 //! round counts come from all-reduces, and each phase ends in an agreement
 //! (one all-gather of a fixed record of `u64` words per rank) after which
@@ -53,8 +62,11 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use validate::{ExactF32, Invalid, TreeSummary};
 
+mod batch;
 mod incidence;
 mod levels;
+
+use batch::{Batch, Held, LANES};
 
 pub(crate) use incidence::Incidence;
 pub(crate) use levels::{Levels, NO_PARENT};
@@ -93,6 +105,8 @@ pub struct DistValidator<'c, T: Tuple> {
     incidence: Option<Incidence>,
     /// The proof's levels and buffers.
     levels: Levels,
+    /// Proven searches waiting for check 4 ([`DistValidator::hold`]).
+    batch: Batch,
     /// How many searches the proof did not settle (valid or not, the tuple
     /// rounds then judged them).
     unproven: u64,
@@ -118,13 +132,15 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         first_tuple: u64,
         round: usize,
     ) -> Self {
+        let incidence = Incidence::build(comm, part, tuples, None, round);
         DistValidator {
             tree: Tree::new(comm, part),
             tuples,
             first_tuple,
             round,
             rounds: TupleRounds::default(),
-            incidence: Incidence::build(comm, part, tuples, None, round),
+            batch: incidence.as_ref().map(Batch::new).unwrap_or_default(),
+            incidence,
             levels: Levels::default(),
             unproven: 0,
         }
@@ -134,7 +150,8 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
     /// vertices and `tuples` tuples, of `n` vertices in all: the
     /// `Incidence` (8 bytes a tuple, 8 an own vertex, `3 n / 16`), the
     /// proof's `Levels` (4 a cell, 16 an own vertex, `n / 8` for a round's
-    /// announcements), 9 per own vertex for the tuple rounds' state, and
+    /// announcements), the held searches' `Batch` (16 bytes a cell, 192
+    /// an own vertex, 8 a tuple), 9 per own vertex for the tuple rounds' state, and
     /// the larger of their level round's buffers (about 32 per vertex) and
     /// a tuple round's (about `48 + 4 size_of::<T>()` per tuple of the
     /// round; the same as the incidence's construction needs).
@@ -142,6 +159,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         let per_tuple = 48 + 4 * size_of::<T>() as u64;
         Incidence::bytes_for(rows, tuples, n, false)
             + Levels::bytes_for(rows, tuples, n)
+            + Batch::bytes_for(rows, rows + n.min(2 * tuples), tuples)
             + 9 * rows
             + (32 * rows).max(per_tuple * tuples.min(ROUND as u64))
     }
@@ -173,12 +191,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         parents: &[u64],
         claimed_nedge: Option<u64>,
     ) -> Result<TreeSummary, Invalid> {
-        let n = self.tree.part.num_vertices();
-        if root >= n {
-            let num_vertices = usize::try_from(n).expect("N fits memory");
-            return Err(Invalid::RootOutOfRange { root, num_vertices });
-        }
-        self.tree.agree(self.check_pointers(root, parents))?;
+        self.check_root_and_pointers(root, parents)?;
         let (comm, part) = (self.tree.comm, self.tree.part);
         if let Some(incidence) = &self.incidence {
             if let Some(proven) = self.levels.prove(comm, part, incidence, root, parents) {
@@ -192,6 +205,119 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
             }
             self.unproven += 1;
         }
+        self.by_tuples(root, parents, claimed_nedge)
+    }
+
+    /// How many searches [`DistValidator::hold`] keeps for one
+    /// [`DistValidator::settle`]: 16, or 1 without the regrouped tuples
+    /// (each search then goes to the tuple rounds at once).
+    pub fn lanes(&self) -> usize {
+        if self.incidence.is_some() { LANES } else { 1 }
+    }
+
+    /// COLLECTIVE. [`DistValidator::check`] in two steps, for a run that
+    /// validates many searches: checks 1 and 2 of the search from `root`
+    /// now, and checks 3 and 4 and nedge with up to [`DistValidator::lanes`]
+    /// searches at once, in one pass over the arcs, at the next
+    /// [`DistValidator::settle`]. `Ok(None)`: held (then `parents` is
+    /// swapped for a spare buffer of the same length, whose contents are
+    /// unspecified); `Ok(Some)` or `Err`: judged at once, the verdict of
+    /// [`DistValidator::check`] (a search the proof does not settle goes
+    /// to the tuple rounds). Hold no more than `lanes()` searches between
+    /// two settles.
+    ///
+    /// Cost per search: what [`DistValidator::check`] costs but its pass
+    /// over the arcs, which the settle does once for all held searches,
+    /// plus a copy of one byte per cell; no more bytes sent.
+    pub fn hold(
+        &mut self,
+        root: u64,
+        parents: &mut Vec<u64>,
+        claimed_nedge: Option<u64>,
+    ) -> Result<Option<TreeSummary>, Invalid> {
+        let Some(incidence) = &self.incidence else {
+            return self.check(root, parents, claimed_nedge).map(Some);
+        };
+        self.check_root_and_pointers(root, parents)?;
+        let (comm, part) = (self.tree.comm, self.tree.part);
+        if let Some((reached, depth)) = self.levels.tree(comm, part, incidence, root, parents) {
+            let held = Held {
+                root,
+                claimed_nedge,
+                reached,
+                depth,
+            };
+            let mut ups = Vec::new();
+            self.levels.swap_parent_cells(&mut ups);
+            self.batch
+                .hold(self.levels.cells(), &mut ups, held, parents);
+            self.levels.swap_parent_cells(&mut ups);
+            return Ok(None);
+        }
+        self.unproven += 1;
+        self.by_tuples(root, parents, claimed_nedge).map(Some)
+    }
+
+    /// COLLECTIVE. The verdicts of the searches held since the last
+    /// settle, in the order held: checks 3 and 4 and nedge for all of them
+    /// in one pass over the arcs, then, for each that fails there, the tuple
+    /// rounds, which name its failure. Holds none after.
+    ///
+    /// Cost: one pass over this rank's judged arcs, grouped by block, one
+    /// over all its arcs, and one all-reduce of `2 LANES` words, plus the
+    /// tuple rounds of each failed search.
+    pub fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
+        let (Some(incidence), true) = (&self.incidence, self.batch.len() > 0) else {
+            return Vec::new();
+        };
+        let comm = self.tree.comm;
+        let (bad, nedge) = self.batch.judge(incidence);
+        let sums: [u64; 2 * LANES] = std::array::from_fn(|k| {
+            if k < LANES {
+                u64::from(bad[k])
+            } else {
+                nedge[k - LANES]
+            }
+        });
+        let sums = all_reduce(comm, sums, Reduce::Sum);
+        let mut verdicts = Vec::with_capacity(self.batch.len());
+        for (lane, (held, parents)) in self.batch.take().into_iter().enumerate() {
+            let verdict = if sums[lane] == 0 {
+                let nedge = sums[LANES + lane];
+                same_nedge(nedge, held.claimed_nedge).map(|()| TreeSummary {
+                    nedge,
+                    reached: held.reached,
+                    depth: u32::try_from(held.depth).expect("a level"),
+                })
+            } else {
+                self.unproven += 1;
+                self.by_tuples(held.root, &parents, held.claimed_nedge)
+            };
+            self.batch.give_back(lane, parents);
+            verdicts.push(verdict);
+        }
+        verdicts
+    }
+
+    /// Check 1's root range, then check 1 and second roots on every rank's
+    /// entries (one agreement).
+    fn check_root_and_pointers(&self, root: u64, parents: &[u64]) -> Result<(), Invalid> {
+        let n = self.tree.part.num_vertices();
+        if root >= n {
+            let num_vertices = usize::try_from(n).expect("N fits memory");
+            return Err(Invalid::RootOutOfRange { root, num_vertices });
+        }
+        self.tree.agree(self.check_pointers(root, parents))
+    }
+
+    /// Checks 2-6 by the tuple rounds, which name the failure as one
+    /// process does.
+    fn by_tuples(
+        &mut self,
+        root: u64,
+        parents: &[u64],
+        claimed_nedge: Option<u64>,
+    ) -> Result<TreeSummary, Invalid> {
         self.tree.assign_levels(root, parents)?;
         let (nedge, found) = self.check_tuples(parents);
         let (reached, depth) = self.tree.reached_and_depth();

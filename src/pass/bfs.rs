@@ -319,4 +319,17 @@ impl<T: Tuple, P: RankParents + ?Sized> Checker<P> for RankBfsChecker<'_, T> {
     fn check(&mut self, _: &P, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
         self.validator.check(root.id(), &self.parents, Some(nedge))
     }
+
+    fn lanes(&self) -> usize {
+        self.validator.lanes()
+    }
+
+    fn hold(&mut self, _: &P, root: SearchKey, nedge: u64) -> Result<Option<TreeSummary>, Invalid> {
+        self.validator
+            .hold(root.id(), &mut self.parents, Some(nedge))
+    }
+
+    fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
+        self.validator.settle()
+    }
 }

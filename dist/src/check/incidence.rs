@@ -264,6 +264,13 @@ impl Incidence {
         self.arcs[self.offsets[i]..self.offsets[i + 1]].split_at(self.judged[i] as usize)
     }
 
+    /// The arcs of own vertex `i`, those it judges and the others, as
+    /// one run.
+    #[inline]
+    pub(crate) fn run(&self, i: usize) -> &[u32] {
+        &self.arcs[self.offsets[i]..self.offsets[i + 1]]
+    }
+
     /// The weights of own vertex `i`'s arcs, split as [`Incidence::arcs`]
     /// (empty without weights).
     #[inline]

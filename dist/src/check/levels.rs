@@ -49,7 +49,7 @@ use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// The level of an unreached cell: `l' - l + 1` wraps far above 2 from
 /// any level to it or from it.
-const UNREACHED: u8 = 128;
+pub(crate) const UNREACHED: u8 = 128;
 /// Reached, level not known yet.
 const PENDING: u8 = u8::MAX;
 /// A round announcing this level fails the proof: deeper levels would
@@ -286,22 +286,32 @@ impl Levels {
             .retain(|&i| levels[i as usize].load(Relaxed) == PENDING);
     }
 
+    /// Swaps the parent cells of [`Levels::parent_cells`] with `other`
+    /// (any buffer: the next search sets every entry).
+    pub(crate) fn swap_parent_cells(&mut self, other: &mut Vec<u32>) {
+        std::mem::swap(&mut self.parent, other);
+    }
+
+    /// Every cell's level, or [`UNREACHED`] (after a [`Levels::tree`]
+    /// that proved the tree).
+    pub(crate) fn cells(&self) -> &[AtomicU8] {
+        &self.levels
+    }
+
     /// Step 3: `[own vertices failing check 3 or with an arc failing
     /// check 4, judged arcs of reached own vertices]`.
     fn judge(&self, inc: &Incidence) -> [u64; 2] {
         let (levels, parent) = (&self.levels, &self.parent);
         let vertex = |[bad, nedge]: [u64; 2], i: usize| {
-            let (own, up) = (levels[i].load(Relaxed), parent[i]);
-            let (judged, others) = inc.arcs(i);
-            let (mut gap, mut found) = (false, up == NO_PARENT);
+            let own = levels[i].load(Relaxed);
+            let (judged, _) = inc.arcs(i);
+            let mut apart = false;
             for &c in judged {
-                let other = levels[c as usize].load(Relaxed);
-                gap |= other.wrapping_sub(own).wrapping_add(1) > 2;
-                found |= c == up;
+                apart |= gap(own, levels[c as usize].load(Relaxed));
             }
-            found = found || holds(others, up);
+            let found = has_parent_arc(inc, i, parent[i]);
             let ends = if own == UNREACHED { 0 } else { judged.len() };
-            [bad + u64::from(gap || !found), nedge + ends as u64]
+            [bad + u64::from(apart || !found), nedge + ends as u64]
         };
         (0..inc.rows())
             .into_par_iter()
@@ -309,6 +319,22 @@ impl Levels {
             .fold(|| [0, 0], vertex)
             .reduce(|| [0, 0], |a, b| [a[0] + b[0], a[1] + b[1]])
     }
+}
+
+/// Check 4 on an arc between cells at levels `own` and `other`: whether
+/// it fails (`other - own + 1`, wrapping in a byte, above 2: levels more
+/// than one apart, or one end reached and the other not).
+#[inline]
+pub(crate) fn gap(own: u8, other: u8) -> bool {
+    other.wrapping_sub(own).wrapping_add(1) > 2
+}
+
+/// Check 3 on own vertex `i` whose parent's cell is `up`: whether an arc
+/// of `i` reaches it (or `i` needs none: the root, the unreached).
+#[inline]
+fn has_parent_arc(inc: &Incidence, i: usize, up: u32) -> bool {
+    let (judged, others) = inc.arcs(i);
+    up == NO_PARENT || holds(judged, up) || holds(others, up)
 }
 
 /// Whether `cells`, ascending, holds `x`: a binary search in a long run,

@@ -268,6 +268,90 @@ fn each_broken_tree_fails_the_same_check_on_every_rank_as_in_one_process() {
     }
 }
 
+/// The verdicts of `p` ranks on `trees` (parents, claimed nedge) from the
+/// case's root, validated in order as the harness drives a batching
+/// checker: each held, the held ones settled when the lanes are full and
+/// after the last. Asserts that every rank agrees; with how many searches
+/// the tuple rounds judged.
+fn batched(c: &Case, p: usize, trees: &[(Vec<i64>, Option<u64>)]) -> (Vec<Verdict>, u64) {
+    let part = Partition::new(c.n() as u64, p);
+    let tuples = c.list.edges();
+    let m = tuples.len();
+    let got = ThreadRanks::run(p, |comm| {
+        let r = comm.rank();
+        let (lo, hi) = (m * r / p, m * (r + 1) / p);
+        let first = part.first(r) as usize;
+        let mut validator = DistValidator::new(comm, part, &tuples[lo..hi], lo as u64);
+        let (mut verdicts, mut held) = (Vec::new(), Vec::new());
+        for (k, (parents, claimed)) in trees.iter().enumerate() {
+            let mut mine: Vec<u64> = (parents[first..first + part.count(r)].iter())
+                .map(|&x| x as u64)
+                .collect();
+            verdicts.push(None);
+            match validator.hold(c.root, &mut mine, *claimed) {
+                Ok(None) => held.push(k),
+                done => verdicts[k] = Some(done.map(|t| t.expect("judged"))),
+            }
+            if held.len() == validator.lanes() || k + 1 == trees.len() {
+                let settled = validator.settle();
+                assert_eq!(settled.len(), held.len());
+                for (k, v) in held.drain(..).zip(settled) {
+                    verdicts[k] = Some(v);
+                }
+            }
+        }
+        let verdicts: Vec<Verdict> = verdicts.into_iter().map(Option::unwrap).collect();
+        (verdicts, validator.unproven())
+    });
+    for (r, g) in got.iter().enumerate() {
+        assert_eq!(g, &got[0], "P {p}: rank {r} disagrees with rank 0");
+    }
+    got.into_iter().next().unwrap()
+}
+
+/// Guards the batch: searches held and settled together, valid ones
+/// among broken ones, in batches full and not, get each the verdict it
+/// gets alone (the single process's check, and its failure for checks 1,
+/// 3, 4 and 6); only those failing checks 2 to 5 past check 1's scan go
+/// to the tuple rounds (to name the failure); every broken tree is
+/// refused.
+#[test]
+fn a_batch_gives_each_search_the_verdict_it_gets_alone() {
+    for (scale, seed) in [(8, 4), (10, 5)] {
+        let c = case(scale, seed);
+        let valid = (c.parents.clone(), Some(c.nedge));
+        let mut trees = vec![valid.clone(); 3];
+        for (_, parents, claimed) in mutations(&c) {
+            trees.push((parents, claimed));
+            trees.push(valid.clone());
+        }
+        assert!(trees.len() > super::LANES, "more than one batch");
+        for p in 1..=4 {
+            let (verdicts, unproven) = batched(&c, p, &trees);
+            let mut failed_late = 0;
+            for ((parents, claimed), got) in trees.iter().zip(&verdicts) {
+                let want = c.single(parents, *claimed);
+                let Err(want) = want else {
+                    assert_eq!(got, &want, "P {p}: a valid tree");
+                    continue;
+                };
+                let got = got.clone().unwrap_err();
+                assert_eq!(got.check(), want.check(), "P {p}: {got} vs {want}");
+                if want.check() != 2 {
+                    assert_eq!(got, want, "P {p}");
+                }
+                // A second root fails check 2 in check 1's scan.
+                let early = matches!(want, Invalid::SecondRoot { .. });
+                failed_late += u64::from((2..=5).contains(&want.check()) && !early);
+            }
+            assert_eq!(
+                unproven, failed_late,
+                "P {p}: only trees failing checks 2-5 go to the tuple rounds"
+            );
+        }
+    }
+}
+
 /// Guards the 64-bit path: with `WideEdge` tuples (and so 16-byte
 /// requests) every verdict, good or broken, is the 32-bit one.
 #[test]

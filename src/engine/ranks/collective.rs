@@ -42,11 +42,14 @@ pub(super) fn eligible(
     Eligible::from_words(part.num_vertices(), words)
 }
 
-/// A checker across the ranks, with the bytes this rank sent in each check.
+/// A checker across the ranks, with the bytes this rank sent in each check
+/// (for a held search, its own hold's and an equal share of its settle's).
 pub(crate) struct Metered<'c, C> {
     checker: C,
     comm: &'c dyn Comm,
     bytes: Vec<u64>,
+    /// Which of `bytes` are held searches' that wait for a settle.
+    held: Vec<usize>,
 }
 
 impl<'c, C> Metered<'c, C> {
@@ -56,6 +59,7 @@ impl<'c, C> Metered<'c, C> {
             checker,
             comm,
             bytes: Vec::with_capacity(keys),
+            held: Vec::new(),
         }
     }
 }
@@ -70,6 +74,38 @@ impl<O: ?Sized, C: Checker<O>> Checker<O> for Metered<'_, C> {
         let verdict = self.checker.check(output, root, nedge);
         self.bytes.push(self.comm.bytes_sent() - before);
         verdict
+    }
+
+    fn lanes(&self) -> usize {
+        self.checker.lanes()
+    }
+
+    fn hold(
+        &mut self,
+        output: &O,
+        root: SearchKey,
+        nedge: u64,
+    ) -> Result<Option<TreeSummary>, Invalid> {
+        let before = self.comm.bytes_sent();
+        let verdict = self.checker.hold(output, root, nedge);
+        if matches!(verdict, Ok(None)) {
+            self.held.push(self.bytes.len());
+        }
+        self.bytes.push(self.comm.bytes_sent() - before);
+        verdict
+    }
+
+    fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
+        let before = self.comm.bytes_sent();
+        let verdicts = self.checker.settle();
+        let sent = self.comm.bytes_sent() - before;
+        let held = self.held.len().max(1) as u64;
+        for (k, &i) in self.held.iter().enumerate() {
+            // The remainder goes to the first held searches, a byte each.
+            self.bytes[i] += sent / held + u64::from((k as u64) < sent % held);
+        }
+        self.held.clear();
+        verdicts
     }
 
     fn bytes_sent(&self) -> &[u64] {
