@@ -39,22 +39,23 @@
 //! once warm; on pipes each loop also starts `par`'s threads and lists its
 //! chunks ([`Backend::for_each_chunk_init`]).
 
-use crate::comm::{Comm, Reduce, exchange_into};
+use crate::comm::{Comm, Reduce};
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
+use done::Done;
 use kernels::{Bins, BucketStep, SsspParams, SsspStats};
 use par::Backend;
+use phase::{index, lock};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+mod done;
+mod phase;
 
 /// The distance bits of a vertex not reached.
 const UNREACHED: u32 = f32::INFINITY.to_bits();
 /// The `waiting` entry of a vertex in no bin (never a bucket).
 const NOT_WAITING: u32 = u32::MAX;
-/// Queued vertices per parallel task.
-const GRAIN: usize = 64;
-/// Received offers per parallel task.
-const OFFER_GRAIN: usize = 1 << 10;
 /// Vertices per parallel task of the passes over all of them.
 const RESET_GRAIN: usize = 1 << 14;
 const COUNT_GRAIN: usize = 1 << 12;
@@ -92,6 +93,8 @@ pub struct DistSssp<'c, I: Id> {
     waiting: Vec<AtomicU32>,
     lowered: Vec<AtomicBool>,
     settled: Vec<AtomicBool>,
+    /// The vertices of every rank whose distance is final.
+    done: Done<I>,
     workers: Vec<Mutex<Worker<I>>>,
     /// The vertices the current phase scans (local indices).
     queue: Vec<u32>,
@@ -158,6 +161,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             waiting: (0..rows).map(|_| AtomicU32::new(NOT_WAITING)).collect(),
             lowered: (0..rows).map(|_| AtomicBool::new(false)).collect(),
             settled: (0..rows).map(|_| AtomicBool::new(false)).collect(),
+            done: Done::new(&part),
             workers: Vec::new(),
             queue: Vec::new(),
             send: Vec::new(),
@@ -191,6 +195,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
                 self.settled[u].store(false, Relaxed);
             }
         });
+        self.done.clear();
         for w in &self.workers {
             let mut w = lock(w);
             w.bins.clear();
@@ -258,6 +263,8 @@ impl<'c, I: Id> DistSssp<'c, I> {
                 w.settled.clear();
             }
             let settled = self.queue.len() as u64;
+            let first = self.graph.first();
+            (self.done).publish(self.comm, self.backend, first, &self.queue);
             phases += 1;
             self.phase(Phase::Heavy, bucket);
             let next = self.lowest_waiting(bucket);
@@ -373,258 +380,6 @@ impl<'c, I: Id> DistSssp<'c, I> {
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
-
-    /// Makes every worker's bin `bucket` the queue.
-    fn gather(&mut self, bucket: u32) {
-        self.queue.clear();
-        for w in &self.workers {
-            lock(w).bins.drain_into(bucket.into(), &mut self.queue);
-        }
-    }
-
-    /// One phase over the queue, on every rank:
-    /// 1. **scan**, in parallel over the queued vertices: `u` offers each
-    ///    arc's target `t` the distance `d = dist[u] + w` (in `f32`, as the
-    ///    single process computes it) with parent `u`. An offer to a vertex
-    ///    of this rank that cannot improve it (`d >= dist[t]`) is dropped at
-    ///    once; the others go into per-worker buffers by destination rank,
-    ///    each as `[local index of t, bits of d, u]`;
-    /// 2. **one exchange** of all the phase's offers, coalesced per
-    ///    destination (the rank's own offers come back to it as a copy);
-    /// 3. **apply** the offers received ([`DistSssp::apply`]);
-    /// 4. the caller's **one all-reduce** (Min) of the lowest bucket, from
-    ///    the current one on, with a vertex waiting in it
-    ///    ([`DistSssp::lowest_waiting`]): after a light phase, whether the
-    ///    bucket needs another; after the heavy phase, the next bucket, or
-    ///    the end.
-    ///
-    /// A worker's share goes to whichever thread claims it first.
-    fn phase(&mut self, phase: Phase, bucket: u32) {
-        let scan = Scan {
-            graph: &*self.graph,
-            dist: &self.dist,
-            rank: self.comm.rank(),
-            delta: self.delta,
-        };
-        let (waiting, settled, workers) = (&self.waiting, &self.settled, &self.workers);
-        let split = self.split;
-        self.backend.for_each_chunk_init(
-            &self.queue,
-            GRAIN,
-            || claim(workers),
-            |worker, chunk| {
-                for &u in chunk {
-                    let u = u as usize;
-                    if phase == Phase::Light {
-                        if waiting[u].load(Relaxed) != bucket {
-                            continue; // stale: it left the bucket
-                        }
-                        waiting[u].store(NOT_WAITING, Relaxed);
-                        if !settled[u].load(Relaxed) {
-                            settled[u].store(true, Relaxed);
-                            worker.settled.push(index(u));
-                        }
-                    } else {
-                        settled[u].store(false, Relaxed);
-                    }
-                    let light = phase == Phase::Light;
-                    let out = &mut worker.out;
-                    if split {
-                        let (l, h) = scan.graph.light_and_heavy(u);
-                        if light {
-                            scan.offer(out, u, l);
-                        } else {
-                            scan.offer(out, u, h);
-                        }
-                    } else {
-                        let arcs = scan.graph.arcs(u);
-                        scan.offer(out, u, arcs.filter(|&(_, w)| (w < scan.delta) == light));
-                    }
-                }
-            },
-        );
-        self.send.clear();
-        for (r, count) in self.send_counts.iter_mut().enumerate() {
-            let before = self.send.len();
-            for w in &self.workers {
-                let mut w = lock(w);
-                self.send.extend_from_slice(&w.out[r]);
-                w.out[r].clear();
-            }
-            *count = self.send.len() - before;
-        }
-        exchange_into(self.comm, &self.send, &self.send_counts, &mut self.received);
-        self.apply();
-    }
-
-    /// Applies the offers received, in two parallel passes: the first
-    /// lowers each target's distance to its least offer (`fetch_min` on the
-    /// bits: non-negative `f32`s order as their bits) and marks the targets
-    /// it lowered; the second gives each marked target the parent of one
-    /// offer equal to its new distance (the first to take the mark, so one
-    /// writer) and queues the target in its new bucket's bin unless it
-    /// waits there already.
-    ///
-    /// Every offer was computed from the distances as the phase began, so
-    /// `dist[v] == dist[parent] + w`; a later drop of the parent's distance
-    /// keeps it so, since the parent then relaxes its arcs again and, `f32`
-    /// addition being monotone, its new offer is strictly smaller (and
-    /// taken) or equal. Every parent link `x -> y` keeps `dist[x] >=
-    /// dist[y]` (made with `dist[x] = dist[y] + w`; `y`'s distance only
-    /// drops), so a cycle made in a phase would lead, from a vertex the
-    /// phase lowered, along links back to it with distances at its start
-    /// no larger than its new one, which is below its old one: impossible,
-    /// also with zero weights.
-    fn apply(&self) {
-        let (dist, lowered) = (&self.dist, &self.lowered);
-        let received = &self.received;
-        (self.backend).for_each_chunk_init(
-            received,
-            OFFER_GRAIN,
-            || (),
-            |(), chunk| {
-                for offer in chunk {
-                    let (v, d) = (local(offer[0]), bits(offer[1]));
-                    if d < dist[v].load(Relaxed) && d < dist[v].fetch_min(d, Relaxed) {
-                        lowered[v].store(true, Relaxed);
-                    }
-                }
-            },
-        );
-        let workers = &self.workers;
-        self.backend.for_each_chunk_init(
-            received,
-            OFFER_GRAIN,
-            || claim(workers),
-            |worker, chunk| {
-                for offer in chunk {
-                    let (v, d) = (local(offer[0]), bits(offer[1]));
-                    let mark = &lowered[v];
-                    if mark.load(Relaxed) && dist[v].load(Relaxed) == d && mark.swap(false, Relaxed)
-                    {
-                        self.parents[v].store(offer[2].to_u64(), Relaxed);
-                        let b = bucket_of(f32::from_bits(d), self.delta);
-                        if self.waiting[v].load(Relaxed) != b {
-                            self.waiting[v].store(b, Relaxed);
-                            worker.bins.push(b.into(), index(v));
-                        }
-                    }
-                }
-            },
-        );
-    }
-
-    /// The lowest bucket from `from` on that a vertex of any rank waits
-    /// in, or none. Drops the entries of vertices that left a bin on the
-    /// way. Collective: one all-reduce.
-    fn lowest_waiting(&self, from: u32) -> Option<u32> {
-        let waiting = &self.waiting;
-        let lowest = |w: &Mutex<Worker<I>>| {
-            let mut w = lock(w);
-            let mut from = u64::from(from);
-            while let Some(b) = w.bins.lowest_from(from) {
-                let bucket = u32::try_from(b).ok();
-                w.bins
-                    .retain(b, |&v| Some(waiting[v as usize].load(Relaxed)) == bucket);
-                if w.bins.len(b) > 0 {
-                    return Some(b);
-                }
-                from = b + 1;
-            }
-            None
-        };
-        let mine = self.workers.iter().filter_map(lowest).min();
-        let mine = mine.unwrap_or(u64::MAX);
-        let lowest = crate::all_reduce(self.comm, [mine], Reduce::Min)[0];
-        u32::try_from(lowest).ok()
-    }
-}
-
-/// What a scan reads: the rows, the distances, and where offers go.
-struct Scan<'a, I: Id> {
-    graph: &'a WeightedLocalGraph<I>,
-    dist: &'a [AtomicU32],
-    rank: usize,
-    delta: f32,
-}
-
-impl<I: Id> Scan<'_, I> {
-    /// Offers the targets of `arcs` the distance through local vertex `u`:
-    /// dropped for an own target it cannot improve, else put in `out` by
-    /// destination rank.
-    #[inline]
-    fn offer(&self, out: &mut [Vec<[I; 3]>], u: usize, arcs: impl Iterator<Item = (u64, f32)>) {
-        let part = self.graph.partition();
-        let du = f32::from_bits(self.dist[u].load(Relaxed));
-        let parent = I::from_u64(self.graph.first() + u as u64);
-        for (t, w) in arcs {
-            let d = du + w;
-            let (owner, v) = part.place(t);
-            if owner == self.rank && d.to_bits() >= self.dist[v].load(Relaxed) {
-                continue;
-            }
-            out[owner].push([
-                I::from_u64(v as u64),
-                I::from_u64(d.to_bits().into()),
-                parent,
-            ]);
-        }
-    }
-}
-
-/// A share for the calling thread for the rest of one loop's work on it:
-/// the first share no other thread holds. There is a share per thread of
-/// the backend and a thread holds at most one at a time (rayon makes a
-/// split's local, and drops it, before the thread takes other work; a
-/// thread of `par`'s makes one for the whole loop), so one is free; the
-/// loop retries only while a thread that just finished lets go of its.
-fn claim<I>(workers: &[Mutex<Worker<I>>]) -> MutexGuard<'_, Worker<I>> {
-    loop {
-        for w in workers {
-            match w.try_lock() {
-                Ok(guard) => return guard,
-                Err(std::sync::TryLockError::Poisoned(p)) => return p.into_inner(),
-                Err(std::sync::TryLockError::WouldBlock) => {}
-            }
-        }
-        std::thread::yield_now();
-    }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// The bucket of distance `d` (finite, `>= 0`): [`kernels::bucket_of`],
-/// exact for every `f32` and below 2^30 for every `delta` allowed, so it
-/// never meets [`NOT_WAITING`].
-#[inline]
-fn bucket_of(d: f32, delta: f32) -> u32 {
-    u32::try_from(kernels::bucket_of(d, delta)).unwrap_or(NOT_WAITING - 1)
-}
-
-/// A local index as a queue entry (below 2^32: checked by `new`).
-#[inline]
-fn index(u: usize) -> u32 {
-    #[allow(clippy::cast_possible_truncation)]
-    let u = u as u32;
-    u
-}
-
-/// An offer's local index.
-#[inline]
-fn local<I: Id>(v: I) -> usize {
-    #[allow(clippy::cast_possible_truncation)] // below the rank's vertex count
-    let v = v.to_u64() as usize;
-    v
-}
-
-/// An offer's distance bits.
-#[inline]
-fn bits<I: Id>(d: I) -> u32 {
-    #[allow(clippy::cast_possible_truncation)] // made from a u32
-    let d = d.to_u64() as u32;
-    d
 }
 
 #[cfg(test)]
