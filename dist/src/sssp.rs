@@ -195,7 +195,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
                 self.settled[u].store(false, Relaxed);
             }
         });
-        self.done.clear();
+        self.done.clear(self.backend);
         for w in &self.workers {
             let mut w = lock(w);
             w.bins.clear();

@@ -1,5 +1,6 @@
 //! `Done`: which vertices of the whole graph have a final distance, known
-//! to every rank, so that no rank offers such a vertex anything.
+//! to every rank, and the least distance this rank offered each vertex of
+//! the others, so that no rank sends an offer that cannot improve.
 //!
 //! A vertex is done once the bucket that settled it reaches its heavy
 //! phase: every rank then publishes the vertices it settled in that bucket
@@ -9,6 +10,12 @@
 //! exact, `kernels::bucket_of`), so an offer to it can only fail: the
 //! single process skips the same targets (`kernels::DeltaStepping`'s done
 //! bitmap), and skipping them changes no distance.
+//!
+//! A rank also keeps, per vertex of the graph, the least distance it has
+//! offered it this search ([`Done::worth_sending`]): an offer goes out
+//! only if it is below that, since each one sent is applied in its phase,
+//! after which the target's distance is at most it. So a rank sends a
+//! target at most one offer per distinct improvement, not one per arc.
 //!
 //! Invariant: after [`Done::publish`] every rank's bitmap is the same, the
 //! union of the settled lists of all ranks so far this search.
@@ -22,13 +29,18 @@ use crate::comm::{Comm, all_gather};
 use crate::{Id, Partition};
 use kernels::Bitmap;
 use par::Backend;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Published ids per parallel task of setting their bits.
 const SET_GRAIN: usize = 1 << 12;
+/// Vertices per parallel task of clearing.
+const CLEAR_GRAIN: usize = 1 << 16;
 
 /// The done vertices of the whole graph, and the buffers of publishing.
 pub(super) struct Done<I> {
     bits: Bitmap,
+    /// Per vertex, the bits of the least distance offered this search.
+    offered: Vec<AtomicU32>,
     mine: Vec<I>,
     counts: Vec<u64>,
     sizes: Vec<usize>,
@@ -41,6 +53,7 @@ impl<I: Id> Done<I> {
         let n = usize::try_from(part.num_vertices()).expect("N fits usize");
         Done {
             bits: Bitmap::new(n),
+            offered: (0..n).map(|_| AtomicU32::new(super::UNREACHED)).collect(),
             mine: Vec::new(),
             counts: vec![0; part.ranks()],
             sizes: Vec::new(),
@@ -48,9 +61,27 @@ impl<I: Id> Done<I> {
         }
     }
 
-    /// Makes every vertex not done again. O(N / 64); not collective.
-    pub(super) fn clear(&self) {
+    /// Makes every vertex not done and not offered again. O(N), parallel;
+    /// not collective.
+    pub(super) fn clear(&self, backend: Backend) {
         self.bits.clear();
+        let offered = &self.offered;
+        backend.map_ranges(offered.len(), CLEAR_GRAIN, |r| {
+            offered[r]
+                .iter()
+                .for_each(|d| d.store(super::UNREACHED, Relaxed));
+        });
+    }
+
+    /// Whether an offer of distance bits `d` to global vertex `v` of
+    /// another rank can improve it: `v` not done and `d` below every
+    /// distance this rank offered it, which `d` becomes. Of equal offers
+    /// made at once, one is worth sending.
+    #[inline]
+    pub(super) fn worth_sending(&self, v: u64, d: u32) -> bool {
+        #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
+        let least = &self.offered[v as usize];
+        d < least.load(Relaxed) && d < least.fetch_min(d, Relaxed)
     }
 
     /// Whether global vertex `v` is done.

@@ -193,8 +193,9 @@ struct Scan<'a, I: Id> {
 
 impl<I: Id> Scan<'_, I> {
     /// Offers the targets of `arcs` the distance through local vertex `u`:
-    /// dropped for an own target it cannot improve, else put in `out` by
-    /// destination rank.
+    /// dropped for a done target, an own target it cannot improve and a
+    /// target of another rank offered no more before
+    /// ([`Done::worth_sending`]), else put in `out` by destination rank.
     #[inline]
     fn offer(&self, out: &mut [Vec<[I; 3]>], u: usize, arcs: impl Iterator<Item = (u64, f32)>) {
         let part = self.graph.partition();
@@ -206,7 +207,12 @@ impl<I: Id> Scan<'_, I> {
             }
             let d = du + w;
             let (owner, v) = part.place(t);
-            if owner == self.rank && d.to_bits() >= self.dist[v].load(Relaxed) {
+            let improves = if owner == self.rank {
+                d.to_bits() < self.dist[v].load(Relaxed)
+            } else {
+                self.done.worth_sending(t, d.to_bits())
+            };
+            if !improves {
                 continue;
             }
             out[owner].push([

@@ -413,3 +413,31 @@ fn zero_weights_small_components_and_empty_ranks_are_right() {
         );
     }
 }
+
+/// Guards what a rank leaves unsent: offers to done vertices and offers
+/// no lower than one it sent before. A root and a hub on rank 0, 128
+/// leaves on rank 1 joined to both (weights 0.5 and 0.25): the leaves
+/// settle in one bucket and their heavy phase offers the root (done)
+/// nothing and the hub one offer, not one per leaf. The search sends the
+/// root's offers to the leaves (12 bytes each), the leaves' ids when
+/// they settle (4 each) and little more; sending every arc's offer would
+/// take 36 bytes per leaf. Distances are still Dijkstra's, also with a
+/// third and a fourth rank.
+#[test]
+fn ranks_send_no_offer_to_done_vertices_and_one_per_improvement() {
+    let leaves = 128u32;
+    let mut g = Graph {
+        n: 2 * leaves as usize,
+        edges: Vec::new(),
+        weights: Vec::new(),
+    };
+    for leaf in leaves..2 * leaves {
+        g.edges.extend([Edge::new(0, leaf), Edge::new(leaf, 1)]);
+        g.weights.extend([0.5, 0.25]);
+    }
+    let bytes = run_ranks::<u32>(&g, setup(2, 2, 0.1, true), &[0])[0][0].bytes;
+    let most = 16 * u64::from(leaves) + 1024;
+    assert!(bytes <= most, "{bytes} bytes sent, at most {most} expected");
+    let setups: Vec<Setup> = (1..=4).map(|p| setup(p, 2, 0.1, true)).collect();
+    check_all::<u32>(&g, &setups, &[0, 1, u64::from(leaves)]);
+}
