@@ -41,7 +41,7 @@
 
 use crate::comm::{Comm, Reduce};
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
-use done::Done;
+use done::{Done, FIGURES};
 use kernels::{Bins, BucketStep, SsspParams, SsspStats};
 use par::Backend;
 use phase::{index, lock};
@@ -51,6 +51,7 @@ use std::time::{Duration, Instant};
 
 mod done;
 mod phase;
+mod pull;
 
 /// The distance bits of a vertex not reached.
 const UNREACHED: u32 = f32::INFINITY.to_bits();
@@ -95,6 +96,9 @@ pub struct DistSssp<'c, I: Id> {
     settled: Vec<AtomicBool>,
     /// The vertices of every rank whose distance is final.
     done: Done<I>,
+    /// This rank's heavy arcs, and its vertices and heavy arcs not done.
+    heavy_arcs: u64,
+    open: [u64; 2],
     workers: Vec<Mutex<Worker<I>>>,
     /// The vertices the current phase scans (local indices).
     queue: Vec<u32>,
@@ -150,7 +154,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             "a rank counts its vertices in 32 bits"
         );
         let delta = params.delta();
-        DistSssp {
+        let mut engine = DistSssp {
             comm,
             backend,
             delta,
@@ -162,6 +166,8 @@ impl<'c, I: Id> DistSssp<'c, I> {
             lowered: (0..rows).map(|_| AtomicBool::new(false)).collect(),
             settled: (0..rows).map(|_| AtomicBool::new(false)).collect(),
             done: Done::new(&part),
+            heavy_arcs: 0,
+            open: [0; 2],
             workers: Vec::new(),
             queue: Vec::new(),
             send: Vec::new(),
@@ -172,7 +178,13 @@ impl<'c, I: Id> DistSssp<'c, I> {
             maxes: Vec::new(),
             bytes: 0,
             graph,
-        }
+        };
+        let heavy = backend.map_ranges(rows, COUNT_GRAIN, |r| {
+            r.map(|u| engine.heavy_degree(u)).sum::<u64>()
+        });
+        engine.heavy_arcs = heavy.into_iter().sum();
+        engine.open = [rows as u64, engine.heavy_arcs];
+        engine
     }
 
     /// Asks searches to record their buckets ([`steps`](Self::steps)): a
@@ -196,6 +208,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             }
         });
         self.done.clear(self.backend);
+        self.open = [self.dist.len() as u64, self.heavy_arcs];
         for w in &self.workers {
             let mut w = lock(w);
             w.bins.clear();
@@ -263,10 +276,15 @@ impl<'c, I: Id> DistSssp<'c, I> {
                 w.settled.clear();
             }
             let settled = self.queue.len() as u64;
-            let first = self.graph.first();
-            (self.done).publish(self.comm, self.backend, first, &self.queue);
+            let figures = self.heavy_figures();
+            let mine = (self.graph.first(), &self.queue[..], &self.dist[..]);
+            let all = (self.done).publish(self.comm, self.backend, mine, figures);
             phases += 1;
-            self.phase(Phase::Heavy, bucket);
+            if Self::pull_pays(all) {
+                self.pull(bucket);
+            } else {
+                self.phase(Phase::Heavy, bucket);
+            }
             let next = self.lowest_waiting(bucket);
             if let Some(started) = started {
                 self.steps.push(BucketStep {

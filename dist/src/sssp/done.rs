@@ -5,7 +5,8 @@
 //! A vertex is done once the bucket that settled it reaches its heavy
 //! phase: every rank then publishes the vertices it settled in that bucket
 //! (one all-gather of their global ids) and sets their bits in its copy of
-//! the bitmap, one bit per vertex of the graph. A done vertex's distance
+//! the bitmap, one bit per vertex of the graph, and their final distances
+//! (which a pull reads). A done vertex's distance
 //! is final (delta-stepping settles buckets in order, and bucket bounds are
 //! exact, `kernels::bucket_of`), so an offer to it can only fail: the
 //! single process skips the same targets (`kernels::DeltaStepping`'s done
@@ -20,9 +21,10 @@
 //! Invariant: after [`Done::publish`] every rank's bitmap is the same, the
 //! union of the settled lists of all ranks so far this search.
 //!
-//! Cost: per bucket one all-gather of the counts and one of the ids
-//! (`size_of::<I>()` bytes per settled vertex to each other rank, so
-//! `size_of::<I>() (P - 1)` bytes per reached vertex in a search); `N / 8`
+//! Cost: per bucket one all-gather of the counts (with the figures the
+//! choice of push or pull needs) and one of the ids and distances
+//! (`2 size_of::<I>()` bytes per settled vertex to each other rank, so
+//! `2 size_of::<I>() (P - 1)` bytes per reached vertex in a search); `N / 8`
 //! bytes of bitmap per rank.
 
 use crate::comm::{Comm, all_gather};
@@ -33,18 +35,21 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Published ids per parallel task of setting their bits.
 const SET_GRAIN: usize = 1 << 12;
+/// How many figures [`Done::publish`] sums over the ranks.
+pub(super) const FIGURES: usize = 3;
 /// Vertices per parallel task of clearing.
 const CLEAR_GRAIN: usize = 1 << 16;
 
 /// The done vertices of the whole graph, and the buffers of publishing.
 pub(super) struct Done<I> {
     bits: Bitmap,
-    /// Per vertex, the bits of the least distance offered this search.
+    /// Per vertex, the bits of the least distance offered this search;
+    /// once done, of its final distance.
     offered: Vec<AtomicU32>,
-    mine: Vec<I>,
+    mine: Vec<[I; 2]>,
     counts: Vec<u64>,
     sizes: Vec<usize>,
-    all: Vec<I>,
+    all: Vec<[I; 2]>,
 }
 
 impl<I: Id> Done<I> {
@@ -55,7 +60,7 @@ impl<I: Id> Done<I> {
             bits: Bitmap::new(n),
             offered: (0..n).map(|_| AtomicU32::new(super::UNREACHED)).collect(),
             mine: Vec::new(),
-            counts: vec![0; part.ranks()],
+            counts: vec![0; (FIGURES + 1) * part.ranks()],
             sizes: Vec::new(),
             all: Vec::new(),
         }
@@ -92,34 +97,51 @@ impl<I: Id> Done<I> {
         self.bits.get(v)
     }
 
-    /// Marks done the vertices every rank settled: here the local indices
-    /// `settled` of the rank whose first vertex is `first`. Collective: two
-    /// all-gathers.
+    /// The final distance bits of done vertex `v` (published with it).
+    #[inline]
+    pub(super) fn distance(&self, v: u64) -> u32 {
+        #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
+        let known = &self.offered[v as usize];
+        known.load(Relaxed)
+    }
+
+    /// Marks done the vertices every rank settled, with their distances:
+    /// here the local indices `settled` of the rank whose first vertex is
+    /// `first`, distances in `dist`. Returns `figures` summed over the
+    /// ranks. Collective: two all-gathers.
     pub(super) fn publish(
         &mut self,
         comm: &dyn Comm,
         backend: Backend,
-        first: u64,
-        settled: &[u32],
-    ) {
+        (first, settled, dist): (u64, &[u32], &[AtomicU32]),
+        figures: [u64; FIGURES],
+    ) -> [u64; FIGURES] {
         self.mine.clear();
-        (self.mine).extend(settled.iter().map(|&u| I::from_u64(first + u64::from(u))));
-        let ones = vec![1; comm.size()];
-        all_gather(comm, &[self.mine.len() as u64], &ones, &mut self.counts);
+        self.mine.extend(settled.iter().map(|&u| {
+            let d = dist[u as usize].load(Relaxed);
+            [I::from_u64(first + u64::from(u)), I::from_u64(d.into())]
+        }));
+        let ranks = comm.size();
+        let mut row = [self.mine.len() as u64; FIGURES + 1];
+        row[1..].copy_from_slice(&figures);
+        all_gather(comm, &row, &vec![FIGURES + 1; ranks], &mut self.counts);
+        let mut sums = [0; FIGURES];
         self.sizes.clear();
-        (self.sizes).extend(
-            self.counts
-                .iter()
-                .map(|&c| usize::try_from(c).expect("a count")),
-        );
-        self.all.resize(self.sizes.iter().sum(), I::from_u64(0));
+        for r in self.counts.chunks_exact(FIGURES + 1) {
+            self.sizes.push(usize::try_from(r[0]).expect("a count"));
+            sums.iter_mut().zip(&r[1..]).for_each(|(s, f)| *s += f);
+        }
+        self.all.resize(self.sizes.iter().sum(), [I::from_u64(0); 2]);
         all_gather(comm, &self.mine, &self.sizes, &mut self.all);
-        let (all, bits) = (&self.all, &self.bits);
+        let (all, bits, known) = (&self.all, &self.bits, &self.offered);
         backend.map_ranges(all.len(), SET_GRAIN, |r| {
-            for v in &all[r] {
-                #[allow(clippy::cast_possible_truncation)] // below N
-                bits.set_atomic(v.to_u64() as usize);
+            for &[v, d] in &all[r] {
+                #[allow(clippy::cast_possible_truncation)] // below N; distance bits
+                let (v, d) = (v.to_u64() as usize, d.to_u64() as u32);
+                known[v].store(d, Relaxed);
+                bits.set_atomic(v);
             }
         });
+        sums
     }
 }

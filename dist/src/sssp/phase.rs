@@ -230,7 +230,7 @@ impl<I: Id> Scan<'_, I> {
 /// split's local, and drops it, before the thread takes other work; a
 /// thread of `par`'s makes one for the whole loop), so one is free; the
 /// loop retries only while a thread that just finished lets go of its.
-fn claim<I>(workers: &[Mutex<Worker<I>>]) -> MutexGuard<'_, Worker<I>> {
+pub(super) fn claim<I>(workers: &[Mutex<Worker<I>>]) -> MutexGuard<'_, Worker<I>> {
     loop {
         for w in workers {
             match w.try_lock() {
@@ -251,7 +251,7 @@ pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// exact for every `f32` and below 2^30 for every `delta` allowed, so it
 /// never meets [`NOT_WAITING`].
 #[inline]
-fn bucket_of(d: f32, delta: f32) -> u32 {
+pub(super) fn bucket_of(d: f32, delta: f32) -> u32 {
     u32::try_from(kernels::bucket_of(d, delta)).unwrap_or(NOT_WAITING - 1)
 }
 
