@@ -99,6 +99,8 @@ pub struct DistSssp<'c, I: Id> {
     /// This rank's heavy arcs, and its vertices and heavy arcs not done.
     heavy_arcs: u64,
     open: [u64; 2],
+    /// Heavy phases of the last search run as pulls.
+    pulls: u32,
     workers: Vec<Mutex<Worker<I>>>,
     /// The vertices the current phase scans (local indices).
     queue: Vec<u32>,
@@ -168,6 +170,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             done: Done::new(&part),
             heavy_arcs: 0,
             open: [0; 2],
+            pulls: 0,
             workers: Vec::new(),
             queue: Vec::new(),
             send: Vec::new(),
@@ -209,6 +212,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
         });
         self.done.clear(self.backend);
         self.open = [self.dist.len() as u64, self.heavy_arcs];
+        self.pulls = 0;
         for w in &self.workers {
             let mut w = lock(w);
             w.bins.clear();
@@ -281,6 +285,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             let all = (self.done).publish(self.comm, self.backend, mine, figures);
             phases += 1;
             if Self::pull_pays(all) {
+                self.pulls += 1;
                 self.pull(bucket);
             } else {
                 self.phase(Phase::Heavy, bucket);
@@ -391,6 +396,12 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// the slowest rank's.
     pub fn steps(&self) -> &[BucketStep] {
         &self.steps
+    }
+
+    /// How many heavy phases of the last search ran as pulls, the same on
+    /// every rank.
+    pub fn pulls(&self) -> u32 {
+        self.pulls
     }
 
     /// Bytes all ranks sent in the last search (its two closing

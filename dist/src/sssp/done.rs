@@ -131,7 +131,8 @@ impl<I: Id> Done<I> {
             self.sizes.push(usize::try_from(r[0]).expect("a count"));
             sums.iter_mut().zip(&r[1..]).for_each(|(s, f)| *s += f);
         }
-        self.all.resize(self.sizes.iter().sum(), [I::from_u64(0); 2]);
+        self.all
+            .resize(self.sizes.iter().sum(), [I::from_u64(0); 2]);
         all_gather(comm, &self.mine, &self.sizes, &mut self.all);
         let (all, bits, known) = (&self.all, &self.bits, &self.offered);
         backend.map_ranges(all.len(), SET_GRAIN, |r| {

@@ -33,7 +33,11 @@ impl<I: Id> DistSssp<'_, I> {
     /// their heavy arcs, and its vertices and heavy arcs not done once they
     /// are; the latter are kept for the next bucket.
     pub(super) fn heavy_figures(&mut self) -> [u64; FIGURES] {
-        let settled: u64 = self.queue.iter().map(|&u| self.heavy_degree(u as usize)).sum();
+        let settled: u64 = self
+            .queue
+            .iter()
+            .map(|&u| self.heavy_degree(u as usize))
+            .sum();
         self.open[0] -= self.queue.len() as u64;
         self.open[1] -= settled;
         [settled, self.open[0], self.open[1]]
@@ -72,37 +76,41 @@ impl<I: Id> DistSssp<'_, I> {
         };
         let (graph, done, workers) = (&*self.graph, &self.done, &self.workers);
         let first = graph.first();
-        self.backend.map_ranges(self.dist.len(), PULL_GRAIN, |range| {
-            let mut worker = None;
-            for u in range {
-                if done.has(first + u as u64) {
-                    continue;
-                }
-                let current = self.dist[u].load(Relaxed);
-                let (mut best, mut from) = (f32::from_bits(current), None);
-                let mut look = |(t, w): (u64, f32)| {
-                    if low + w < best && done.has(t) {
-                        let d = f32::from_bits(done.distance(t)) + w;
-                        if d < best {
-                            (best, from) = (d, Some(t));
-                        }
+        self.backend
+            .map_ranges(self.dist.len(), PULL_GRAIN, |range| {
+                let mut worker = None;
+                for u in range {
+                    if done.has(first + u as u64) {
+                        continue;
                     }
-                };
-                if self.split {
-                    graph.light_and_heavy(u).1.for_each(&mut look);
-                } else {
-                    graph.arcs(u).filter(|&(_, w)| w >= self.delta).for_each(&mut look);
+                    let current = self.dist[u].load(Relaxed);
+                    let (mut best, mut from) = (f32::from_bits(current), None);
+                    let mut look = |(t, w): (u64, f32)| {
+                        if low + w < best && done.has(t) {
+                            let d = f32::from_bits(done.distance(t)) + w;
+                            if d < best {
+                                (best, from) = (d, Some(t));
+                            }
+                        }
+                    };
+                    if self.split {
+                        graph.light_and_heavy(u).1.for_each(&mut look);
+                    } else {
+                        graph
+                            .arcs(u)
+                            .filter(|&(_, w)| w >= self.delta)
+                            .for_each(&mut look);
+                    }
+                    let Some(t) = from else { continue };
+                    self.dist[u].store(best.to_bits(), Relaxed);
+                    self.parents[u].store(t, Relaxed);
+                    let b = bucket_of(best, self.delta);
+                    if self.waiting[u].load(Relaxed) != b {
+                        self.waiting[u].store(b, Relaxed);
+                        let worker = worker.get_or_insert_with(|| claim(workers));
+                        worker.bins.push(b.into(), index(u));
+                    }
                 }
-                let Some(t) = from else { continue };
-                self.dist[u].store(best.to_bits(), Relaxed);
-                self.parents[u].store(t, Relaxed);
-                let b = bucket_of(best, self.delta);
-                if self.waiting[u].load(Relaxed) != b {
-                    self.waiting[u].store(b, Relaxed);
-                    let worker = worker.get_or_insert_with(|| claim(workers));
-                    worker.bins.push(b.into(), index(u));
-                }
-            }
-        });
+            });
     }
 }

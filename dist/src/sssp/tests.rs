@@ -31,6 +31,7 @@ struct Report {
     nedge: u64,
     steps: Vec<BucketStep>,
     bytes: u64,
+    pulls: u32,
 }
 
 /// Plain sequential Dijkstra over the tuples (self-loops left out), in
@@ -142,6 +143,7 @@ fn run_ranks<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<Report>> 
                             nedge: sssp.nedge(),
                             steps: sssp.steps().to_vec(),
                             bytes: sssp.bytes(),
+                            pulls: sssp.pulls(),
                         }
                     })
                     .collect()
@@ -183,6 +185,7 @@ fn check<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<(u32, u32, u6
             );
             assert_eq!(r.nedge, single.nedge(), "{what}");
             assert_eq!(r.bytes, reports[0][i].bytes, "{what}");
+            assert_eq!(r.pulls, reports[0][i].pulls, "{what}");
             // Counts go to every other rank in each phase.
             assert_eq!(r.bytes > 0, setup.p > 1, "{what}: {} bytes", r.bytes);
             for (u, (&parent, &d)) in r.parents.iter().zip(&r.dist).enumerate() {
@@ -440,4 +443,22 @@ fn ranks_send_no_offer_to_done_vertices_and_one_per_improvement() {
     assert!(bytes <= most, "{bytes} bytes sent, at most {most} expected");
     let setups: Vec<Setup> = (1..=4).map(|p| setup(p, 2, 0.1, true)).collect();
     check_all::<u32>(&g, &setups, &[0, 1, u64::from(leaves)]);
+}
+
+/// Guards the choice of push or pull: on a Kronecker graph over 2 and 3
+/// ranks some heavy phases pull (the big buckets) and some push, and
+/// `check` finds the distances Dijkstra's all the same.
+#[test]
+fn heavy_phases_both_pull_and_push_on_kronecker_graphs() {
+    let g = generated(&Kronecker::new(10, 16, 11).unwrap());
+    let roots = roots(&g, 2);
+    for p in [2, 3] {
+        for search in &run_ranks::<u32>(&g, setup(p, 1, 0.02, true), &roots)[0] {
+            let (pulls, buckets) = (search.pulls, search.stats.buckets);
+            assert!(
+                pulls > 0 && pulls < buckets,
+                "{pulls} pulls, {buckets} buckets"
+            );
+        }
+    }
 }
