@@ -10,34 +10,56 @@
 //! its heavy arcs, once); the next bucket is the lowest one any rank has a
 //! vertex waiting in. Each rank owns its vertices' state: distance (`f32`
 //! bits), parent (global id), the bucket it waits in. A phase scans the
-//! queue, offering each arc's target `dist[u] + w` (an own target that
-//! cannot improve is skipped), sends every offer in one exchange, applies
-//! those received (the least distance by `fetch_min`, then the parent of an
-//! offer of that distance), and agrees on what comes next in one
-//! all-reduce ([`DistSssp::phase`]).
+//! queue, offering each arc's target `dist[u] + w`, sends the offers in one
+//! exchange, applies those received (the least distance by `fetch_min`,
+//! then the parent of an offer of that distance), and agrees on what comes
+//! next in one all-reduce (`phase.rs`).
+//!
+//! What keeps the offers few, as the single process skips its done
+//! targets and pulls its big buckets:
+//! - when a bucket's light phases end, every rank publishes the vertices it
+//!   settled and their distances (`done.rs`): every rank knows which
+//!   vertices of the whole graph are done and offers them nothing;
+//! - an offer to another rank's vertex goes out only if below every offer
+//!   this rank sent it this search (each one sent was applied), and one to
+//!   an own vertex only if below its distance;
+//! - a heavy phase runs as a pull (`pull.rs`) when `kernels::SsspCost`
+//!   finds it cheaper, from figures summed in the same publishing: each
+//!   rank's open vertices read their done neighbours' published distances,
+//!   and nothing is exchanged.
 //!
 //! Invariants:
 //! - a phase's offers are computed from the distances as it began;
 //!   distances only drop, and a vertex takes a parent only with the
 //!   distance that parent's offer gave: `dist[v] == dist[parent] + w`
 //!   exactly in `f32`, and the parents form a tree rooted at the root, also
-//!   with zero weights ([`DistSssp::apply`]);
-//! - the distances are the single process's bit for bit (the least fixpoint
-//!   of the `f32` relaxations) for any `P` and thread count; parents may
-//!   differ;
+//!   with zero weights (`DistSssp::apply`);
+//! - an offer is left unsent, and a pull passes an arc over, only where it
+//!   could not lower its target, so each phase still leaves every vertex
+//!   at the least of its distance and its offers: the distances are the
+//!   single process's bit for bit (the least fixpoint of the `f32`
+//!   relaxations) for any `P` and thread count, and so is the schedule of
+//!   buckets; parents may differ;
+//! - after a bucket's publishing every rank holds the same done set, the
+//!   vertices of the buckets settled so far, with their final distances;
 //! - a vertex waits in at most one bin (the bucket in `waiting`) and never
 //!   returns to a bucket it left, so a phase's queue holds it once and one
 //!   worker at a time writes its `waiting` and `settled` entries;
-//! - only global values steer the collectives, so every rank, one without
-//!   vertices too, makes the same calls in the same order.
+//! - only global values steer the collectives (the push or pull choice
+//!   too), so every rank, one without vertices too, makes the same calls
+//!   in the same order.
 //!
 //! Cost per phase: each queued vertex's light (or heavy) arcs and the
 //! offers it sends (`3 size_of::<I>()` bytes each); one exchange (counts,
-//! then offers) and one all-reduce; two all-reduces end a search. Memory:
-//! [`DistSssp::bytes_for`]. On rayon the buffers are kept from phase to
-//! phase and search to search, so a search allocates nothing per bucket
-//! once warm; on pipes each loop also starts `par`'s threads and lists its
-//! chunks ([`Backend::for_each_chunk_init`]).
+//! then offers) and one all-reduce. Per bucket two all-gathers publish its
+//! settled vertices (`2 size_of::<I>()` bytes each to every other rank); a
+//! pull reads every open vertex's heavy arcs. Two all-reduces end a search.
+//! Memory: [`DistSssp::bytes_for`], and per rank `N / 8 + 4 N` bytes for
+//! what it knows of the whole graph (the 1-D price, as the BFS's bitmaps).
+//! On rayon the buffers are kept from phase to phase and search to search,
+//! so a search allocates nothing per bucket once warm; on pipes each loop
+//! also starts `par`'s threads and lists its chunks
+//! ([`Backend::for_each_chunk_init`]).
 
 use crate::comm::{Comm, Reduce};
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
@@ -123,7 +145,8 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// buffers come on top and are kept at the largest phase's size: 4
     /// bytes per queued or waiting vertex, and per offer `3 size_of::<I>()`
     /// bytes in a worker's buffer, again in the outgoing run, and as many
-    /// per offer received.
+    /// per offer received; so do `N / 8 + 4 N` bytes of what the rank
+    /// knows of the whole graph (the module comment).
     pub fn bytes_for(rows: u64) -> u64 {
         18 * rows
     }
