@@ -55,7 +55,8 @@
 //! settled vertices (`2 size_of::<I>()` bytes each to every other rank); a
 //! pull reads every open vertex's heavy arcs. Two all-reduces end a search.
 //! Memory: [`DistSssp::bytes_for`], and per rank `N / 8 + 4 N` bytes for
-//! what it knows of the whole graph (the 1-D price, as the BFS's bitmaps).
+//! what it knows of the whole graph, up to 48 ranks (`done.rs` says why
+//! that many; beyond, no rank shares its done vertices or pulls).
 //! On rayon the buffers are kept from phase to phase and search to search,
 //! so a search allocates nothing per bucket once warm; on pipes each loop
 //! also starts `par`'s threads and lists its chunks
@@ -141,6 +142,14 @@ pub struct DistSssp<'c, I: Id> {
 }
 
 impl<'c, I: Id> DistSssp<'c, I> {
+    /// Shares no done vertex with the other ranks, as beyond
+    /// `SHARED_UP_TO` ranks (for tests of that path at small `P`). Every
+    /// rank must make the same call.
+    #[cfg(test)]
+    pub(crate) fn share_nothing(&mut self) {
+        self.done = Done::new(self.graph.partition(), false);
+    }
+
     /// Bytes of the per-search arrays of a rank with `rows` vertices: 18 a
     /// vertex (distance 4, parent 8, bucket 4, two flags). The phase
     /// buffers come on top and are kept at the largest phase's size: 4
@@ -148,8 +157,8 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// bytes in a worker's buffer, again in the outgoing run, and as many
     /// per offer received; so do `N / 8 + 4 N` bytes of what the rank
     /// knows of the whole graph (the module comment).
-    pub fn bytes_for(rows: u64) -> u64 {
-        18 * rows
+    pub fn bytes_for(rows: u64, num_vertices: u64, ranks: usize) -> u64 {
+        18 * rows + Done::<I>::bytes_for(num_vertices, ranks)
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
@@ -191,7 +200,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             waiting: (0..rows).map(|_| AtomicU32::new(NOT_WAITING)).collect(),
             lowered: (0..rows).map(|_| AtomicBool::new(false)).collect(),
             settled: (0..rows).map(|_| AtomicBool::new(false)).collect(),
-            done: Done::new(&part),
+            done: Done::new(&part, part.ranks() <= done::SHARED_UP_TO),
             heavy_arcs: 0,
             open: [0; 2],
             pulls: 0,
@@ -304,11 +313,8 @@ impl<'c, I: Id> DistSssp<'c, I> {
                 w.settled.clear();
             }
             let settled = self.queue.len() as u64;
-            let figures = self.heavy_figures();
-            let mine = (self.graph.first(), &self.queue[..], &self.dist[..]);
-            let all = (self.done).publish(self.comm, self.backend, mine, figures);
             phases += 1;
-            if Self::pull_pays(all) {
+            if self.done.shared() && self.publish_pulls() {
                 self.pulls += 1;
                 self.pull(bucket);
             } else {

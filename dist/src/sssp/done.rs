@@ -21,6 +21,18 @@
 //! Invariant: after [`Done::publish`] every rank's bitmap is the same, the
 //! union of the settled lists of all ranks so far this search.
 //!
+//! Only for few ranks ([`SHARED_UP_TO`]): what every rank receives grows
+//! with `P` (each reached vertex's id and distance from its owner) and the
+//! state is `O(N)` a rank, while the offers it saves do not grow with `P`
+//! (at most one an arc, whatever the ranks). With Graph500's mean degree of
+//! 32 arcs, publishing (`2 (P - 1)` ids a reached vertex) costs less than
+//! the offers it can save (3 ids an arc, 96 a vertex) up to `P = 49`, and
+//! `4.125 N` bytes of state stay below a rank's share of the weighted rows
+//! (`256 N / P`) up to `P = 62`. Beyond [`SHARED_UP_TO`] ranks a `Done` is
+//! off: nothing is done, every offer is worth sending, and no rank
+//! publishes or pulls (the search of before, every rank deciding alike from
+//! `P`).
+//!
 //! Cost: per bucket one all-gather of the counts (with the figures the
 //! choice of push or pull needs) and one of the ids and distances
 //! (`2 size_of::<I>()` bytes per settled vertex to each other rank, so
@@ -35,6 +47,8 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Published ids per parallel task of setting their bits.
 const SET_GRAIN: usize = 1 << 12;
+/// The most ranks that share their done vertices (see the header).
+pub(super) const SHARED_UP_TO: usize = 48;
 /// How many figures [`Done::publish`] sums over the ranks.
 pub(super) const FIGURES: usize = 3;
 /// Vertices per parallel task of clearing.
@@ -53,9 +67,29 @@ pub(super) struct Done<I> {
 }
 
 impl<I: Id> Done<I> {
-    /// No vertex of `part`'s graph done.
-    pub(super) fn new(part: &Partition) -> Self {
-        let n = usize::try_from(part.num_vertices()).expect("N fits usize");
+    /// The bytes a rank's `Done` holds for `n` vertices over `ranks`.
+    pub(super) fn bytes_for(n: u64, ranks: usize) -> u64 {
+        if ranks <= SHARED_UP_TO {
+            n / 8 + 4 * n
+        } else {
+            0
+        }
+    }
+
+    /// Whether the ranks share their done vertices (the same on every
+    /// rank: a function of `P`).
+    pub(super) fn shared(&self) -> bool {
+        !self.offered.is_empty()
+    }
+
+    /// No vertex of `part`'s graph done; off unless `shared` (which
+    /// [`SHARED_UP_TO`] decides, except in tests).
+    pub(super) fn new(part: &Partition, shared: bool) -> Self {
+        let n = if shared {
+            usize::try_from(part.num_vertices()).expect("N fits usize")
+        } else {
+            0
+        };
         Done {
             bits: Bitmap::new(n),
             offered: (0..n).map(|_| AtomicU32::new(super::UNREACHED)).collect(),
@@ -84,6 +118,9 @@ impl<I: Id> Done<I> {
     /// made at once, one is worth sending.
     #[inline]
     pub(super) fn worth_sending(&self, v: u64, d: u32) -> bool {
+        if !self.shared() {
+            return true;
+        }
         #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
         let least = &self.offered[v as usize];
         d < least.load(Relaxed) && d < least.fetch_min(d, Relaxed)
@@ -94,7 +131,7 @@ impl<I: Id> Done<I> {
     pub(super) fn has(&self, v: u64) -> bool {
         #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
         let v = v as usize;
-        self.bits.get(v)
+        self.shared() && self.bits.get(v)
     }
 
     /// The final distance bits of done vertex `v` (published with it).

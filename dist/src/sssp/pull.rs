@@ -43,6 +43,15 @@ impl<I: Id> DistSssp<'_, I> {
         [settled, self.open[0], self.open[1]]
     }
 
+    /// Publishes the bucket's settled vertices ([`Done::publish`](super::Done))
+    /// and says whether its heavy phase should pull. Collective.
+    pub(super) fn publish_pulls(&mut self) -> bool {
+        let figures = self.heavy_figures();
+        let mine = (self.graph.first(), &self.queue[..], &self.dist[..]);
+        let all = (self.done).publish(self.comm, self.backend, mine, figures);
+        Self::pull_pays(all)
+    }
+
     /// Whether the heavy phase should pull, from the summed figures.
     pub(super) fn pull_pays(figures: [u64; FIGURES]) -> bool {
         let [settled, open_vertices, open_arcs] = figures;

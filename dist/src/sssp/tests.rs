@@ -74,6 +74,9 @@ struct Setup {
     delta: f32,
     split: bool,
     backend: Backend,
+    /// Whether the ranks share their done vertices (as up to
+    /// `SHARED_UP_TO` ranks do).
+    shared: bool,
 }
 
 fn setup(p: usize, threads: usize, delta: f32, split: bool) -> Setup {
@@ -83,6 +86,7 @@ fn setup(p: usize, threads: usize, delta: f32, split: bool) -> Setup {
         delta,
         split,
         backend: Backend::Rayon,
+        shared: true,
     }
 }
 
@@ -96,6 +100,7 @@ fn run_ranks<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<Report>> 
         delta,
         split,
         backend,
+        shared,
     } = setup;
     let part = Partition::new(g.n as u64, p);
     ThreadRanks::run(p, |c| {
@@ -123,6 +128,9 @@ fn run_ranks<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<Report>> 
                 ));
                 let params = SsspParams::new(delta).unwrap();
                 let mut sssp = DistSssp::on(backend, c, Arc::clone(&graph), params);
+                if !shared {
+                    sssp.share_nothing();
+                }
                 sssp.set_tracing(true);
                 roots
                     .iter()
@@ -459,6 +467,25 @@ fn heavy_phases_both_pull_and_push_on_kronecker_graphs() {
                 pulls > 0 && pulls < buckets,
                 "{pulls} pulls, {buckets} buckets"
             );
+        }
+    }
+}
+
+/// Beyond `SHARED_UP_TO` ranks no rank shares its done vertices (their
+/// cost grows with `P`): the search of before, with the same distances as
+/// one process and Dijkstra, and no pull.
+#[test]
+fn ranks_that_share_nothing_give_the_same_distances_and_never_pull() {
+    let g = generated(&Kronecker::new(10, 16, 11).unwrap());
+    let roots = roots(&g, 2);
+    for p in [2, 3] {
+        let plain = Setup {
+            shared: false,
+            ..setup(p, 1, 0.02, true)
+        };
+        check_all::<u32>(&g, &[plain], &roots);
+        for search in &run_ranks::<u32>(&g, plain, &roots)[0] {
+            assert_eq!(search.pulls, 0);
         }
     }
 }
