@@ -61,7 +61,9 @@ pub use keys::{
 pub use par;
 pub use par::Backend;
 pub use parents::{NO_LEVEL, NO_PARENT, Parents};
-pub use sssp_delta::{BucketStep, DEFAULT_DELTA, DeltaStepping, SsspParams, SsspStats};
+pub use sssp_delta::{
+    BucketStep, Cost as SsspCost, DEFAULT_DELTA, DeltaStepping, SsspParams, SsspStats,
+};
 pub use trace::{Direction, MAX_STEPS, Step, StepLog};
 pub use weighted::{WeightedArc, WeightedCsr};
 

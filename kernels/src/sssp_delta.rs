@@ -93,22 +93,23 @@ const ARC_AHEAD: usize = 4;
 /// done and, at most, its heavy arcs (it stops early). A vertex not done
 /// weighs [`Cost::OPEN_VERTEX`] arcs of the pull, and a pushed arc
 /// [`Cost::PUSHED_ARC`]; both weights were chosen by measurement
-/// (docs/history-kernels.md#sssp_delta).
-struct Cost;
+/// (docs/history-kernels.md#sssp_delta). Public for the distributed
+/// engine's own choice between the two.
+pub struct Cost;
 
 impl Cost {
     /// A pull's arcs each vertex not done costs.
-    const OPEN_VERTEX: u64 = 6;
+    pub const OPEN_VERTEX: u64 = 6;
     /// A pull's arcs each pushed arc costs.
-    const PUSHED_ARC: u64 = 5;
+    pub const PUSHED_ARC: u64 = 5;
 
     /// A pull over `open_vertices` vertices not done, with `heavy_arcs`.
-    fn pull(open_vertices: u64, heavy_arcs: u64) -> u64 {
+    pub fn pull(open_vertices: u64, heavy_arcs: u64) -> u64 {
         Self::OPEN_VERTEX * open_vertices + heavy_arcs
     }
 
     /// A push of `arcs` heavy arcs.
-    fn push(arcs: u64) -> u64 {
+    pub fn push(arcs: u64) -> u64 {
         Self::PUSHED_ARC * arcs
     }
 }

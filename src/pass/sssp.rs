@@ -323,7 +323,8 @@ pub fn rank_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
     let (m_r, n_r) = (m.div_ceil(ranks), n.div_ceil(ranks));
     let offer = 3 * size_of::<I>() as u64;
     let phases = 3 * offer * (2 * m_r * 3 / 4) + 8 * n_r;
-    let engine = DistSssp::<I>::bytes_for(n_r) + phases;
+    let p = usize::try_from(ranks).expect("ranks fit usize");
+    let engine = DistSssp::<I>::bytes_for(n_r, n, p) + phases;
     let checking = if validate {
         DistSsspValidator::<I::Tuple>::bytes_for(n_r, m_r, n) + 12 * n_r
     } else {

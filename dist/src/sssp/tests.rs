@@ -31,6 +31,7 @@ struct Report {
     nedge: u64,
     steps: Vec<BucketStep>,
     bytes: u64,
+    pulls: u32,
 }
 
 /// Plain sequential Dijkstra over the tuples (self-loops left out), in
@@ -73,6 +74,9 @@ struct Setup {
     delta: f32,
     split: bool,
     backend: Backend,
+    /// Whether the ranks share their done vertices (as up to
+    /// `SHARED_UP_TO` ranks do).
+    shared: bool,
 }
 
 fn setup(p: usize, threads: usize, delta: f32, split: bool) -> Setup {
@@ -82,6 +86,7 @@ fn setup(p: usize, threads: usize, delta: f32, split: bool) -> Setup {
         delta,
         split,
         backend: Backend::Rayon,
+        shared: true,
     }
 }
 
@@ -95,6 +100,7 @@ fn run_ranks<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<Report>> 
         delta,
         split,
         backend,
+        shared,
     } = setup;
     let part = Partition::new(g.n as u64, p);
     ThreadRanks::run(p, |c| {
@@ -122,6 +128,9 @@ fn run_ranks<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<Report>> 
                 ));
                 let params = SsspParams::new(delta).unwrap();
                 let mut sssp = DistSssp::on(backend, c, Arc::clone(&graph), params);
+                if !shared {
+                    sssp.share_nothing();
+                }
                 sssp.set_tracing(true);
                 roots
                     .iter()
@@ -142,6 +151,7 @@ fn run_ranks<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<Report>> 
                             nedge: sssp.nedge(),
                             steps: sssp.steps().to_vec(),
                             bytes: sssp.bytes(),
+                            pulls: sssp.pulls(),
                         }
                     })
                     .collect()
@@ -183,6 +193,7 @@ fn check<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<(u32, u32, u6
             );
             assert_eq!(r.nedge, single.nedge(), "{what}");
             assert_eq!(r.bytes, reports[0][i].bytes, "{what}");
+            assert_eq!(r.pulls, reports[0][i].pulls, "{what}");
             // Counts go to every other rank in each phase.
             assert_eq!(r.bytes > 0, setup.p > 1, "{what}: {} bytes", r.bytes);
             for (u, (&parent, &d)) in r.parents.iter().zip(&r.dist).enumerate() {
@@ -411,5 +422,70 @@ fn zero_weights_small_components_and_empty_ranks_are_right() {
             &[setup(4, 2, delta, true), setup(1, 1, delta, false)],
             &keys,
         );
+    }
+}
+
+/// Guards what a rank leaves unsent: offers to done vertices and offers
+/// no lower than one it sent before. A root and a hub on rank 0, 128
+/// leaves on rank 1 joined to both (weights 0.5 and 0.25): the leaves
+/// settle in one bucket and their heavy phase offers the root (done)
+/// nothing and the hub one offer, not one per leaf. The search sends the
+/// root's offers to the leaves (12 bytes each), the leaves' ids when
+/// they settle (4 each) and little more; sending every arc's offer would
+/// take 36 bytes per leaf. Distances are still Dijkstra's, also with a
+/// third and a fourth rank.
+#[test]
+fn ranks_send_no_offer_to_done_vertices_and_one_per_improvement() {
+    let leaves = 128u32;
+    let mut g = Graph {
+        n: 2 * leaves as usize,
+        edges: Vec::new(),
+        weights: Vec::new(),
+    };
+    for leaf in leaves..2 * leaves {
+        g.edges.extend([Edge::new(0, leaf), Edge::new(leaf, 1)]);
+        g.weights.extend([0.5, 0.25]);
+    }
+    let bytes = run_ranks::<u32>(&g, setup(2, 2, 0.1, true), &[0])[0][0].bytes;
+    let most = 16 * u64::from(leaves) + 1024;
+    assert!(bytes <= most, "{bytes} bytes sent, at most {most} expected");
+    let setups: Vec<Setup> = (1..=4).map(|p| setup(p, 2, 0.1, true)).collect();
+    check_all::<u32>(&g, &setups, &[0, 1, u64::from(leaves)]);
+}
+
+/// Guards the choice of push or pull: on a Kronecker graph over 2 and 3
+/// ranks some heavy phases pull (the big buckets) and some push, and
+/// `check` finds the distances Dijkstra's all the same.
+#[test]
+fn heavy_phases_both_pull_and_push_on_kronecker_graphs() {
+    let g = generated(&Kronecker::new(10, 16, 11).unwrap());
+    let roots = roots(&g, 2);
+    for p in [2, 3] {
+        for search in &run_ranks::<u32>(&g, setup(p, 1, 0.02, true), &roots)[0] {
+            let (pulls, buckets) = (search.pulls, search.stats.buckets);
+            assert!(
+                pulls > 0 && pulls < buckets,
+                "{pulls} pulls, {buckets} buckets"
+            );
+        }
+    }
+}
+
+/// Beyond `SHARED_UP_TO` ranks no rank shares its done vertices (their
+/// cost grows with `P`): the search of before, with the same distances as
+/// one process and Dijkstra, and no pull.
+#[test]
+fn ranks_that_share_nothing_give_the_same_distances_and_never_pull() {
+    let g = generated(&Kronecker::new(10, 16, 11).unwrap());
+    let roots = roots(&g, 2);
+    for p in [2, 3] {
+        let plain = Setup {
+            shared: false,
+            ..setup(p, 1, 0.02, true)
+        };
+        check_all::<u32>(&g, &[plain], &roots);
+        for search in &run_ranks::<u32>(&g, plain, &roots)[0] {
+            assert_eq!(search.pulls, 0);
+        }
     }
 }

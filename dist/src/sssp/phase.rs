@@ -1,0 +1,280 @@
+//! A phase of [`DistSssp`]: scan the queue into offers, exchange them,
+//! apply them, and the all-reduce that says what comes next; with the
+//! helpers the phases share. The invariants are the module's
+//! ([`super`]).
+
+use super::{DistSssp, NOT_WAITING, Phase, Worker, done::Done};
+use crate::comm::{Reduce, exchange_into};
+use crate::{Id, WeightedLocalGraph};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// Queued vertices per parallel task.
+const GRAIN: usize = 64;
+/// Received offers per parallel task.
+const OFFER_GRAIN: usize = 1 << 10;
+
+impl<I: Id> DistSssp<'_, I> {
+    /// Makes every worker's bin `bucket` the queue.
+    pub(super) fn gather(&mut self, bucket: u32) {
+        self.queue.clear();
+        for w in &self.workers {
+            lock(w).bins.drain_into(bucket.into(), &mut self.queue);
+        }
+    }
+
+    /// One phase over the queue, on every rank:
+    /// 1. **scan**, in parallel over the queued vertices: `u` offers each
+    ///    arc's target `t` the distance `d = dist[u] + w` (in `f32`, as the
+    ///    single process computes it) with parent `u`. An offer to a vertex
+    ///    of this rank that cannot improve it (`d >= dist[t]`) is dropped at
+    ///    once; the others go into per-worker buffers by destination rank,
+    ///    each as `[local index of t, bits of d, u]`;
+    /// 2. **one exchange** of all the phase's offers, coalesced per
+    ///    destination (the rank's own offers come back to it as a copy);
+    /// 3. **apply** the offers received ([`DistSssp::apply`]);
+    /// 4. the caller's **one all-reduce** (Min) of the lowest bucket, from
+    ///    the current one on, with a vertex waiting in it
+    ///    ([`DistSssp::lowest_waiting`]): after a light phase, whether the
+    ///    bucket needs another; after the heavy phase, the next bucket, or
+    ///    the end.
+    ///
+    /// A worker's share goes to whichever thread claims it first.
+    pub(super) fn phase(&mut self, phase: Phase, bucket: u32) {
+        let scan = Scan {
+            graph: &*self.graph,
+            dist: &self.dist,
+            rank: self.comm.rank(),
+            delta: self.delta,
+            done: &self.done,
+        };
+        let (waiting, settled, workers) = (&self.waiting, &self.settled, &self.workers);
+        let split = self.split;
+        self.backend.for_each_chunk_init(
+            &self.queue,
+            GRAIN,
+            || claim(workers),
+            |worker, chunk| {
+                for &u in chunk {
+                    let u = u as usize;
+                    if phase == Phase::Light {
+                        if waiting[u].load(Relaxed) != bucket {
+                            continue; // stale: it left the bucket
+                        }
+                        waiting[u].store(NOT_WAITING, Relaxed);
+                        if !settled[u].load(Relaxed) {
+                            settled[u].store(true, Relaxed);
+                            worker.settled.push(index(u));
+                        }
+                    } else {
+                        settled[u].store(false, Relaxed);
+                    }
+                    let light = phase == Phase::Light;
+                    let out = &mut worker.out;
+                    if split {
+                        let (l, h) = scan.graph.light_and_heavy(u);
+                        if light {
+                            scan.offer(out, u, l);
+                        } else {
+                            scan.offer(out, u, h);
+                        }
+                    } else {
+                        let arcs = scan.graph.arcs(u);
+                        scan.offer(out, u, arcs.filter(|&(_, w)| (w < scan.delta) == light));
+                    }
+                }
+            },
+        );
+        self.send.clear();
+        for (r, count) in self.send_counts.iter_mut().enumerate() {
+            let before = self.send.len();
+            for w in &self.workers {
+                let mut w = lock(w);
+                self.send.extend_from_slice(&w.out[r]);
+                w.out[r].clear();
+            }
+            *count = self.send.len() - before;
+        }
+        exchange_into(self.comm, &self.send, &self.send_counts, &mut self.received);
+        self.apply();
+    }
+
+    /// Applies the offers received, in two parallel passes: the first
+    /// lowers each target's distance to its least offer (`fetch_min` on the
+    /// bits: non-negative `f32`s order as their bits) and marks the targets
+    /// it lowered; the second gives each marked target the parent of one
+    /// offer equal to its new distance (the first to take the mark, so one
+    /// writer) and queues the target in its new bucket's bin unless it
+    /// waits there already.
+    ///
+    /// Every offer was computed from the distances as the phase began, so
+    /// `dist[v] == dist[parent] + w`; a later drop of the parent's distance
+    /// keeps it so, since the parent then relaxes its arcs again and, `f32`
+    /// addition being monotone, its new offer is strictly smaller (and
+    /// taken) or equal. Every parent link `x -> y` keeps `dist[x] >=
+    /// dist[y]` (made with `dist[x] = dist[y] + w`; `y`'s distance only
+    /// drops), so a cycle made in a phase would lead, from a vertex the
+    /// phase lowered, along links back to it with distances at its start
+    /// no larger than its new one, which is below its old one: impossible,
+    /// also with zero weights.
+    fn apply(&self) {
+        let (dist, lowered) = (&self.dist, &self.lowered);
+        let received = &self.received;
+        (self.backend).for_each_chunk_init(
+            received,
+            OFFER_GRAIN,
+            || (),
+            |(), chunk| {
+                for offer in chunk {
+                    let (v, d) = (local(offer[0]), bits(offer[1]));
+                    if d < dist[v].load(Relaxed) && d < dist[v].fetch_min(d, Relaxed) {
+                        lowered[v].store(true, Relaxed);
+                    }
+                }
+            },
+        );
+        let workers = &self.workers;
+        self.backend.for_each_chunk_init(
+            received,
+            OFFER_GRAIN,
+            || claim(workers),
+            |worker, chunk| {
+                for offer in chunk {
+                    let (v, d) = (local(offer[0]), bits(offer[1]));
+                    let mark = &lowered[v];
+                    if mark.load(Relaxed) && dist[v].load(Relaxed) == d && mark.swap(false, Relaxed)
+                    {
+                        self.parents[v].store(offer[2].to_u64(), Relaxed);
+                        let b = bucket_of(f32::from_bits(d), self.delta);
+                        if self.waiting[v].load(Relaxed) != b {
+                            self.waiting[v].store(b, Relaxed);
+                            worker.bins.push(b.into(), index(v));
+                        }
+                    }
+                }
+            },
+        );
+    }
+
+    /// The lowest bucket from `from` on that a vertex of any rank waits
+    /// in, or none. Drops the entries of vertices that left a bin on the
+    /// way. Collective: one all-reduce.
+    pub(super) fn lowest_waiting(&self, from: u32) -> Option<u32> {
+        let waiting = &self.waiting;
+        let lowest = |w: &Mutex<Worker<I>>| {
+            let mut w = lock(w);
+            let mut from = u64::from(from);
+            while let Some(b) = w.bins.lowest_from(from) {
+                let bucket = u32::try_from(b).ok();
+                w.bins
+                    .retain(b, |&v| Some(waiting[v as usize].load(Relaxed)) == bucket);
+                if w.bins.len(b) > 0 {
+                    return Some(b);
+                }
+                from = b + 1;
+            }
+            None
+        };
+        let mine = self.workers.iter().filter_map(lowest).min();
+        let mine = mine.unwrap_or(u64::MAX);
+        let lowest = crate::all_reduce(self.comm, [mine], Reduce::Min)[0];
+        u32::try_from(lowest).ok()
+    }
+}
+
+/// What a scan reads: the rows, the distances, and where offers go.
+struct Scan<'a, I: Id> {
+    graph: &'a WeightedLocalGraph<I>,
+    dist: &'a [AtomicU32],
+    rank: usize,
+    delta: f32,
+    done: &'a Done<I>,
+}
+
+impl<I: Id> Scan<'_, I> {
+    /// Offers the targets of `arcs` the distance through local vertex `u`:
+    /// dropped for a done target, an own target it cannot improve and a
+    /// target of another rank offered no more before
+    /// ([`Done::worth_sending`]), else put in `out` by destination rank.
+    #[inline]
+    fn offer(&self, out: &mut [Vec<[I; 3]>], u: usize, arcs: impl Iterator<Item = (u64, f32)>) {
+        let part = self.graph.partition();
+        let du = f32::from_bits(self.dist[u].load(Relaxed));
+        let parent = I::from_u64(self.graph.first() + u as u64);
+        for (t, w) in arcs {
+            if self.done.has(t) {
+                continue; // final: no offer improves it
+            }
+            let d = du + w;
+            let (owner, v) = part.place(t);
+            let improves = if owner == self.rank {
+                d.to_bits() < self.dist[v].load(Relaxed)
+            } else {
+                self.done.worth_sending(t, d.to_bits())
+            };
+            if !improves {
+                continue;
+            }
+            out[owner].push([
+                I::from_u64(v as u64),
+                I::from_u64(d.to_bits().into()),
+                parent,
+            ]);
+        }
+    }
+}
+
+/// A share for the calling thread for the rest of one loop's work on it:
+/// the first share no other thread holds. There is a share per thread of
+/// the backend and a thread holds at most one at a time (rayon makes a
+/// split's local, and drops it, before the thread takes other work; a
+/// thread of `par`'s makes one for the whole loop), so one is free; the
+/// loop retries only while a thread that just finished lets go of its.
+pub(super) fn claim<I>(workers: &[Mutex<Worker<I>>]) -> MutexGuard<'_, Worker<I>> {
+    loop {
+        for w in workers {
+            match w.try_lock() {
+                Ok(guard) => return guard,
+                Err(std::sync::TryLockError::Poisoned(p)) => return p.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => {}
+            }
+        }
+        std::thread::yield_now();
+    }
+}
+
+pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The bucket of distance `d` (finite, `>= 0`): [`kernels::bucket_of`],
+/// exact for every `f32` and below 2^30 for every `delta` allowed, so it
+/// never meets [`NOT_WAITING`].
+#[inline]
+pub(super) fn bucket_of(d: f32, delta: f32) -> u32 {
+    u32::try_from(kernels::bucket_of(d, delta)).unwrap_or(NOT_WAITING - 1)
+}
+
+/// A local index as a queue entry (below 2^32: checked by `new`).
+#[inline]
+pub(super) fn index(u: usize) -> u32 {
+    #[allow(clippy::cast_possible_truncation)]
+    let u = u as u32;
+    u
+}
+
+/// An offer's local index.
+#[inline]
+fn local<I: Id>(v: I) -> usize {
+    #[allow(clippy::cast_possible_truncation)] // below the rank's vertex count
+    let v = v.to_u64() as usize;
+    v
+}
+
+/// An offer's distance bits.
+#[inline]
+fn bits<I: Id>(d: I) -> u32 {
+    #[allow(clippy::cast_possible_truncation)] // made from a u32
+    let d = d.to_u64() as u32;
+    d
+}

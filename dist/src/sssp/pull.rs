@@ -1,0 +1,125 @@
+//! The heavy phase of [`DistSssp`] turned round, as the single process's
+//! (`kernels::DeltaStepping`): every vertex a rank owns that is not done
+//! takes the best offer `dist[t] + w` of its done neighbours `t` through
+//! its heavy arcs, reading their distances from what every rank published
+//! ([`Done`](super::done::Done)). No offer is sent, so a pull needs no
+//! exchange.
+//!
+//! Which one runs is one choice for all ranks, from figures summed over
+//! them as the bucket's settled vertices are published: a pull when
+//! `kernels::SsspCost` finds it cheaper than the push of the settled
+//! vertices' heavy arcs. The rows are not sorted by weight, so a pull
+//! reads each open vertex's heavy arcs; an arc whose weight added to the
+//! bucket's lower bound cannot beat the vertex's distance is passed over
+//! without a look at its target.
+//!
+//! Exact: a pull leaves every vertex with the least of its distance and
+//! the heavy offers of the done vertices, which is what the push leaves
+//! (offers of vertices done in earlier buckets were applied in their own
+//! heavy phases and cannot improve); each vertex is written only by the
+//! worker that reads its row, with the distance one parent's offer gave.
+
+use super::phase::{bucket_of, claim, index};
+use super::{DistSssp, FIGURES};
+use crate::Id;
+use kernels::{EXACT_BUCKETS, SsspCost};
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Own vertices per parallel task of a pull.
+const PULL_GRAIN: usize = 1 << 10;
+
+impl<I: Id> DistSssp<'_, I> {
+    /// The figures a rank publishes with its settled vertices (the queue):
+    /// their heavy arcs, and its vertices and heavy arcs not done once they
+    /// are; the latter are kept for the next bucket.
+    pub(super) fn heavy_figures(&mut self) -> [u64; FIGURES] {
+        let settled: u64 = self
+            .queue
+            .iter()
+            .map(|&u| self.heavy_degree(u as usize))
+            .sum();
+        self.open[0] -= self.queue.len() as u64;
+        self.open[1] -= settled;
+        [settled, self.open[0], self.open[1]]
+    }
+
+    /// Publishes the bucket's settled vertices ([`Done::publish`](super::Done))
+    /// and says whether its heavy phase should pull. Collective.
+    pub(super) fn publish_pulls(&mut self) -> bool {
+        let figures = self.heavy_figures();
+        let mine = (self.graph.first(), &self.queue[..], &self.dist[..]);
+        let all = (self.done).publish(self.comm, self.backend, mine, figures);
+        Self::pull_pays(all)
+    }
+
+    /// Whether the heavy phase should pull, from the summed figures.
+    pub(super) fn pull_pays(figures: [u64; FIGURES]) -> bool {
+        let [settled, open_vertices, open_arcs] = figures;
+        SsspCost::pull(open_vertices, open_arcs) < SsspCost::push(settled)
+    }
+
+    /// The heavy arcs of own vertex `u`.
+    pub(super) fn heavy_degree(&self, u: usize) -> u64 {
+        if self.split {
+            self.graph.light_and_heavy(u).1.len() as u64
+        } else {
+            let arcs = self.graph.arcs(u);
+            arcs.filter(|&(_, w)| w >= self.delta).count() as u64
+        }
+    }
+
+    /// The heavy phase of `bucket` as a pull over this rank's vertices not
+    /// done; the bucket's settled vertices (the queue) leave their list.
+    /// Not collective.
+    pub(super) fn pull(&self, bucket: u32) {
+        for &u in &self.queue {
+            self.settled[u as usize].store(false, Relaxed);
+        }
+        // The bucket's lower bound, exact below EXACT_BUCKETS (a power of
+        // two times an integer below 2^24); 0 past it, which only reads more.
+        #[allow(clippy::cast_precision_loss)]
+        let low = if u64::from(bucket) < EXACT_BUCKETS {
+            bucket as f32 * self.delta
+        } else {
+            0.0
+        };
+        let (graph, done, workers) = (&*self.graph, &self.done, &self.workers);
+        let first = graph.first();
+        self.backend
+            .map_ranges(self.dist.len(), PULL_GRAIN, |range| {
+                let mut worker = None;
+                for u in range {
+                    if done.has(first + u as u64) {
+                        continue;
+                    }
+                    let current = self.dist[u].load(Relaxed);
+                    let (mut best, mut from) = (f32::from_bits(current), None);
+                    let mut look = |(t, w): (u64, f32)| {
+                        if low + w < best && done.has(t) {
+                            let d = f32::from_bits(done.distance(t)) + w;
+                            if d < best {
+                                (best, from) = (d, Some(t));
+                            }
+                        }
+                    };
+                    if self.split {
+                        graph.light_and_heavy(u).1.for_each(&mut look);
+                    } else {
+                        graph
+                            .arcs(u)
+                            .filter(|&(_, w)| w >= self.delta)
+                            .for_each(&mut look);
+                    }
+                    let Some(t) = from else { continue };
+                    self.dist[u].store(best.to_bits(), Relaxed);
+                    self.parents[u].store(t, Relaxed);
+                    let b = bucket_of(best, self.delta);
+                    if self.waiting[u].load(Relaxed) != b {
+                        self.waiting[u].store(b, Relaxed);
+                        let worker = worker.get_or_insert_with(|| claim(workers));
+                        worker.bins.push(b.into(), index(u));
+                    }
+                }
+            });
+    }
+}
