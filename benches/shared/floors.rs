@@ -17,7 +17,8 @@
 //! - Validation ([`read_parents`], [`stream_tuples`]): as a run validates
 //!   (sixteen searches judged in one pass over block-ordered tuples, whose
 //!   two cells a tuple are then cache hits): one read of the search's
-//!   parent array plus a sixteenth of one stream over the tuples.
+//!   parent array with each parent's level, plus a sixteenth of one stream
+//!   over the tuples.
 //! - Kernel 3 ([`SsspFloor`]): every reached vertex reads all its arcs
 //!   (target and weight) once and one distance per arc, and writes its own
 //!   distance and parent: one relaxation per arc, none repeated.
@@ -52,11 +53,17 @@ pub(crate) fn construct(edges: &[Edge]) -> Vec<u32> {
 }
 
 /// Validation's per-search floor, first part: the search's parent array
-/// read once. Returns its sum.
-pub(crate) fn read_parents(parents: &[i64]) -> i64 {
+/// read once, with each reached vertex's parent's level (what proving the
+/// tree's levels reads at least). Returns a sum of what it read.
+pub(crate) fn read_parents(parents: &[i64], levels: &[u8]) -> u64 {
     parents
         .par_chunks(1 << 14)
-        .map(|c| c.iter().sum::<i64>())
+        .map(|c| {
+            c.iter()
+                .filter_map(|&p| usize::try_from(p).ok())
+                .map(|p| u64::from(levels[p]))
+                .sum::<u64>()
+        })
         .sum()
 }
 
@@ -98,6 +105,9 @@ struct Level {
 /// The BFS floor of one search: its levels, directions and lists.
 pub(crate) struct BfsFloor {
     levels: Vec<Level>,
+    /// The oracle's tree: each vertex's parent (`-1` unreached) and level.
+    pub(crate) tree: Vec<i64>,
+    pub(crate) depth: Vec<u8>,
     parents: Vec<AtomicU32>,
     /// The bytes the floor moves (rows, offsets, bitmaps, parents).
     pub(crate) bytes: u64,
@@ -134,7 +144,7 @@ impl BfsFloor {
             let top_down: u64 = frontier.iter().map(|&u| row(u)).sum();
             let missed: Vec<Vertex> = ids
                 .clone()
-                .filter(|&v| level[v as usize] == u32::MAX)
+                .filter(|&v| level[v as usize] == u32::MAX && graph.degree(v) > 0)
                 .collect();
             let bottom_up = n as u64 / 8
                 + missed.iter().map(|&v| row(v)).sum::<u64>()
@@ -162,6 +172,11 @@ impl BfsFloor {
             frontier = next;
         }
         BfsFloor {
+            tree: parent
+                .iter()
+                .map(|&p| if p == u32::MAX { -1 } else { i64::from(p) })
+                .collect(),
+            depth: level.iter().map(|&l| l.min(255) as u8).collect(),
             levels,
             parents: (0..n).map(|_| AtomicU32::new(u32::MAX)).collect(),
             bytes,
