@@ -121,7 +121,11 @@ fn main() {
             bfs.iter().map(|r| r.validate_time.expect("validated")),
         ));
         let stream = seconds(|| stream_tuples(edges.edges()));
-        let tree = mean(bfs_floors.iter().map(|f| seconds(|| read_parents(&f.tree, &f.depth))));
+        let tree = mean(
+            bfs_floors
+                .iter()
+                .map(|f| seconds(|| read_parents(&f.tree, &f.depth))),
+        );
         rows[5].push(tree + stream / lanes);
         rows[6].push(mean(sssp.iter().map(|r| r.time)));
         rows[7].push(mean(
