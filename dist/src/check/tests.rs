@@ -576,6 +576,25 @@ fn a_tree_deeper_than_a_bytes_levels_goes_to_the_tuple_rounds() {
     }
 }
 
+/// Guards the level rounds on a deep tree: a path 99
+/// levels deep over 3 ranks is proven, and with a loop of parents half
+/// way down (two neighbours each other's parent) the vertices below wait
+/// for ever, so the proof fails and the tuple rounds give the single
+/// process's verdict.
+#[test]
+fn a_loop_of_parents_deep_in_a_path_fails_the_proof() {
+    let c = path(100);
+    let run = c.distributed(3, ROUND, &c.parents, Some(c.nedge));
+    assert!(run.verdict.is_ok());
+    assert_eq!(run.unproven, 0);
+    let mut looped = c.parents.clone();
+    (looped[60], looped[61]) = (61, 60);
+    let run = c.distributed(3, ROUND, &looped, None);
+    assert!(run.verdict.is_err());
+    assert_eq!(run.verdict, c.single(&looped, None));
+    assert_eq!(run.unproven, 1);
+}
+
 /// Guards ranks that own no vertex or hold no tuple: on the 8-vertex
 /// graph of `validate`'s tests (`eight`), with up to 9 ranks and one tuple
 /// per round, they take part in every phase and the verdicts are the
