@@ -209,11 +209,7 @@ impl Batch {
     /// none after.
     pub(crate) fn take(&mut self) -> Vec<(Held, Vec<u64>)> {
         let held = std::mem::take(&mut self.held);
-        let parents = held
-            .iter()
-            .enumerate()
-            .map(|(k, _)| std::mem::take(&mut self.parents[k]));
-        let parents: Vec<Vec<u64>> = parents.collect();
+        let parents = self.parents[..held.len()].iter_mut().map(std::mem::take);
         held.into_iter().zip(parents).collect()
     }
 
