@@ -56,12 +56,25 @@ fn median(mut xs: Vec<f64>) -> f64 {
 /// `new_id[v]`: `v`'s rank when the vertices are ordered by decreasing
 /// degree, ties by id.
 fn degree_order(graph: &Csr) -> Vec<u32> {
+    // A stable counting sort by decreasing degree: what kernel 1 would do,
+    // O(N + the largest degree).
     let n = graph.num_vertices();
-    let mut by_degree: Vec<u32> = (0..id(n)).collect();
-    by_degree.par_sort_by_key(|&v| std::cmp::Reverse(graph.degree(v)));
+    let degrees: Vec<usize> = (0..id(n))
+        .into_par_iter()
+        .map(|v| usize::try_from(graph.degree(v)).expect("a degree"))
+        .collect();
+    let most = degrees.iter().copied().max().unwrap_or(0);
+    let mut starts = vec![0u32; most + 2];
+    for &d in &degrees {
+        starts[most - d + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
     let mut new_id = vec![0u32; n];
-    for (rank, &v) in by_degree.iter().enumerate() {
-        new_id[v as usize] = id(rank);
+    for (v, &d) in degrees.iter().enumerate() {
+        new_id[v] = starts[most - d];
+        starts[most - d] += 1;
     }
     new_id
 }
