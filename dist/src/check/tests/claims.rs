@@ -17,6 +17,9 @@ fn claims_of(levels: &[Option<u32>]) -> Vec<u8> {
 /// claims, with them, and held with them in a batch.
 type Verdicts = (Verdict, Verdict, Verdict);
 
+/// A rank's search from a root: its parents, claims and nedge.
+type Search<'a> = Box<dyn FnMut(u64) -> (Vec<u64>, Vec<u8>, u64) + 'a>;
+
 /// Searches from each of `roots` with `DistBfs` (or `GridBfs` if `grid`)
 /// on `p` ranks of `threads` threads, and validates each tree without
 /// the kernel's claims, with them, and held with them (one batch). Every
@@ -38,7 +41,7 @@ fn kernel_runs(
             let (lo, hi) = (m * c.rank() / p, m * (c.rank() + 1) / p);
             let share = &list.edges()[lo..hi];
             let mut validator = DistValidator::new(c, part, share, lo as u64);
-            let mut search: Box<dyn FnMut(u64) -> (Vec<u64>, Vec<u8>, u64)> = if grid {
+            let mut search: Search = if grid {
                 let cell = Arc::new(GridGraph::<u32>::build(c, Grid::new(n, p), share));
                 let direction = crate::GridDirection::Optimizing(DoParams::DEFAULT);
                 let mut bfs = GridBfs::new(c, cell, direction);
