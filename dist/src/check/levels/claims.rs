@@ -4,13 +4,11 @@
 //!
 //! [`Shares`], made once with the [`Incidence`] (untimed): every rank
 //! learns, for each other rank, which of its own vertices that rank holds
-//! as ghosts (its *share*), ascending. A rank's ghosts of one owner are
-//! consecutive cells in slot order, which is the owner's local order, so
-//! the claims an owner sends in share order land, concatenated in rank
-//! order, exactly in ghost-cell order: no index travels per search.
+//! as ghosts ([`GhostRoutes`]), so a search's claims reach the ghosts'
+//! cells with no index sent.
 //!
-//! Per search ([`Levels::certify`]): one exchange of the claims of every
-//! share (sizes known, one byte a ghost), then one pass over the own
+//! Per search ([`Levels::certify`]): one exchange of the ghosts' claims
+//! (sizes known, one byte a ghost), then one pass over the own
 //! vertices, each taking its parent's cell as the level rounds do
 //! (`Levels::start`), and holding when:
 //! - unreached (parent `-1`) and claiming `NO_LEVEL`;
@@ -31,13 +29,13 @@
 //!
 //! Cost per search: `O(n_r + ghosts)` work, parallel; all ranks together
 //! send one byte per ghost (each rank's ghosts summed) and `24 P (P - 1)`
-//! bytes for the agreement. Memory: 5 bytes per share entry and one per
-//! ghost ([`Shares::bytes_for`]).
+//! bytes for the agreement. Memory: 5 bytes per vertex another rank holds
+//! as a ghost and one per ghost ([`Shares::bytes_for`]).
 
-use super::super::incidence::Incidence;
+use super::super::incidence::{GhostRoutes, Incidence};
 use super::{Levels, MISSING, NO_PARENT, RECORD, UNREACHED};
 use crate::Partition;
-use crate::comm::{Comm, all_gather, exchange, exchange_known_into};
+use crate::comm::{Comm, all_gather};
 use rayon::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
 use validate::NO_LEVEL;
@@ -46,60 +44,31 @@ use validate::NO_LEVEL;
 /// cells hold what they would hold after the rounds.
 const DEEPEST_CLAIM: u8 = super::DEEPEST - 1;
 
-/// Which own vertices each other rank holds as ghosts, and the buffers of
-/// a search's exchange of their claims, kept from search to search.
+/// The routes of the claims to the ghosts and the buffers of a search's
+/// exchange, kept from search to search.
 #[derive(Debug, Default)]
 pub(crate) struct Shares {
-    /// Each other rank's share (local indices, ascending), in rank order.
-    share: Vec<u32>,
-    /// Entries of `share` per rank (0 for this rank).
-    share_counts: Vec<usize>,
-    /// This rank's ghosts per owner (0 for this rank).
-    ghost_counts: Vec<usize>,
-    /// A search's outgoing claims, in `share` order.
+    routes: GhostRoutes,
+    /// A search's outgoing claims, in export order.
     out: Vec<u8>,
     /// Its ghosts' claims, in ghost-cell order.
     ghost_claims: Vec<u8>,
 }
 
 impl Shares {
-    /// COLLECTIVE. Each rank sends each owner of its ghosts their local
-    /// indices (4 bytes a ghost, one exchange and one of counts).
+    /// COLLECTIVE. The routes over `inc` ([`GhostRoutes::build`]).
     pub(crate) fn build(comm: &dyn Comm, inc: &Incidence) -> Shares {
-        let (me, size) = (comm.rank(), comm.size());
-        let ghosts = inc.ghosts();
-        let (mut wanted, mut ghost_counts) = (Vec::new(), vec![0; size]);
-        for (r, count) in ghost_counts
-            .iter_mut()
-            .enumerate()
-            .filter(|&(r, _)| r != me)
-        {
-            let words = ghosts.words_of(r);
-            let before = wanted.len();
-            for (j, w) in words.clone().enumerate() {
-                let mut bits = ghosts.word(w).0;
-                while bits != 0 {
-                    wanted.push(super::local32(64 * j + bits.trailing_zeros() as usize));
-                    bits &= bits - 1;
-                }
-            }
-            *count = wanted.len() - before;
-        }
-        let (share, share_counts) = exchange(comm, &wanted, &ghost_counts);
         Shares {
-            share,
-            share_counts,
-            ghost_counts,
+            routes: GhostRoutes::build(comm, inc),
             ..Shares::default()
         }
     }
 
     /// About the most bytes the shares of a rank with `tuples` tuples, of
-    /// `n` vertices in all, take: 5 bytes an entry of what others hold of
-    /// it and one a ghost of its own, each at most `min(n, 2 tuples)`
-    /// with tuples spread evenly.
+    /// `n` vertices in all, take: the routes, and a byte an export and a
+    /// ghost, each at most `min(n, 2 tuples)` with tuples spread evenly.
     pub(crate) fn bytes_for(tuples: u64, n: u64) -> u64 {
-        6 * n.min(2 * tuples)
+        GhostRoutes::bytes_for(tuples, n) + 2 * n.min(2 * tuples)
     }
 }
 
@@ -120,11 +89,9 @@ impl Levels {
     ) -> Option<(u64, u64)> {
         let (me, size, rows) = (comm.rank(), comm.size(), inc.rows());
         let fits = claims.len() == rows && parents.len() == rows;
-        let claim = |i: u32| if fits { claims[i as usize] } else { NO_LEVEL };
-        shares.out.clear();
-        (shares.out).par_extend(shares.share.par_iter().map(|&i| claim(i)));
-        let (out, ghost) = (&shares.out, &mut shares.ghost_claims);
-        exchange_known_into(comm, out, &shares.share_counts, &shares.ghost_counts, ghost);
+        let claim = |i: usize| if fits { claims[i] } else { NO_LEVEL };
+        let (out, ghost) = (&mut shares.out, &mut shares.ghost_claims);
+        shares.routes.send(comm, claim, out, ghost);
         if self.levels.len() != inc.cells() {
             self.levels = (0..inc.cells()).map(|_| Default::default()).collect();
         }
