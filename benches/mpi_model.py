@@ -69,15 +69,37 @@ def search_level_2d(step, N, P, w):
     return 8 * words(N, P) * (R - 1) + 8 * P * piece_words * (C - 1) + fold + counts
 
 
-def validation(levels, N, P):
-    """Bytes of one validation (dist/src/check/levels.rs): each rank's
-    level-k vertices as 4-byte indices or its bitmap, whichever is
-    shorter, in D+2 rounds of 24-byte records, plus check 1's agreement
+def validation_rounds(levels, N, P):
+    """Bytes of one validation without claimed levels (dist/src/check/levels.rs):
+    each rank's level-k vertices as 4-byte indices or its bitmap, whichever
+    is shorter, in D+2 rounds of 24-byte records, plus check 1's agreement
     and the verdict. `levels`: the vertices of each level, root first."""
     depth = len(levels) - 1
     per_rank = shares(N, P)
     announce = sum(min(2 * math.ceil(c / 64), n / P) for n in levels for c in per_rank)
     return 4 * (P - 1) * announce + P * (P - 1) * (24 * (depth + 2) + 80)
+
+
+def ghosts(N, M, P, q=0.24):
+    """Expected ghosts of all ranks together: for each rank, the other
+    ranks' vertices a tuple joins to one of its own. In a Kronecker graph
+    (A, B, C, D = 0.57, 0.19, 0.19, 0.05: an id bit is 1 with probability
+    q = 0.24 at either end) a vertex with k one-bits has expected degree
+    lam_k = 2 M q^k (1-q)^(S-k), Poisson; its arcs' other ends have
+    uniform owners (ids are permuted), so it is a ghost on each of the
+    P - 1 other ranks with probability 1 - exp(-lam_k / P)."""
+    S = round(math.log2(N))
+    return (P - 1) * sum(
+        math.comb(S, k) * -math.expm1(-2 * M * q ** k * (1 - q) ** (S - k) / P)
+        for k in range(S + 1))
+
+
+def validation(N, M, P):
+    """Bytes of one validation whose claimed levels hold
+    (dist/src/check/levels/claims.rs): one byte a ghost, check 1's
+    agreement (64-byte records), the claims' agreement (24-byte records)
+    and the verdict (two words, shared by a batch's searches)."""
+    return ghosts(N, M, P) + P * (P - 1) * (64 + 24 + 16)
 
 
 def kernel1_1d(N, M, P, w):
@@ -119,7 +141,7 @@ def check(runs):
         measured = sum(st["bytes"] for rec in searches for st in rec["trace"]) / k
         model = sum(level(st, N, P, w) for rec in searches for st in rec["trace"]) / k
         kernel1 = kernel1_2d if partition == "2d" else kernel1_1d
-        v_model = sum(validation(levels_of(rec), N, P) for rec in searches) / k
+        v_model = validation(N, M, P)
         v_measured = sum(mpi["validate_bytes"]) / k
         rows.append(dict(scale=r["options"]["scale"], P=P, partition=partition,
                          search=measured, search_model=model,
@@ -188,11 +210,11 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
             q_td = min(m, C * n)
             two["bytes"] += wt * (w * f / P * (R - 1) + b * q_td / P * (C - 1) / C)
             two["latency"] += wt * (2 * (R - 1) + 2 * (C - 1) + lg)
-    # Validation: each level's vertices to every rank, as indices or bitmap.
-    v = dict(compute=prof["validate_per_tuple"] * M / P, bytes=0.0, latency=0.0)
-    for lv in prof["levels"]:
-        v["bytes"] += lv["weight"] * min(N / 8, 4 * lv["n"] * N) * (P - 1) / P
-    v["latency"] = (prof["depth"] + 2) * (P - 1 + lg)
+    # Validation: each rank's ghosts' claims from their owners (one byte a
+    # ghost, an all-to-all), and three agreements (two all-gathers and the
+    # batch's all-reduce).
+    v = dict(compute=prof["validate_per_tuple"] * M / P, bytes=ghosts(N, M, P) / P,
+             latency=3 * (P - 1) + lg)
     total = lambda t: t["compute"] + t["bytes"] / B + t["latency"] * alpha
     for t in (one, two, v):
         t["seconds"] = total(t)

@@ -106,6 +106,11 @@ fn same_as_one_process_on(plan: &Plan, ranks: &[usize], threads: usize) {
             assert_eq!(mpi.grid, Some([grid.0, grid.1]), "P {p}");
             assert_eq!(mpi.search_bytes.len(), plan.keys);
             assert_eq!(mpi.validate_bytes.len(), validations);
+            let certified = m.validation_certified();
+            assert_eq!(
+                certified, validations as u64,
+                "P {p}: trees proven by their claims"
+            );
             let sssp_bytes = [&mpi.sssp_search_bytes, &mpi.sssp_validate_bytes];
             let counts = sssp_bytes.map(|b| b.as_ref().map(Vec::len));
             let expected = [plan.keys, validations].map(|c| sssp_pass(plan).map(|_| c));

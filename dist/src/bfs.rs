@@ -31,7 +31,9 @@
 //! vertices too, makes the same calls in the same order.
 //!
 //! Invariants: a vertex gets its parent (the global id of a vertex of the
-//! previous level) in the step that discovers it, once; `visited` holds the
+//! previous level) in the step that discovers it, once, and with it its
+//! claimed level ([`DistBfs::claims`]: the step's level as a byte,
+//! [`NO_LEVEL`] past 254 and for unreached vertices); `visited` holds the
 //! reached and edgeless vertices and the padding past the rank's last one.
 //! [`DistBfs::new`] chooses the hubs (collective) and allocates the
 //! per-search arrays; a top-down step allocates its per-piece send buffers
@@ -44,10 +46,10 @@
 use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
 use crate::{Id, LocalGraph};
 use bottom_up::BottomUp;
-use kernels::{Direction, DoParams, SearchStats};
+use kernels::{Direction, DoParams, NO_LEVEL, SearchStats};
 use par::Backend;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 /// The parent of a vertex no search has reached (never a vertex id).
@@ -102,6 +104,8 @@ pub struct DistBfs<'c, I: Id> {
     backend: Backend,
     /// Parents (global ids) by local index.
     parents: Vec<AtomicU64>,
+    /// The level each vertex was found at, by local index (a claim).
+    claims: Vec<AtomicU8>,
     /// Each local row's hub (global id), tested before its row bottom-up.
     hubs: Vec<I>,
     /// Top-down frontiers (local indices); bottom-up ones (local words).
@@ -125,14 +129,15 @@ pub struct DistBfs<'c, I: Id> {
 
 impl<'c, I: Id> DistBfs<'c, I> {
     /// Bytes of the per-search arrays of a rank with `rows` vertices in a
-    /// graph of `num_vertices`: parents (8 a vertex), two queues (8 each),
+    /// graph of `num_vertices`: parents (8 a vertex), claimed levels (1),
+    /// two queues (8 each),
     /// four bitmaps of the rank's vertices, the global frontier bitmap
     /// (`N / 8`), the hubs (an id a vertex) and, while choosing them, a
     /// byte for each of the `N` vertices. A top-down step's messages come on
     /// top; they are bounded by the level's arcs to other ranks.
     pub fn bytes_for(rows: u64, num_vertices: u64) -> u64 {
         let hubs = size_of::<I>() as u64 * rows + num_vertices;
-        24 * rows + 4 * rows.div_ceil(64) * 8 + num_vertices.div_ceil(64) * 8 + hubs
+        25 * rows + 4 * rows.div_ceil(64) * 8 + num_vertices.div_ceil(64) * 8 + hubs
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
@@ -171,6 +176,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
             params,
             backend,
             parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
+            claims: (0..rows).map(|_| AtomicU8::new(NO_LEVEL)).collect(),
             queue: Vec::with_capacity(rows),
             next_queue: Vec::with_capacity(rows),
             front: vec![0; words],
@@ -191,9 +197,12 @@ impl<'c, I: Id> DistBfs<'c, I> {
     /// Clears the per-search state: every local vertex unreached, no
     /// steps. O(local N), parallel; not collective.
     pub fn reset(&mut self) {
-        let parents = &self.parents;
+        let (parents, claims) = (&self.parents, &self.claims);
         self.backend.map_ranges(parents.len(), RESET_GRAIN, |r| {
-            parents[r].iter().for_each(|p| p.store(NO_PARENT, Relaxed));
+            parents[r.clone()]
+                .iter()
+                .for_each(|p| p.store(NO_PARENT, Relaxed));
+            claims[r].iter().for_each(|l| l.store(NO_LEVEL, Relaxed));
         });
         for (v, &u) in self.visited.iter().zip(&self.unreachable) {
             v.store(u, Relaxed);
@@ -221,6 +230,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
         if part.owner(root) == self.comm.rank() {
             let u = part.local(root);
             self.parents[u].store(root, Relaxed);
+            self.claims[u].store(0, Relaxed);
             self.visited[u / 64].fetch_or(1 << (u % 64), Relaxed);
             self.queue.push(u);
             root_degree = self.graph.degree(u);
@@ -240,14 +250,16 @@ impl<'c, I: Id> DistBfs<'c, I> {
                 self.queue_to_front();
                 direction = Direction::BottomUp;
             }
+            // The level this step's vertices are found at, as claimed.
+            let level = u8::try_from(depth + 1).unwrap_or(NO_LEVEL);
             let (found, found_scout, scanned) = match direction {
                 Direction::TopDown => {
                     edges_to_check = edges_to_check.saturating_sub(scout);
-                    let (found, found_scout) = self.top_down_step();
+                    let (found, found_scout) = self.top_down_step(level);
                     let scanned = std::mem::replace(&mut queue_arcs, found_scout);
                     (found, found_scout, scanned)
                 }
-                Direction::BottomUp => (self.bottom_up_step(), 0, 0),
+                Direction::BottomUp => (self.bottom_up_step(level), 0, 0),
             };
             let [discovered, next_scout, scanned] =
                 all_reduce(self.comm, [found, found_scout, scanned], Reduce::Sum);
@@ -301,6 +313,14 @@ impl<'c, I: Id> DistBfs<'c, I> {
         &self.parents
     }
 
+    /// The level at which the last search found each of this rank's
+    /// vertices, by local index: 0 for the root, [`NO_LEVEL`] for the
+    /// unreached and past level 254. Recorded with each parent, a byte
+    /// store; a claim for the validator to prove, not a proof.
+    pub fn claims(&self) -> &[AtomicU8] {
+        &self.claims
+    }
+
     /// The last search's nedge: half the degree sum of the reached vertices
     /// over all ranks (the rule of `kernels::Csr::nedge`). Collective; one
     /// all-reduce and O(local N), parallel.
@@ -323,10 +343,16 @@ impl<'c, I: Id> DistBfs<'c, I> {
     }
 
     /// Claims the neighbours of the queue's vertices: its own at once, the
-    /// others' through one exchange. Makes the claimed local vertices the
-    /// queue; returns how many and their degree sum.
-    fn top_down_step(&mut self) -> (u64, u64) {
+    /// others' through one exchange, at `level`. Makes the claimed local
+    /// vertices the queue; returns how many and their degree sum.
+    fn top_down_step(&mut self, level: u8) -> (u64, u64) {
         let (graph, parents, visited) = (&*self.graph, &self.parents[..], &self.visited[..]);
+        let found = Found {
+            parents,
+            visited,
+            claims: &self.claims,
+            level,
+        };
         let part = *graph.partition();
         let (rank, first) = (graph.rank(), graph.first());
         // Per piece of the queue: flattened (vertex, parent) pairs per
@@ -342,7 +368,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
                         let (owner, local) = part.place(v.to_u64());
                         if owner != rank {
                             out[owner].extend([v, I::from_u64(parent)]);
-                        } else if claim(parents, visited, local, parent) {
+                        } else if found.claim(local, parent) {
                             won.push(local);
                         }
                     }
@@ -364,7 +390,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
             (received[2 * r.start..2 * r.end].chunks_exact(2))
                 .filter_map(|pair| {
                     let u = part.local(pair[0].to_u64());
-                    claim(parents, visited, u, pair[1].to_u64()).then_some(u)
+                    found.claim(u, pair[1].to_u64()).then_some(u)
                 })
                 .collect()
         });
@@ -388,12 +414,14 @@ impl<'c, I: Id> DistBfs<'c, I> {
 
     /// Gathers the global frontier from every rank's `front`, finds a
     /// frontier parent for every unreached local vertex that has one, and
-    /// makes those the new `front`; returns how many.
-    fn bottom_up_step(&mut self) -> u64 {
+    /// makes those the new `front` (found at `level`); returns how many.
+    fn bottom_up_step(&mut self, level: u8) -> u64 {
         all_gather(self.comm, &self.front, &self.word_counts, &mut self.global);
         let scan = BottomUp {
             graph: &self.graph,
             parents: &self.parents,
+            claims: &self.claims,
+            level,
             hubs: &self.hubs,
             visited: &self.visited,
             global: &self.global,
@@ -436,20 +464,33 @@ impl<'c, I: Id> DistBfs<'c, I> {
     }
 }
 
-/// Makes `parent` the parent of local vertex `u` if it has none yet, and
-/// marks it visited; true if this call did it. A plain load first skips
-/// the CAS for vertices already reached.
-#[inline]
-fn claim(parents: &[AtomicU64], visited: &[AtomicU64], u: usize, parent: u64) -> bool {
-    let slot = &parents[u];
-    let won = slot.load(Relaxed) == NO_PARENT
-        && slot
-            .compare_exchange(NO_PARENT, parent, Relaxed, Relaxed)
-            .is_ok();
-    if won {
-        visited[u / 64].fetch_or(1 << (u % 64), Relaxed);
+/// What a top-down step writes when it finds a vertex.
+struct Found<'a> {
+    parents: &'a [AtomicU64],
+    visited: &'a [AtomicU64],
+    claims: &'a [AtomicU8],
+    /// The step's level, as claimed.
+    level: u8,
+}
+
+impl Found<'_> {
+    /// Makes `parent` the parent of local vertex `u` if it has none yet,
+    /// marks it visited and claims the step's level for it; true if this
+    /// call did it. A plain load first skips the CAS for vertices already
+    /// reached.
+    #[inline]
+    fn claim(&self, u: usize, parent: u64) -> bool {
+        let slot = &self.parents[u];
+        let won = slot.load(Relaxed) == NO_PARENT
+            && slot
+                .compare_exchange(NO_PARENT, parent, Relaxed, Relaxed)
+                .is_ok();
+        if won {
+            self.visited[u / 64].fetch_or(1 << (u % 64), Relaxed);
+            self.claims[u].store(self.level, Relaxed);
+        }
+        won
     }
-    won
 }
 
 mod bottom_up;

@@ -8,9 +8,10 @@
 //!   judges their tuples in one pass ([`Batch`]).
 //! - Ranks: `RankBfs` drives a [`DistBfs`] (1-D) and `RankGridBfs` a
 //!   [`GridBfs`] (2-D), each recording the bytes each search sent;
-//!   `RankBfsChecker` copies this rank's parents out of either engine
-//!   (untimed) and runs the distributed validator: both leave parents in
-//!   the 1-D layout.
+//!   `RankBfsChecker` copies this rank's parents and the levels the engine
+//!   claims for them out of either engine (untimed) and runs the
+//!   distributed validator, which proves the claims instead of finding the
+//!   levels (`certified`): both leave parents in the 1-D layout.
 
 use crate::report::{SearchRecord, TraceStep};
 use crate::searches::{Checker, Searcher};
@@ -18,7 +19,7 @@ use dist::{Comm, DistBfs, DistValidator, GridBfs, Id, Partition};
 use generator::Tuple;
 use kernels::{Bfs, Csr, Parents, SearchKey, SearchStats};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use validate::{Batch, Hold, Invalid, TreeSummary, TupleBlocks, Tuples, Validator};
 
 /// A BFS engine and the graph it searches.
@@ -165,8 +166,8 @@ impl<'c, I: Id> RankBfs<'c, I> {
     }
 }
 
-impl<I: Id> Searcher for RankBfs<'_, I> {
-    type Output = [AtomicU64];
+impl<'c, I: Id> Searcher for RankBfs<'c, I> {
+    type Output = DistBfs<'c, I>;
 
     fn reset(&mut self) {
         self.engine.reset();
@@ -179,8 +180,8 @@ impl<I: Id> Searcher for RankBfs<'_, I> {
         stats
     }
 
-    fn output(&self) -> &[AtomicU64] {
-        self.engine.parents()
+    fn output(&self) -> &DistBfs<'c, I> {
+        &self.engine
     }
 
     fn nedge(&self) -> u64 {
@@ -222,8 +223,8 @@ impl<'c, I: Id> RankGridBfs<'c, I> {
     }
 }
 
-impl<I: Id> Searcher for RankGridBfs<'_, I> {
-    type Output = [u64];
+impl<'c, I: Id> Searcher for RankGridBfs<'c, I> {
+    type Output = GridBfs<'c, I>;
 
     /// Nothing: each search clears its own arrays.
     fn reset(&mut self) {}
@@ -234,8 +235,8 @@ impl<I: Id> Searcher for RankGridBfs<'_, I> {
         stats
     }
 
-    fn output(&self) -> &[u64] {
-        self.engine.parents()
+    fn output(&self) -> &GridBfs<'c, I> {
+        &self.engine
     }
 
     fn nedge(&self) -> u64 {
@@ -271,24 +272,29 @@ impl<I: Id> Searcher for RankGridBfs<'_, I> {
     }
 }
 
-/// A rank's parents as a search leaves them: atomics (`DistBfs`) or plain
-/// words (`GridBfs`), in the 1-D layout either way.
+/// A rank's parents and claimed levels as a search leaves them: atomics
+/// (`DistBfs`) or plain (`GridBfs`), in the 1-D layout either way.
 pub(crate) trait RankParents {
-    /// Copies them into `out` (one slot per vertex this rank owns).
-    fn copy_to(&self, out: &mut [u64]);
+    /// Copies them into `parents` and `claims` (one slot per vertex this
+    /// rank owns).
+    fn copy_to(&self, parents: &mut [u64], claims: &mut [u8]);
 }
 
-impl RankParents for [AtomicU64] {
-    fn copy_to(&self, out: &mut [u64]) {
-        for (mine, p) in out.iter_mut().zip(self) {
+impl<I: Id> RankParents for DistBfs<'_, I> {
+    fn copy_to(&self, parents: &mut [u64], claims: &mut [u8]) {
+        for (mine, p) in parents.iter_mut().zip(self.parents()) {
             *mine = p.load(Ordering::Relaxed);
+        }
+        for (mine, l) in claims.iter_mut().zip(self.claims()) {
+            *mine = l.load(Ordering::Relaxed);
         }
     }
 }
 
-impl RankParents for [u64] {
-    fn copy_to(&self, out: &mut [u64]) {
-        out.copy_from_slice(self);
+impl<I: Id> RankParents for GridBfs<'_, I> {
+    fn copy_to(&self, parents: &mut [u64], claims: &mut [u8]) {
+        parents.copy_from_slice(self.parents());
+        claims.copy_from_slice(self.claims());
     }
 }
 
@@ -296,6 +302,8 @@ impl RankParents for [u64] {
 pub(crate) struct RankBfsChecker<'c, T: Tuple> {
     validator: DistValidator<'c, T>,
     parents: Vec<u64>,
+    /// The levels the engine claims for `parents`.
+    claims: Vec<u8>,
 }
 
 impl<'c, T: Tuple> RankBfsChecker<'c, T> {
@@ -307,17 +315,19 @@ impl<'c, T: Tuple> RankBfsChecker<'c, T> {
         RankBfsChecker {
             validator: DistValidator::new(comm, part, tuples, first),
             parents: vec![0; part.count(comm.rank())],
+            claims: vec![0; part.count(comm.rank())],
         }
     }
 }
 
 impl<T: Tuple, P: RankParents + ?Sized> Checker<P> for RankBfsChecker<'_, T> {
-    fn prepare(&mut self, parents: &P) {
-        parents.copy_to(&mut self.parents);
+    fn prepare(&mut self, search: &P) {
+        search.copy_to(&mut self.parents, &mut self.claims);
     }
 
     fn check(&mut self, _: &P, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
-        self.validator.check(root.id(), &self.parents, Some(nedge))
+        let claims = Some(&self.claims[..]);
+        (self.validator).check_claimed(root.id(), &self.parents, claims, Some(nedge))
     }
 
     fn lanes(&self) -> usize {
@@ -325,11 +335,15 @@ impl<T: Tuple, P: RankParents + ?Sized> Checker<P> for RankBfsChecker<'_, T> {
     }
 
     fn hold(&mut self, _: &P, root: SearchKey, nedge: u64) -> Result<Option<TreeSummary>, Invalid> {
-        self.validator
-            .hold(root.id(), &mut self.parents, Some(nedge))
+        let claims = Some(&self.claims[..]);
+        (self.validator).hold_claimed(root.id(), &mut self.parents, claims, Some(nedge))
     }
 
     fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
         self.validator.settle()
+    }
+
+    fn certified(&self) -> u64 {
+        self.validator.certified()
     }
 }

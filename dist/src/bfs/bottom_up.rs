@@ -1,17 +1,21 @@
 //! The bottom-up step of [`DistBfs`](super::DistBfs): each unreached
 //! vertex this rank owns tests its hub, then reads its row until it meets
-//! a vertex of the global frontier bitmap, and claims that as its parent.
+//! a vertex of the global frontier bitmap, and claims that as its parent
+//! (and the step's level as its own).
 //! Workers take runs of bitmap words; the rows of a word are prefetched
 //! while the next word's hubs are tested.
 
 use crate::{Id, LocalGraph};
 use par::hint::prefetch;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// What a bottom-up step reads and writes, shared by its workers.
 pub(super) struct BottomUp<'a, I: Id> {
     pub(super) graph: &'a LocalGraph<I>,
     pub(super) parents: &'a [AtomicU64],
+    pub(super) claims: &'a [AtomicU8],
+    /// The step's level, as claimed.
+    pub(super) level: u8,
     pub(super) hubs: &'a [I],
     pub(super) visited: &'a [AtomicU64],
     pub(super) global: &'a [u64],
@@ -40,6 +44,7 @@ impl<I: Id> BottomUp<'_, I> {
                 let row = self.graph.neighbors(u);
                 if let Some(&v) = row.iter().find(|&&v| in_frontier(self.global, v)) {
                     self.parents[u].store(v.to_u64(), Relaxed);
+                    self.claims[u].store(self.level, Relaxed);
                     found |= 1 << bit;
                 }
             }
@@ -66,6 +71,7 @@ impl<I: Id> BottomUp<'_, I> {
             let hub = self.hubs[u];
             if in_frontier(self.global, hub) {
                 self.parents[u].store(hub.to_u64(), Relaxed);
+                self.claims[u].store(self.level, Relaxed);
                 found |= 1 << bit;
             }
         }

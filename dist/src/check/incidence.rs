@@ -38,8 +38,9 @@
 
 use crate::Partition;
 use crate::check::rounds;
-use crate::comm::{Comm, Reduce, all_reduce, exchange_into};
+use crate::comm::{Comm, Reduce, all_reduce, exchange, exchange_into, exchange_known_into};
 use crate::route::{Outbox, Sends, route_into};
+use bytemuck::Pod;
 use generator::Tuple;
 use rayon::prelude::*;
 
@@ -327,6 +328,81 @@ impl Ghosts {
     #[inline]
     pub(crate) fn word(&self, w: usize) -> (u64, u32) {
         (self.present[w], self.before[w])
+    }
+}
+
+/// The routes of per-vertex values to the ranks that hold the vertices as
+/// ghosts: which own vertices each other rank holds (its *exports* from
+/// here, ascending), learned once. A rank's ghosts of one owner are
+/// consecutive cells in slot order, which is the owner's local order, so
+/// values sent in export order land, concatenated in rank order, exactly
+/// in ghost-cell order: no index travels with them.
+#[derive(Debug, Default)]
+pub(crate) struct GhostRoutes {
+    /// Each other rank's exports (local indices, ascending), in rank order.
+    exports: Vec<u32>,
+    /// Entries of `exports` per rank (0 for this rank).
+    export_counts: Vec<usize>,
+    /// This rank's ghosts per owner (0 for this rank).
+    import_counts: Vec<usize>,
+}
+
+impl GhostRoutes {
+    /// COLLECTIVE. Each rank sends each owner of its ghosts their local
+    /// indices (4 bytes a ghost, one exchange and one of counts).
+    pub(crate) fn build(comm: &dyn Comm, inc: &Incidence) -> GhostRoutes {
+        let (me, size) = (comm.rank(), comm.size());
+        let ghosts = inc.ghosts();
+        let (mut wanted, mut import_counts) = (Vec::new(), vec![0; size]);
+        let others = import_counts.iter_mut().enumerate();
+        for (r, count) in others.filter(|&(r, _)| r != me) {
+            let before = wanted.len();
+            for (j, w) in ghosts.words_of(r).enumerate() {
+                let mut bits = ghosts.word(w).0;
+                while bits != 0 {
+                    let local = 64 * j + bits.trailing_zeros() as usize;
+                    wanted
+                        .push(u32::try_from(local).expect("a rank owns fewer than 2^32 vertices"));
+                    bits &= bits - 1;
+                }
+            }
+            *count = wanted.len() - before;
+        }
+        let (exports, export_counts) = exchange(comm, &wanted, &import_counts);
+        GhostRoutes {
+            exports,
+            export_counts,
+            import_counts,
+        }
+    }
+
+    /// About the most bytes the routes of a rank with `tuples` tuples, of
+    /// `n` vertices in all, take: 4 an export, at most `min(n, 2 tuples)`
+    /// with tuples spread evenly.
+    pub(crate) fn bytes_for(tuples: u64, n: u64) -> u64 {
+        4 * n.min(2 * tuples)
+    }
+
+    /// COLLECTIVE. Sends `value(i)` of each exported own vertex `i` to the
+    /// ranks that hold it; `received` gets this rank's ghosts' values in
+    /// ghost-cell order (`out`: the outgoing buffer). One exchange of
+    /// known sizes: `size_of::<V>()` bytes a ghost, all ranks together.
+    pub(crate) fn send<V: Pod + Send + Sync>(
+        &self,
+        comm: &dyn Comm,
+        value: impl Fn(usize) -> V + Sync,
+        out: &mut Vec<V>,
+        received: &mut Vec<V>,
+    ) {
+        out.clear();
+        out.par_extend(self.exports.par_iter().map(|&i| value(i as usize)));
+        exchange_known_into(
+            comm,
+            out,
+            &self.export_counts,
+            &self.import_counts,
+            received,
+        );
     }
 }
 

@@ -28,6 +28,10 @@
 //! deeper tree is not proven here (it goes to the tuple rounds). A byte a
 //! cell keeps a rank's cells in its core's cache at SCALE 20 on 2 ranks.
 //!
+//! Steps 1 and 2 have a shortcut when the kernel claims each vertex's
+//! level (`levels/claims.rs`): one exchange and one pass prove the claims,
+//! and any failed claim falls back to the rounds.
+//!
 //! A proof that passes shows checks 2-5 hold (levels are a parent's plus
 //! one, so parents form a tree; every tree edge is a tuple; every tuple's
 //! ends are both reached or neither, at most one level apart). One that
@@ -40,6 +44,10 @@
 //! min(2 ceil(n_r / 64), c_{k,r})` bytes (`c_{k,r}` rank `r`'s vertices at
 //! level `k`) and `24 P (P - 1)` a round (`depth + 2` rounds), then
 //! `16 P (P - 1)` for the verdict.
+
+mod claims;
+
+pub(crate) use claims::Shares;
 
 use super::incidence::Incidence;
 use crate::Partition;
@@ -98,19 +106,16 @@ impl Levels {
         (rows + n.min(2 * tuples)) + 16 * rows + n / 8 + 8 * n.div_ceil(64)
     }
 
-    /// COLLECTIVE. Proves that `parents` (this rank's, global ids,
-    /// `u64::MAX` unreached; checked by check 1) are a BFS tree from
-    /// `root` of the tuples of `inc`: `Some` with the figures, the same on
-    /// every rank, or `None` on every rank if any check fails anywhere.
+    /// COLLECTIVE. Step 3 after a proven tree (`tree`: its reached
+    /// vertices and depth, from [`Levels::tree`] or [`Levels::certify`]):
+    /// `Some` with the figures if checks 3 and 4 hold on every rank, the
+    /// same on every rank, or `None` on every rank.
     pub(crate) fn prove(
         &mut self,
         comm: &dyn Comm,
-        part: Partition,
         inc: &Incidence,
-        root: u64,
-        parents: &[u64],
+        (reached, depth): (u64, u64),
     ) -> Option<Proven> {
-        let (reached, depth) = self.tree(comm, part, inc, root, parents)?;
         let [bad, nedge] = all_reduce(comm, self.judge(inc), Reduce::Sum);
         (bad == 0).then_some(Proven {
             nedge,

@@ -103,6 +103,18 @@ impl Case {
         parents: &[i64],
         claimed: Option<u64>,
     ) -> Run {
+        self.claimed_on(tuples, (p, round), (parents, None), claimed)
+    }
+
+    /// [`Case::distributed_on`] with the levels a kernel `claims` for
+    /// every vertex (each rank passes its own vertices' claims).
+    fn claimed_on<T: Tuple>(
+        &self,
+        tuples: &[T],
+        (p, round): (usize, usize),
+        (parents, claims): (&[i64], Option<&[u8]>),
+        claimed: Option<u64>,
+    ) -> Run {
         let part = Partition::new(self.n() as u64, p);
         let m = tuples.len();
         let got = ThreadRanks::run(p, |c| {
@@ -116,18 +128,21 @@ impl Case {
                 .collect();
             let mut validator =
                 DistValidator::with_round(c, part, &tuples[lo..hi], lo as u64, round);
+            let claims = claims.map(|all| &all[first..first + part.count(r)]);
             let before = c.bytes_sent();
-            let verdict = validator.check(self.root, &mine, claimed);
-            (verdict, c.bytes_sent() - before, validator.unproven())
+            let verdict = validator.check_claimed(self.root, &mine, claims, claimed);
+            let paths = (validator.unproven(), validator.certified());
+            (verdict, c.bytes_sent() - before, paths)
         });
-        for (r, (verdict, _, unproven)) in got.iter().enumerate() {
+        for (r, (verdict, _, paths)) in got.iter().enumerate() {
             assert_eq!(verdict, &got[0].0, "P {p}: rank {r} disagrees with rank 0");
-            assert_eq!(*unproven, got[0].2, "P {p}: rank {r} took another path");
+            assert_eq!(*paths, got[0].2, "P {p}: rank {r} took another path");
         }
         Run {
             verdict: got[0].0.clone(),
             bytes: got.iter().map(|g| g.1).sum(),
-            unproven: got[0].2,
+            unproven: got[0].2.0,
+            certified: got[0].2.1,
         }
     }
 
@@ -148,6 +163,8 @@ struct Run {
     bytes: u64,
     /// Whether the proof left the search to the tuple rounds (0 or 1).
     unproven: u64,
+    /// Whether the claimed levels held (0 or 1).
+    certified: u64,
 }
 
 /// Broken copies of the valid tree, by name, each built to fail one check.
@@ -274,6 +291,18 @@ fn each_broken_tree_fails_the_same_check_on_every_rank_as_in_one_process() {
 /// after the last. Asserts that every rank agrees; with how many searches
 /// the tuple rounds judged.
 fn batched(c: &Case, p: usize, trees: &[(Vec<i64>, Option<u64>)]) -> (Vec<Verdict>, u64) {
+    let (verdicts, unproven, _) = batched_claimed(c, p, trees, None);
+    (verdicts, unproven)
+}
+
+/// [`batched`] with the levels a kernel `claims` for every vertex, the
+/// same for every tree; also how many searches the claims certified.
+fn batched_claimed(
+    c: &Case,
+    p: usize,
+    trees: &[(Vec<i64>, Option<u64>)],
+    claims: Option<&[u8]>,
+) -> (Vec<Verdict>, u64, u64) {
     let part = Partition::new(c.n() as u64, p);
     let tuples = c.list.edges();
     let m = tuples.len();
@@ -288,7 +317,8 @@ fn batched(c: &Case, p: usize, trees: &[(Vec<i64>, Option<u64>)]) -> (Vec<Verdic
                 .map(|&x| x as u64)
                 .collect();
             verdicts.push(None);
-            match validator.hold(c.root, &mut mine, *claimed) {
+            let claims = claims.map(|all| &all[first..first + part.count(r)]);
+            match validator.hold_claimed(c.root, &mut mine, claims, *claimed) {
                 Ok(None) => held.push(k),
                 done => verdicts[k] = Some(done.map(|t| t.expect("judged"))),
             }
@@ -301,7 +331,7 @@ fn batched(c: &Case, p: usize, trees: &[(Vec<i64>, Option<u64>)]) -> (Vec<Verdic
             }
         }
         let verdicts: Vec<Verdict> = verdicts.into_iter().map(Option::unwrap).collect();
-        (verdicts, validator.unproven())
+        (verdicts, validator.unproven(), validator.certified())
     });
     for (r, g) in got.iter().enumerate() {
         assert_eq!(g, &got[0], "P {p}: rank {r} disagrees with rank 0");
@@ -823,3 +853,5 @@ fn failures_sort_by_check_then_by_the_single_process_order() {
         Some((2, reach))
     );
 }
+
+mod claims;

@@ -10,7 +10,9 @@
 //!
 //! Invariants: a rank's `parents` are those of the vertices it owns (the
 //! 1-D piece `r`, as [`DistBfs`](crate::DistBfs) lays them out), written
-//! only by their owner, at the fold, first proposal wins; `proposed`, one
+//! only by their owner, at the fold, first proposal wins, each with its
+//! claimed level ([`GridBfs::claims`], the level as a byte, `NO_LEVEL`
+//! past 254 and for unreached vertices); `proposed`, one
 //! bit per row-block index, is set when this rank proposes a vertex or
 //! sees it reached in a bottom-up row step, and never cleared within a
 //! search (such a vertex is reached, so proposing it again could only
@@ -43,7 +45,7 @@ use crate::comm::{Comm, Reduce, all_reduce};
 use crate::{Id, NO_PARENT};
 use bottom_up::{BottomUp, Place};
 use fold::Fold;
-use kernels::{DoParams, SearchStats};
+use kernels::{DoParams, NO_LEVEL, SearchStats};
 use par::Backend;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -99,6 +101,8 @@ pub struct GridBfs<'c, I: Id> {
     /// What runs this rank's scans.
     backend: Backend,
     parents: Vec<u64>,
+    /// The level each owned vertex was found at (a claim).
+    claims: Vec<u8>,
     proposed: Vec<AtomicU64>,
     levels: Vec<GridLevel>,
     /// Bytes the last search sent, summed over the ranks.
@@ -135,6 +139,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
             direction,
             backend,
             parents: vec![NO_PARENT; owned],
+            claims: vec![NO_LEVEL; owned],
             proposed: (0..grid.row_len().div_ceil(64))
                 .map(|_| AtomicU64::new(0))
                 .collect(),
@@ -151,10 +156,10 @@ impl<'c, I: Id> GridBfs<'c, I> {
     }
 
     /// Bytes of the per-search arrays of a rank of `grid`: the owned
-    /// vertices' parents and the row block's proposal bits; a level's
-    /// messages and bitmaps come on top.
+    /// vertices' parents and claimed levels and the row block's proposal
+    /// bits; a level's messages and bitmaps come on top.
     pub fn bytes_for(grid: &Grid) -> u64 {
-        8 * grid.piece() as u64 + grid.row_len().div_ceil(64) as u64 * 8
+        9 * grid.piece() as u64 + grid.row_len().div_ceil(64) as u64 * 8
     }
 
     /// Bytes of a proposal in the fold (a row-block index and a parent,
@@ -187,6 +192,14 @@ impl<'c, I: Id> GridBfs<'c, I> {
         &self.parents
     }
 
+    /// The level at which the last search found each of this rank's
+    /// vertices, from `partition().first(rank)` on: 0 for the root,
+    /// `NO_LEVEL` for the unreached and past level 254. Recorded with
+    /// each parent, a byte store; a claim for the validator to prove.
+    pub fn claims(&self) -> &[u8] {
+        &self.claims
+    }
+
     /// What this rank saw of each level of the last search.
     pub fn levels(&self) -> &[GridLevel] {
         &self.levels
@@ -202,6 +215,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
         assert!(root < n, "root {root} is not a vertex ({n} vertices)");
         let start_bytes = comm.bytes_sent();
         self.parents.fill(NO_PARENT);
+        self.claims.fill(NO_LEVEL);
         self.proposed.iter().for_each(|w| w.store(0, Relaxed));
         self.levels.clear();
         let (column, row) = self.groups.take().expect("no search runs");
@@ -209,6 +223,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
         let mut root_degree = 0;
         if grid.owner(root) == comm.rank() {
             self.parents[part.local(root)] = root;
+            self.claims[part.local(root)] = 0;
             root_degree = self.graph.degree(part.local(root));
             self.frontier.push(I::from_u64(root));
         }
@@ -258,10 +273,15 @@ impl<'c, I: Id> GridBfs<'c, I> {
             self.next.clear();
             let mut next_arcs = 0u64;
             let (parents, next, graph) = (&mut self.parents, &mut self.next, &*self.graph);
+            let (claims, level) = (
+                &mut self.claims,
+                u8::try_from(depth + 1).unwrap_or(NO_LEVEL),
+            );
             self.fold.deliver(&row, &grid, |local, v| {
                 let parent = &mut parents[local];
                 if *parent == NO_PARENT {
                     *parent = v;
+                    claims[local] = level;
                     next_arcs += graph.degree(local);
                     next.push(I::from_u64(first + local as u64));
                 }

@@ -108,6 +108,10 @@ impl<O: ?Sized, C: Checker<O>> Checker<O> for Metered<'_, C> {
         verdicts
     }
 
+    fn certified(&self) -> u64 {
+        self.checker.certified()
+    }
+
     fn bytes_sent(&self) -> &[u64] {
         &self.bytes
     }

@@ -1,0 +1,148 @@
+//! Claimed levels: a search's tree proven from the level its kernel claims
+//! for each vertex (one byte, `validate::NO_LEVEL` for unreached or too
+//! deep), in one exchange and one pass, instead of one round per level.
+//!
+//! [`Shares`], made once with the [`Incidence`] (untimed): every rank
+//! learns, for each other rank, which of its own vertices that rank holds
+//! as ghosts ([`GhostRoutes`]), so a search's claims reach the ghosts'
+//! cells with no index sent.
+//!
+//! Per search ([`Levels::certify`]): one exchange of the ghosts' claims
+//! (sizes known, one byte a ghost), then one pass over the own
+//! vertices, each taking its parent's cell as the level rounds do
+//! (`Levels::start`), and holding when:
+//! - unreached (parent `-1`) and claiming `NO_LEVEL`;
+//! - the root (its own parent, by check 1) and claiming 0;
+//! - otherwise its parent has a cell here (else no tuple joins them) and
+//!   the parent's claim is exactly one less than its own, at most
+//!   `DEEPEST - 1` (levels the batch's bytes hold).
+//!
+//! Then levels fall by one along every parent pointer down to the only
+//! level-0 vertex, the root: the parents form a tree (check 2) whose
+//! depths are the claims, and the cells hold them as the rounds would
+//! have left them (`UNREACHED` for `NO_LEVEL`), so checks 3 and 4 follow
+//! unchanged. One agreement (an all-gather of `RECORD` words a rank)
+//! makes every rank take the same way: any claim failing anywhere sends
+//! the search to the level rounds, which judge it exactly as without
+//! claims. The claims are read, never trusted; nothing of a kernel's
+//! graph or code is used.
+//!
+//! Cost per search: `O(n_r + ghosts)` work, parallel; all ranks together
+//! send one byte per ghost (each rank's ghosts summed) and `24 P (P - 1)`
+//! bytes for the agreement. Memory: 5 bytes per vertex another rank holds
+//! as a ghost and one per ghost ([`Shares::bytes_for`]).
+
+use super::super::incidence::{GhostRoutes, Incidence};
+use super::{Levels, MISSING, NO_PARENT, RECORD, UNREACHED};
+use crate::Partition;
+use crate::comm::{Comm, all_gather};
+use rayon::prelude::*;
+use std::sync::atomic::Ordering::Relaxed;
+use validate::NO_LEVEL;
+
+/// The deepest level a claim may name: the level rounds' bound, so the
+/// cells hold what they would hold after the rounds.
+const DEEPEST_CLAIM: u8 = super::DEEPEST - 1;
+
+/// The routes of the claims to the ghosts and the buffers of a search's
+/// exchange, kept from search to search.
+#[derive(Debug, Default)]
+pub(crate) struct Shares {
+    routes: GhostRoutes,
+    /// A search's outgoing claims, in export order.
+    out: Vec<u8>,
+    /// Its ghosts' claims, in ghost-cell order.
+    ghost_claims: Vec<u8>,
+}
+
+impl Shares {
+    /// COLLECTIVE. The routes over `inc` ([`GhostRoutes::build`]).
+    pub(crate) fn build(comm: &dyn Comm, inc: &Incidence) -> Shares {
+        Shares {
+            routes: GhostRoutes::build(comm, inc),
+            ..Shares::default()
+        }
+    }
+
+    /// About the most bytes the shares of a rank with `tuples` tuples, of
+    /// `n` vertices in all, take: the routes, and a byte an export and a
+    /// ghost, each at most `min(n, 2 tuples)` with tuples spread evenly.
+    pub(crate) fn bytes_for(tuples: u64, n: u64) -> u64 {
+        GhostRoutes::bytes_for(tuples, n) + 2 * n.min(2 * tuples)
+    }
+}
+
+impl Levels {
+    /// COLLECTIVE. Proves `claims` (this rank's own vertices', by local
+    /// index) as the levels of `parents` (checked by check 1), a search
+    /// from `root`: the reached vertices and the depth, the same on every
+    /// rank, or `None` on every rank if any claim fails on any. On
+    /// success the cells and parent cells are those [`Levels::tree`]
+    /// leaves. Every rank passes claims (of any length: a wrong one fails).
+    pub(crate) fn certify(
+        &mut self,
+        comm: &dyn Comm,
+        part: Partition,
+        inc: &Incidence,
+        shares: &mut Shares,
+        (root, parents, claims): (u64, &[u64], &[u8]),
+    ) -> Option<(u64, u64)> {
+        let (me, size, rows) = (comm.rank(), comm.size(), inc.rows());
+        let fits = claims.len() == rows && parents.len() == rows;
+        let claim = |i: usize| if fits { claims[i] } else { NO_LEVEL };
+        let (out, ghost) = (&mut shares.out, &mut shares.ghost_claims);
+        shares.routes.send(comm, claim, out, ghost);
+        if self.levels.len() != inc.cells() {
+            self.levels = (0..inc.cells()).map(|_| Default::default()).collect();
+        }
+        self.parent.resize(rows, 0);
+        let (own, theirs) = self.levels.split_at(rows);
+        let as_level = |c: u8| if c == NO_LEVEL { UNREACHED } else { c };
+        (theirs.par_iter().zip(&shares.ghost_claims))
+            .with_min_len(1 << 12)
+            .for_each(|(l, &c)| l.store(as_level(c), Relaxed));
+        let own_root = (part.owner(root) == me).then(|| part.local(root));
+        let (ghosts, ghost_claims) = (inc.ghosts(), &shares.ghost_claims);
+        let claim_of = |cell: u32| match (cell as usize).checked_sub(rows) {
+            None => claims[cell as usize],
+            Some(g) => ghost_claims[g],
+        };
+        let pass = (self.parent.par_iter_mut().zip(own)).enumerate();
+        let (failed, reached, depth) = pass
+            .with_min_len(1 << 12)
+            .map(|(i, (up, l))| {
+                if !fits {
+                    return (true, 0, 0);
+                }
+                let (p, c) = (parents[i], claims[i]);
+                let (cell, holds) = match p {
+                    u64::MAX => (NO_PARENT, c == NO_LEVEL),
+                    _ if Some(i) == own_root => (NO_PARENT, c == 0),
+                    _ => match ghosts.cell(part, me, rows, p) {
+                        None => (MISSING, false),
+                        Some(cell) => {
+                            let above = u16::from(claim_of(cell));
+                            let below = (1..=DEEPEST_CLAIM).contains(&c);
+                            (cell, below && above + 1 == u16::from(c))
+                        }
+                    },
+                };
+                *up = cell;
+                l.store(as_level(c), Relaxed);
+                let reached = p != u64::MAX;
+                (!holds, u64::from(reached), if reached { c } else { 0 })
+            })
+            .reduce(
+                || (false, 0, 0),
+                |a, b| (a.0 || b.0, a.1 + b.1, a.2.max(b.2)),
+            );
+        let mine = [u64::from(failed), reached, u64::from(depth)];
+        let mut all = vec![0u64; size * RECORD];
+        all_gather(comm, &mine, &vec![RECORD; size], &mut all);
+        let records = all.chunks_exact(RECORD);
+        let failed = records.clone().any(|r| r[0] != 0);
+        let reached = records.clone().map(|r| r[1]).sum();
+        let depth = records.map(|r| r[2]).max().unwrap_or(0);
+        (!failed).then_some((reached, depth))
+    }
+}
