@@ -245,3 +245,29 @@ fn building_adds_under_half_a_byte_per_tuple_to_the_csr_at_scale_22() {
     let g = graph(5, &[(0, 1), (3, 4), (2, 2)]);
     assert!(Csr::bytes_for(5, 3) >= g.heap_bytes());
 }
+
+/// Guards the masked stream of `nedge`: across several of its chunks,
+/// with self-loops, duplicates and arcless vertices, it is half the degree
+/// sum of the reached vertices for any reached set, and for a closed one
+/// (none, all) the tuples, self-loops excluded, with an end reached.
+#[test]
+fn nedge_is_half_the_degree_sum_of_the_reached_vertices() {
+    use generator::EdgeGenerator;
+    let edges = generator::Kronecker::new(15, 4, 5).unwrap().generate();
+    let g = Csr::from_edge_list(&edges);
+    let n = u32::try_from(g.num_vertices()).unwrap();
+    for every in [0, 1, 2, 3, 7] {
+        let reached = |v: u32| every == 1 || (every > 1 && v.is_multiple_of(every));
+        let parents = Parents::new(n as usize);
+        (0..n)
+            .filter(|&v| reached(v))
+            .for_each(|v| parents.set(v, 0));
+        let degrees: u64 = (0..n).filter(|&v| reached(v)).map(|v| g.degree(v)).sum();
+        assert_eq!(g.nedge(&parents), degrees / 2, "every {every}th reached");
+    }
+    let all = Parents::new(n as usize);
+    (0..n).for_each(|v| all.set(v, 0));
+    assert!(edges.self_loops() > 0);
+    assert_eq!(g.nedge(&all), (edges.len() - edges.self_loops()) as u64);
+    assert_eq!(g.nedge(&Parents::new(n as usize)), 0);
+}
