@@ -72,7 +72,7 @@ mod levels;
 
 use batch::{Batch, Held, LANES};
 
-pub(crate) use incidence::Incidence;
+pub(crate) use incidence::{GhostRoutes, Incidence};
 pub(crate) use levels::{Levels, NO_PARENT, Shares};
 
 /// Tuples a rank judges per round of checks 3 and 4: a round's buffers

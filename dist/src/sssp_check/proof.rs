@@ -9,8 +9,8 @@
 //!    form a tree from the root and every parent has a cell here (else
 //!    the proof fails). The levels give the reached count and the depth.
 //! 2. The ghosts' distances: when the validator is made, every rank learns
-//!    which of its vertices are ghosts on each other rank (one exchange
-//!    of the ghost bitmaps' words); per search it sends each rank those
+//!    which of its vertices are ghosts on each other rank (`GhostRoutes`,
+//!    shared with the claimed levels' proof); per search it sends each rank those
 //!    vertices' distances, in their slots' order, which is the order of
 //!    that rank's ghost cells. Nothing else about a vertex or a tuple
 //!    travels.
@@ -35,8 +35,8 @@
 //! `24 P (P - 1)` for the verdict and the largest distance.
 
 use crate::Partition;
-use crate::check::{Incidence, Levels, NO_PARENT};
-use crate::comm::{Comm, Reduce, all_reduce, exchange_known_into};
+use crate::check::{GhostRoutes, Incidence, Levels, NO_PARENT};
+use crate::comm::{Comm, Reduce, all_reduce};
 use rayon::prelude::*;
 use validate::sssp::{confirms, tuple_error};
 
@@ -55,14 +55,9 @@ pub(crate) struct Proven {
 /// from search to search.
 #[derive(Debug)]
 pub(crate) struct Distances {
-    /// Own vertices that are ghosts on other ranks (local indices), by
-    /// rank, each rank's ascending.
-    exports: Vec<u32>,
-    /// How many of `exports` go to each rank.
-    export_counts: Vec<usize>,
-    /// How many ghosts here each rank owns.
-    import_counts: Vec<usize>,
-    /// The exported distances of a search, in `exports`' order.
+    /// Which own vertices each other rank holds as ghosts.
+    routes: GhostRoutes,
+    /// The exported distances of a search, in the routes' order.
     out: Vec<f32>,
     /// The ghosts' distances, in their cells' order.
     received: Vec<f32>,
@@ -71,45 +66,11 @@ pub(crate) struct Distances {
 }
 
 impl Distances {
-    /// COLLECTIVE. The routes of the ghosts' distances over `inc`: one
-    /// exchange of every rank's ghost bitmap words about each other rank's
-    /// vertices (`ceil(n_r / 64)` words of 8 bytes to each other rank).
+    /// COLLECTIVE. The routes of the ghosts' distances over `inc`
+    /// ([`GhostRoutes::build`]: 4 bytes a ghost, once).
     pub(crate) fn new(comm: &dyn Comm, inc: &Incidence) -> Self {
-        let (me, size) = (comm.rank(), comm.size());
-        let ghosts = inc.ghosts();
-        let words = |r: usize| if r == me { 0 } else { ghosts.words_of(r).len() };
-        let send_counts: Vec<usize> = (0..size).map(words).collect();
-        let mine = ghosts.words_of(me).len();
-        let recv_counts: Vec<usize> = (0..size).map(|r| if r == me { 0 } else { mine }).collect();
-        let send: Vec<u64> = (0..size)
-            .filter(|&r| r != me)
-            .flat_map(|r| ghosts.words_of(r).map(|w| ghosts.word(w).0))
-            .collect();
-        let mut asked = Vec::new();
-        exchange_known_into(comm, &send, &send_counts, &recv_counts, &mut asked);
-        let (mut exports, mut export_counts) = (Vec::new(), vec![0; size]);
-        for (r, words) in asked.chunks(mine.max(1)).enumerate() {
-            let r = if r >= me { r + 1 } else { r };
-            let before = exports.len();
-            for (j, &word) in words.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    exports.push(super::local32(64 * j + bits.trailing_zeros() as usize));
-                    bits &= bits - 1;
-                }
-            }
-            export_counts[r] = exports.len() - before;
-        }
-        let import_counts = (0..size)
-            .map(|r| {
-                let w = if r == me { 0..0 } else { ghosts.words_of(r) };
-                w.map(|w| ghosts.word(w).0.count_ones() as usize).sum()
-            })
-            .collect();
         Distances {
-            exports,
-            export_counts,
-            import_counts,
+            routes: GhostRoutes::build(comm, inc),
             out: Vec::new(),
             received: Vec::new(),
             cells: Vec::new(),
@@ -142,10 +103,7 @@ impl Distances {
         dist: &[f32],
     ) -> Option<Proven> {
         let (reached, depth) = levels.tree(comm, part, inc, root, parents)?;
-        self.out.clear();
-        (self.out).par_extend(self.exports.par_iter().map(|&i| dist[i as usize]));
-        let (counts, known) = (&self.export_counts, &self.import_counts);
-        exchange_known_into(comm, &self.out, counts, known, &mut self.received);
+        (self.routes).send(comm, |i| dist[i], &mut self.out, &mut self.received);
         self.cells.clear();
         self.cells.extend_from_slice(dist);
         self.cells.extend_from_slice(&self.received);
