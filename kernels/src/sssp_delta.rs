@@ -7,7 +7,10 @@
 //! refill it) until it stays empty, then one *heavy phase* (every vertex it
 //! settled relaxes its heavy arcs, once). A bucket waits in [`SUB_BINS`] bins,
 //! taken lowest first and merged while small ([`MERGE`]), so its vertices are
-//! mostly processed once, in distance order.
+//! mostly processed once, in distance order. Within a light phase, a worker
+//! done with its share of the queue goes on with its own small bins of the
+//! bucket (*bucket fusion*, after GAPBS: [`FUSE`]), so a bucket's refills
+//! mostly need no phase of their own.
 //!
 //! Near memory speed on Kronecker graphs, whose first buckets settle the hubs
 //! and most arcs: `delta` is a power of two, so bucket bounds are exact in f32
@@ -29,6 +32,11 @@
 //!   marked: its distance's sign bit, set by the CAS that improves it and
 //!   cleared by the `fetch_and` that takes it, in one atomic step;
 //! - buckets are exact for every finite distance ([`bucket_of`]);
+//! - a vertex is listed as settled once a search, by its bucket, and marked
+//!   done by its bucket's heavy phase: before a pull, as a phase of its own;
+//!   in a push, by the chunk that pushes it (a heavy arc cannot improve a
+//!   vertex of its own bucket, so an arc that finds it not yet done changes
+//!   nothing);
 //! - the phases run as `'static` [`LoopBody`]s on either [`Backend`]
 //!   ([`Loops`]), sharing the graph and per-search arrays through one `Arc`
 //!   (`Shared`); the workers' [`Bins`] ([`Backend::slot`]) are kept from search
@@ -36,7 +44,8 @@
 //!
 //! Cost: a vertex relaxes its light arcs once per light phase it is queued in
 //! (usually one), its heavy arcs at most once; per phase a barrier and a gather
-//! of the bins. Memory: 8 bytes per vertex, two bitmaps of `N / 8` bytes, and
+//! of the bins: a bucket takes its light phases and one heavy phase (two
+//! when pulled). Memory: 8 bytes per vertex, two bitmaps of `N / 8` bytes, and
 //! the bins ([`DeltaStepping::bytes_for`]).
 
 use crate::bins::{Bins, EXACT_BUCKETS, bucket_of};
@@ -74,6 +83,9 @@ const SUB_BINS: usize = 8;
 /// or two light phases; chosen by measurement
 /// (docs/history-kernels.md#sssp_delta).
 const MERGE: usize = 2048;
+/// The most entries of one bin a worker takes on its own within a light
+/// phase ([`Shared::fuse`]); GAPBS's threshold.
+const FUSE: usize = 1000;
 /// How far ahead of the vertex it reads a pull prefetches a row's heavy
 /// part: rows are read in vertex order, but a few arcs of each, at strides
 /// no hardware prefetcher follows.
@@ -144,7 +156,10 @@ struct Shared {
     /// One per [`Backend::slot`] of the backend.
     workers: Vec<Mutex<Worker>>,
     backend: Backend,
-    /// The vertices in the current bucket's settled lists.
+    /// The vertices listed as settled this search: each by the bucket
+    /// that settles it, at its first processing there (a vertex taken in
+    /// bucket `b` has its distance in `b`, which can only fall, and earlier
+    /// buckets are final), so it is cleared only between searches.
     listed: Bitmap,
     /// The vertices of the buckets settled so far, and of the current one
     /// once its heavy phase starts: their distances are final.
@@ -163,6 +178,11 @@ struct Shared {
     merge: usize,
     /// The queue of the phase being run.
     queue: Vec<Vertex>,
+    /// The bins a light phase fuses ([`Shared::fuse`]): from the lowest it
+    /// gathered to the end of its bucket.
+    fusing: Range<u64>,
+    /// [`FUSE`] (tests turn fusion off with 0).
+    fuse: usize,
 }
 
 /// One parallel phase of a search, as a loop body.
@@ -212,6 +232,9 @@ struct Worker {
     settled: Vec<Vertex>,
     /// The heavy arcs of `settled`.
     settled_heavy_arcs: u64,
+    /// The entries of a bin being fused ([`Shared::fuse`]), kept for
+    /// their capacity.
+    fused: Vec<Vertex>,
 }
 
 impl DeltaStepping {
@@ -246,6 +269,8 @@ impl DeltaStepping {
             split: graph.light_below() == Some(delta),
             done: Bitmap::new(n),
             queue: Vec::new(),
+            fusing: 0..0,
+            fuse: FUSE,
             graph,
             delta,
         };
@@ -298,6 +323,7 @@ impl DeltaStepping {
             .par_iter()
             .for_each(|s| s.store(UNREACHED, Relaxed));
         self.shared.done.clear();
+        self.shared.listed.clear();
         self.done_heavy_arcs = 0;
         self.done_vertices = 0;
         self.farthest.clear();
@@ -376,8 +402,8 @@ impl DeltaStepping {
     }
 
     /// Relaxes the heavy arcs of every vertex the bucket settled, once:
-    /// marks them done, then pushes their heavy arcs, or pulls when that
-    /// costs less ([`Cost`]). Returns how many it settled, and keeps them
+    /// pushes their heavy arcs, marking them done on the way, or, when
+    /// that costs less ([`Cost`]), marks them done and then pulls. Returns how many it settled, and keeps them
     /// as the farthest so far unless none.
     fn heavy_phase(&mut self, bucket: u64) -> usize {
         let shared = self.shared_mut();
@@ -390,13 +416,13 @@ impl DeltaStepping {
             pushes += std::mem::take(&mut w.settled_heavy_arcs);
         }
         let len = self.shared.queue.len();
-        self.run(Parallel::Mark, len, GRAIN);
         let pulls = self.heavy_arcs - self.done_heavy_arcs - pushes;
         self.done_heavy_arcs += pushes;
         self.done_vertices += len as u64;
         let open = self.shared.state.len() as u64 - self.done_vertices;
         if self.shared.split && Cost::pull(open, pulls) < Cost::push(pushes) {
             self.pulls += 1;
+            self.run(Parallel::Mark, len, GRAIN);
             let words = self.shared.done.num_words();
             self.run(Parallel::Pull { bucket }, words, PULL_GRAIN);
         } else {
@@ -426,6 +452,7 @@ impl DeltaStepping {
             high += 1;
         }
         queue.clear();
+        shared.fusing = low..end;
         for w in workers {
             let mut w = lock(w);
             for bin in low..high {
@@ -470,11 +497,43 @@ impl Shared {
     /// waiting, and lists the ones not listed yet as settled by this
     /// bucket.
     fn light_phase(&self, range: Range<usize>) {
-        let delta = self.delta;
-        let chunk = &self.queue[range];
         let mut worker = self.worker();
-        for (i, &u) in chunk.iter().enumerate() {
-            self.prefetch_ahead(chunk, i);
+        self.light_entries(&mut worker, &self.queue[range]);
+        self.fuse(&mut worker);
+    }
+
+    /// Bucket fusion (after GAPBS): once its share of the queue is done,
+    /// a worker takes its own entries in the bins of the bucket from the
+    /// lowest this phase gathered, lowest bin first, while the bin holds
+    /// at most [`FUSE`] of them, and processes them at once instead of in
+    /// a later phase; it stops at the first larger bin, which a later phase
+    /// gathers with the other workers' entries.
+    fn fuse(&self, worker: &mut Worker) {
+        let mut entries = std::mem::take(&mut worker.fused);
+        for bin in self.fusing.clone() {
+            loop {
+                let len = worker.bins.len(bin);
+                if len == 0 {
+                    break;
+                }
+                if len > self.fuse {
+                    worker.fused = entries;
+                    return;
+                }
+                entries.clear();
+                worker.bins.drain_into(bin, &mut entries);
+                self.light_entries(worker, &entries);
+            }
+        }
+        worker.fused = entries;
+    }
+
+    /// Relaxes the light arcs of `entries` still waiting, and lists the
+    /// ones not listed yet as settled by this bucket.
+    fn light_entries(&self, worker: &mut Worker, entries: &[Vertex]) {
+        let delta = self.delta;
+        for (i, &u) in entries.iter().enumerate() {
+            self.prefetch_ahead(entries, i);
             let state = &self.state[u as usize];
             // Stale unless marked: a vertex that improved into another bin
             // was queued there too, and its first entry taken clears the
@@ -505,23 +564,25 @@ impl Shared {
                 if let Some(ahead) = row.get(j + ARC_AHEAD) {
                     prefetch(&self.state[ahead.target as usize]);
                 }
-                self.relax(&mut worker, u, du + arc.weight, arc.target);
+                self.relax(worker, u, du + arc.weight, arc.target);
             }
         }
     }
 
-    /// Marks the queued vertices `range` (the bucket's settled ones) done,
-    /// and no longer listed as settled.
+    /// Marks the queued vertices `range` (the bucket's settled ones) done.
     fn mark_done(&self, range: Range<usize>) {
-        let chunk = &self.queue[range];
-        for &u in chunk {
-            self.listed.clear_atomic(u as usize);
+        for &u in &self.queue[range] {
             self.done.set_atomic(u as usize);
         }
     }
 
-    /// Relaxes the heavy arcs of the queue's vertices `range`.
+    /// Marks the queue's vertices `range` done and relaxes their heavy
+    /// arcs. Not a phase after the marks: a heavy arc offers a vertex of
+    /// the bucket more than its distance (the bucket's bound is exact),
+    /// so an arc that finds it not yet marked reads its state and leaves
+    /// it unchanged, as the mark would have.
     fn push(&self, range: Range<usize>) {
+        self.mark_done(range.clone());
         let chunk = &self.queue[range];
         let mut worker = self.worker();
         for (i, &u) in chunk.iter().enumerate() {

@@ -42,7 +42,8 @@ fn dijkstra(g: &WeightedCsr, root: Vertex) -> Vec<f32> {
 
 /// Searches `root` on `threads` threads of `backend`, on `g` (one
 /// thread) or its rows split at delta (more), taking bins one at a
-/// time on 2 threads and merged otherwise, and checks: the distances
+/// time and unfused on 2 threads and merged and fused otherwise, and
+/// checks: the distances
 /// are Dijkstra's bit for bit (-1 unreached); every reached vertex's
 /// parent gives its distance exactly through an arc; following parents
 /// always ends at the root (a tree, also with zero weights); the
@@ -64,6 +65,7 @@ fn check_search(
             let mut engine = DeltaStepping::on(backend, Arc::clone(graph), params);
             if threads == 2 {
                 engine.shared_mut().merge = 0;
+                engine.shared_mut().fuse = 0;
             }
             engine.reset();
             let stats = engine.search(root);
@@ -223,5 +225,74 @@ fn a_reused_engine_searches_like_a_fresh_one() {
         reused.write_results(&mut p, &mut d1);
         fresh.write_results(&mut p, &mut d2);
         assert_eq!(d1, d2, "root {root}");
+    }
+}
+
+/// A search of the split graph of `list` weighted `w` from `root` on
+/// `threads` threads, fusing bins of up to `fuse` entries: its stats,
+/// distances, and whether each vertex ends listed and done.
+fn search_split(
+    list: &EdgeList,
+    w: &[f32],
+    threads: usize,
+    fuse: usize,
+    root: Vertex,
+) -> (SsspStats, Vec<f32>, Vec<(bool, bool)>, u32) {
+    let mut g = WeightedCsr::build(list.num_vertices(), list.edges(), w);
+    g.split_light(DEFAULT_DELTA);
+    let n = g.num_vertices();
+    par::in_pool(threads, || {
+        let mut engine = DeltaStepping::new(Arc::new(g), SsspParams::DEFAULT);
+        engine.shared_mut().fuse = fuse;
+        engine.reset();
+        let stats = engine.search(root);
+        let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
+        engine.write_results(&mut parents, &mut dist);
+        let s = &engine.shared;
+        let marks = (0..n).map(|v| (s.listed.get(v), s.done.get(v))).collect();
+        (stats, dist, marks, engine.pulls)
+    })
+    .unwrap()
+}
+
+/// Guards bucket fusion: on one thread (so the phases do not depend on
+/// timing), fusing a worker's small bins settles the same distances, bit
+/// for bit, in fewer phases than taking every bin in a phase of its own.
+#[test]
+fn bucket_fusion_settles_the_same_distances_in_fewer_phases() {
+    let list = Kronecker::new(12, 16, 6).unwrap().generate();
+    let w = weights(list.len());
+    let (fused, fused_dist, _, _) = search_split(&list, &w, 1, FUSE, 1);
+    let (plain, plain_dist, _, _) = search_split(&list, &w, 1, 0, 1);
+    let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&fused_dist), bits(&plain_dist));
+    assert_eq!(fused.reached, plain.reached);
+    assert!(
+        fused.phases < plain.phases,
+        "{} fused phases, {} unfused",
+        fused.phases,
+        plain.phases
+    );
+}
+
+/// Guards the marks of a search whose heavy phases are both pushed and
+/// pulled, the pushes marking their vertices done as they go: every
+/// reached vertex ends listed once and done, and no other vertex is
+/// either.
+#[test]
+fn every_reached_vertex_ends_listed_and_done_whether_pushed_or_pulled() {
+    let list = Kronecker::new(12, 16, 7).unwrap().generate();
+    let w = weights(list.len());
+    for threads in [1, 2] {
+        let (stats, dist, marks, pulls) = search_split(&list, &w, threads, FUSE, 2);
+        assert!(pulls > 0 && pulls < stats.buckets, "{pulls} pulls");
+        for (v, (&d, &(listed, done))) in dist.iter().zip(&marks).enumerate() {
+            let reached = d >= 0.0;
+            assert_eq!(
+                (listed, done),
+                (reached, reached),
+                "vertex {v}, {threads} threads"
+            );
+        }
     }
 }
