@@ -79,7 +79,8 @@ impl Heads {
             &mut self.received,
         );
         let word = |w: u64| usize::try_from(w).expect("a count fits memory");
-        (self.recv_counts.clear(), self.settled.clear());
+        self.recv_counts.clear();
+        self.settled.clear();
         let mut all = Facts {
             lowest: NONE,
             ..Facts::default()
@@ -93,5 +94,38 @@ impl Heads {
             (all.figures.iter_mut().zip(&head[4..])).for_each(|(s, f)| *s += f);
         }
         self.all = all;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ThreadRanks;
+
+    /// Guards the heads: every rank learns what each rank sends it, every
+    /// rank's settled count, the least lowest bucket and the sums, the
+    /// same on every rank.
+    #[test]
+    fn heads_give_every_rank_the_counts_sent_it_and_the_same_sums() {
+        let got = ThreadRanks::run(3, |c| {
+            let r = c.rank() as u64;
+            let counts: Vec<usize> = (0..3).map(|d| 10 * c.rank() + d).collect();
+            let mine = Facts {
+                lowest: if r == 1 { NONE } else { 5 + r },
+                in_bucket: r,
+                settled: 2 * r,
+                figures: [r, 1, 100 * r],
+            };
+            let mut heads = Heads::default();
+            heads.exchange(c, &counts, mine);
+            heads.exchange(c, &counts, mine); // buffers reused
+            (heads.recv_counts, heads.settled, heads.all)
+        });
+        for (d, (recv_counts, settled, all)) in got.into_iter().enumerate() {
+            assert_eq!(recv_counts, vec![d, 10 + d, 20 + d]);
+            assert_eq!(settled, vec![0, 2, 4]);
+            assert_eq!((all.lowest, all.in_bucket, all.settled), (5, 3, 6));
+            assert_eq!(all.figures, [3, 3, 300]);
+        }
     }
 }
