@@ -12,6 +12,7 @@
 //! not counted.
 
 use bytemuck::Pod;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
 
@@ -146,29 +147,73 @@ pub fn exchange_known_into<T: Pod>(
     recv_counts: &[usize],
     received: &mut Vec<T>,
 ) {
-    let size = size_of::<T>();
-    let bytes = |counts: &[usize]| -> Vec<usize> { counts.iter().map(|c| c * size).collect() };
     // Every element is overwritten: keep the old ones rather than zero
     // them (a memset of the whole buffer every round).
     received.resize(recv_counts.iter().sum(), T::zeroed());
-    comm.exchange_bytes(
-        bytemuck::cast_slice(send),
-        &bytes(send_counts),
-        bytemuck::cast_slice_mut(received),
-        &bytes(recv_counts),
-    );
+    in_bytes::<T, _>([send_counts, recv_counts], |[send_bytes, recv_bytes]| {
+        comm.exchange_bytes(
+            bytemuck::cast_slice(send),
+            send_bytes,
+            bytemuck::cast_slice_mut(received),
+            recv_bytes,
+        );
+    });
+}
+
+thread_local! {
+    /// The byte counts of the typed helpers' last call on this thread,
+    /// kept so that a call allocates nothing once warm.
+    static BYTE_COUNTS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Calls `f` with each of `lists` (counts of `T`s) in bytes: the lists
+/// themselves for bytes, else the thread's kept buffer (a new one only if
+/// that is in use).
+fn in_bytes<T, const K: usize>(lists: [&[usize]; K], f: impl FnOnce([&[usize]; K])) {
+    let size = size_of::<T>();
+    if size == 1 {
+        return f(lists);
+    }
+    let fill = |buffer: &mut Vec<usize>| {
+        buffer.clear();
+        for list in lists {
+            buffer.extend(list.iter().map(|c| c * size));
+        }
+    };
+    let lens = lists.map(<[usize]>::len);
+    BYTE_COUNTS.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut buffer) => {
+            fill(&mut buffer);
+            f(cut(&buffer, lens));
+        }
+        Err(_) => {
+            let mut buffer = Vec::new();
+            fill(&mut buffer);
+            f(cut(&buffer, lens));
+        }
+    });
+}
+
+/// `buffer` cut into consecutive pieces of `lens` elements.
+fn cut<const K: usize>(buffer: &[usize], lens: [usize; K]) -> [&[usize]; K] {
+    let mut at = 0;
+    lens.map(|len| {
+        at += len;
+        &buffer[at - len..at]
+    })
 }
 
 /// All-gather with known sizes (elements per rank): `all[..]` gets every
-/// rank's `mine`, in rank order.
+/// rank's `mine`, in rank order. Allocates nothing once warm (the byte
+/// counts go in a buffer kept per thread).
 pub fn all_gather<T: Pod>(comm: &dyn Comm, mine: &[T], counts: &[usize], all: &mut [T]) {
-    let size = size_of::<T>();
-    let byte_counts: Vec<usize> = counts.iter().map(|c| c * size).collect();
-    comm.all_gather_bytes(
-        bytemuck::cast_slice(mine),
-        &byte_counts,
-        bytemuck::cast_slice_mut(all),
-    );
+    in_bytes::<T, 1>([counts], |[byte_counts]| {
+        comm.all_gather_bytes(
+            bytemuck::cast_slice(mine),
+            byte_counts,
+            bytemuck::cast_slice_mut(all),
+        );
+    });
 }
 
 /// `values` reduced over every rank (a copy; the argument is unchanged).
