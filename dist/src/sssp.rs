@@ -12,14 +12,8 @@
 //! bits), parent (global id), the bucket it waits in. A phase scans the
 //! queue, offering each arc's target `dist[u] + w`, sends the offers in one
 //! exchange, applies those received (the least distance by `fetch_min`,
-//! then the parent of an offer of that distance) (`phase.rs`). What comes
-//! next rides on the exchange's first message, the heads (`facts.rs`): a
-//! bucket's light phases end when no rank sent an offer into it, and the
-//! next bucket is tried as the one after; a light phase in which no rank
-//! has a vertex to scan ends the bucket's light phases or, the first of a
-//! bucket, moves on to the least bucket any rank has a vertex waiting in
-//! (or ends the search). Such an empty phase is not counted, so the
-//! buckets and phases are those of one process.
+//! then the parent of an offer of that distance), and agrees on what comes
+//! next in one all-reduce (`phase.rs`).
 //!
 //! What keeps the offers few, as the single process skips its done
 //! targets and pulls its big buckets:
@@ -56,12 +50,10 @@
 //!   in the same order.
 //!
 //! Cost per phase: each queued vertex's light (or heavy) arcs and the
-//! offers it sends (`3 size_of::<I>()` bytes each); one exchange (heads,
-//! then offers, none when no rank scanned a vertex). Per bucket one
-//! all-gather publishes its settled vertices (`2 size_of::<I>()` bytes each
-//! to every other rank), and at most one empty phase more ends its light
-//! phases or finds it; a pull reads every open vertex's heavy arcs and
-//! exchanges nothing. Two all-reduces end a search.
+//! offers it sends (`3 size_of::<I>()` bytes each); one exchange (counts,
+//! then offers) and one all-reduce. Per bucket two all-gathers publish its
+//! settled vertices (`2 size_of::<I>()` bytes each to every other rank); a
+//! pull reads every open vertex's heavy arcs. Two all-reduces end a search.
 //! Memory: [`DistSssp::bytes_for`], and per rank `N / 8 + 4 N` bytes for
 //! what it knows of the whole graph, up to 48 ranks (`done.rs` says why
 //! that many; beyond, no rank shares its done vertices or pulls).
@@ -73,7 +65,6 @@
 use crate::comm::Comm;
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
 use done::{Done, FIGURES};
-use facts::Heads;
 use kernels::{Bins, BucketStep, SsspParams, SsspStats};
 use par::Backend;
 use phase::{index, lock};
@@ -82,7 +73,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 mod done;
-mod facts;
 mod phase;
 mod pull;
 mod results;
@@ -103,16 +93,11 @@ enum Phase {
 }
 
 /// One worker's share: its offers by destination rank, its bins (local
-/// indices by bucket), the current bucket's vertices it settled and their
-/// heavy arcs, and the current phase's scanned vertices and offers in its
-/// bucket.
+/// indices by bucket) and the current bucket's vertices it settled.
 struct Worker<I> {
     out: Vec<Vec<[I; 3]>>,
     bins: Bins<u32>,
     settled: Vec<u32>,
-    settled_heavy: u64,
-    scanned: u64,
-    in_bucket: u64,
 }
 
 /// A distributed delta-stepping engine: one per rank, bound to that rank's
@@ -143,11 +128,9 @@ pub struct DistSssp<'c, I: Id> {
     workers: Vec<Mutex<Worker<I>>>,
     /// The vertices the current phase scans (local indices).
     queue: Vec<u32>,
-    /// The phase's offers by destination rank, the heads that announce
-    /// them, and the offers received.
+    /// The phase's offers by destination rank, and those received.
     send: Vec<[I; 3]>,
     send_counts: Vec<usize>,
-    heads: Heads,
     received: Vec<[I; 3]>,
     /// The last search's buckets when traced, and per traced bucket this
     /// rank's settled vertices and nanoseconds until reduced.
@@ -225,7 +208,6 @@ impl<'c, I: Id> DistSssp<'c, I> {
             queue: Vec::new(),
             send: Vec::new(),
             send_counts: vec![0; comm.size()],
-            heads: Heads::default(),
             received: Vec::new(),
             steps: Vec::new(),
             sums: Vec::new(),
@@ -269,7 +251,6 @@ impl<'c, I: Id> DistSssp<'c, I> {
             w.bins.clear();
             w.out.iter_mut().for_each(Vec::clear);
             w.settled.clear();
-            (w.settled_heavy, w.scanned, w.in_bucket) = (0, 0, 0);
         }
         self.steps.clear();
     }
@@ -294,9 +275,6 @@ impl<'c, I: Id> DistSssp<'c, I> {
                         out: vec![Vec::new(); ranks],
                         bins: Bins::default(),
                         settled: Vec::new(),
-                        settled_heavy: 0,
-                        scanned: 0,
-                        in_bucket: 0,
                     })
                 })
                 .collect();
@@ -316,41 +294,25 @@ impl<'c, I: Id> DistSssp<'c, I> {
             let mut w = lock(&self.workers[0]);
             w.bins.push(0, index(u));
         }
-        // `bucket` is the next bucket but for the vertices none waits in:
-        // its first light phase tells (`facts.rs`).
         let (mut bucket, mut buckets, mut phases) = (0u32, 0u32, 0u32);
-        'search: loop {
+        loop {
+            buckets += 1;
             let (started, phases_before) = (self.tracing.then(Instant::now), phases);
             loop {
                 self.gather(bucket);
-                let all = self.phase(Phase::Light, bucket);
-                if all.lowest != u64::from(bucket) {
-                    // No rank had a vertex waiting in it.
-                    if phases > phases_before {
-                        break; // the bucket's last phase was the one before
-                    }
-                    match u32::try_from(all.lowest) {
-                        Ok(next) => bucket = next,
-                        Err(_) => break 'search, // no vertex waits anywhere
-                    }
-                    continue;
-                }
                 phases += 1;
-                if all.in_bucket == 0 {
+                self.phase(Phase::Light, bucket);
+                if self.lowest_waiting(bucket) != Some(bucket) {
                     break;
                 }
             }
-            buckets += 1;
-            let (settled, [heavy, ..]) = self.settled_figures();
-            self.open[0] -= settled;
-            self.open[1] -= heavy;
             self.queue.clear();
             for w in &self.workers {
                 let mut w = lock(w);
                 self.queue.extend_from_slice(&w.settled);
                 w.settled.clear();
-                w.settled_heavy = 0;
             }
+            let settled = self.queue.len() as u64;
             phases += 1;
             if self.done.shared() && self.publish_pulls() {
                 self.pulls += 1;
@@ -358,6 +320,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             } else {
                 self.phase(Phase::Heavy, bucket);
             }
+            let next = self.lowest_waiting(bucket);
             if let Some(started) = started {
                 self.steps.push(BucketStep {
                     bucket,
@@ -369,7 +332,10 @@ impl<'c, I: Id> DistSssp<'c, I> {
                 let nanos = started.elapsed().as_nanos();
                 self.maxes.push(u64::try_from(nanos).unwrap_or(u64::MAX));
             }
-            bucket = bucket.saturating_add(1);
+            match next {
+                Some(b) => bucket = b,
+                None => break,
+            }
         }
         self.finish(sent, buckets, phases)
     }

@@ -33,9 +33,8 @@
 //! publishes or pulls (the search of before, every rank deciding alike from
 //! `P`).
 //!
-//! Cost: per bucket one all-gather of the ids and distances (the counts,
-//! with the figures the choice of push or pull needs, came with the
-//! bucket's last light phase, `facts.rs`)
+//! Cost: per bucket one all-gather of the counts (with the figures the
+//! choice of push or pull needs) and one of the ids and distances
 //! (`2 size_of::<I>()` bytes per settled vertex to each other rank, so
 //! `2 size_of::<I>() (P - 1)` bytes per reached vertex in a search); `N / 8`
 //! bytes of bitmap per rank.
@@ -62,6 +61,8 @@ pub(super) struct Done<I> {
     /// once done, of its final distance.
     offered: Vec<AtomicU32>,
     mine: Vec<[I; 2]>,
+    counts: Vec<u64>,
+    sizes: Vec<usize>,
     all: Vec<[I; 2]>,
 }
 
@@ -93,6 +94,8 @@ impl<I: Id> Done<I> {
             bits: Bitmap::new(n),
             offered: (0..n).map(|_| AtomicU32::new(super::UNREACHED)).collect(),
             mine: Vec::new(),
+            counts: vec![0; (FIGURES + 1) * part.ranks()],
+            sizes: Vec::new(),
             all: Vec::new(),
         }
     }
@@ -141,23 +144,33 @@ impl<I: Id> Done<I> {
 
     /// Marks done the vertices every rank settled, with their distances:
     /// here the local indices `settled` of the rank whose first vertex is
-    /// `first`, distances in `dist`; `sizes` is every rank's count of
-    /// them. Collective: one all-gather.
+    /// `first`, distances in `dist`. Returns `figures` summed over the
+    /// ranks. Collective: two all-gathers.
     pub(super) fn publish(
         &mut self,
         comm: &dyn Comm,
         backend: Backend,
         (first, settled, dist): (u64, &[u32], &[AtomicU32]),
-        sizes: &[usize],
-    ) {
-        debug_assert_eq!(sizes[comm.rank()], settled.len(), "the sizes agree");
+        figures: [u64; FIGURES],
+    ) -> [u64; FIGURES] {
         self.mine.clear();
         self.mine.extend(settled.iter().map(|&u| {
             let d = dist[u as usize].load(Relaxed);
             [I::from_u64(first + u64::from(u)), I::from_u64(d.into())]
         }));
-        self.all.resize(sizes.iter().sum(), [I::from_u64(0); 2]);
-        all_gather(comm, &self.mine, sizes, &mut self.all);
+        let ranks = comm.size();
+        let mut row = [self.mine.len() as u64; FIGURES + 1];
+        row[1..].copy_from_slice(&figures);
+        all_gather(comm, &row, &vec![FIGURES + 1; ranks], &mut self.counts);
+        let mut sums = [0; FIGURES];
+        self.sizes.clear();
+        for r in self.counts.chunks_exact(FIGURES + 1) {
+            self.sizes.push(usize::try_from(r[0]).expect("a count"));
+            sums.iter_mut().zip(&r[1..]).for_each(|(s, f)| *s += f);
+        }
+        self.all
+            .resize(self.sizes.iter().sum(), [I::from_u64(0); 2]);
+        all_gather(comm, &self.mine, &self.sizes, &mut self.all);
         let (all, bits, known) = (&self.all, &self.bits, &self.offered);
         backend.map_ranges(all.len(), SET_GRAIN, |r| {
             for &[v, d] in &all[r] {
@@ -167,5 +180,6 @@ impl<I: Id> Done<I> {
                 bits.set_atomic(v);
             }
         });
+        sums
     }
 }

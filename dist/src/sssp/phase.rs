@@ -1,11 +1,10 @@
-//! A phase of [`DistSssp`]: scan the queue into offers, exchange them
-//! with the facts that say what comes next (`facts.rs`), apply them; with
-//! the helpers the phases share. The invariants are the module's
+//! A phase of [`DistSssp`]: scan the queue into offers, exchange them,
+//! apply them, and the all-reduce that says what comes next; with the
+//! helpers the phases share. The invariants are the module's
 //! ([`super`]).
 
-use super::facts::{Facts, NONE};
-use super::{DistSssp, FIGURES, NOT_WAITING, Phase, Worker, done::Done};
-use crate::comm::exchange_known_into;
+use super::{DistSssp, NOT_WAITING, Phase, Worker, done::Done};
+use crate::comm::{Reduce, exchange_into};
 use crate::{Id, WeightedLocalGraph};
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -31,15 +30,17 @@ impl<I: Id> DistSssp<'_, I> {
     ///    of this rank that cannot improve it (`d >= dist[t]`) is dropped at
     ///    once; the others go into per-worker buffers by destination rank,
     ///    each as `[local index of t, bits of d, u]`;
-    /// 2. **one exchange**: the heads (each rank's count and its
-    ///    [`Facts`]), then, unless no rank scanned a vertex, all the
-    ///    phase's offers, coalesced per destination (the rank's own offers
-    ///    come back to it as a copy);
-    /// 3. **apply** the offers received ([`DistSssp::apply`]).
+    /// 2. **one exchange** of all the phase's offers, coalesced per
+    ///    destination (the rank's own offers come back to it as a copy);
+    /// 3. **apply** the offers received ([`DistSssp::apply`]);
+    /// 4. the caller's **one all-reduce** (Min) of the lowest bucket, from
+    ///    the current one on, with a vertex waiting in it
+    ///    ([`DistSssp::lowest_waiting`]): after a light phase, whether the
+    ///    bucket needs another; after the heavy phase, the next bucket, or
+    ///    the end.
     ///
-    /// Returns the facts summed over the ranks, the same on every rank.
     /// A worker's share goes to whichever thread claims it first.
-    pub(super) fn phase(&mut self, phase: Phase, bucket: u32) -> Facts {
+    pub(super) fn phase(&mut self, phase: Phase, bucket: u32) {
         let scan = Scan {
             graph: &*self.graph,
             dist: &self.dist,
@@ -48,7 +49,7 @@ impl<I: Id> DistSssp<'_, I> {
             done: &self.done,
         };
         let (waiting, settled, workers) = (&self.waiting, &self.settled, &self.workers);
-        let (split, engine) = (self.split, &*self);
+        let split = self.split;
         self.backend.for_each_chunk_init(
             &self.queue,
             GRAIN,
@@ -64,30 +65,26 @@ impl<I: Id> DistSssp<'_, I> {
                         if !settled[u].load(Relaxed) {
                             settled[u].store(true, Relaxed);
                             worker.settled.push(index(u));
-                            worker.settled_heavy += engine.heavy_degree(u);
                         }
                     } else {
                         settled[u].store(false, Relaxed);
                     }
-                    worker.scanned += 1;
                     let light = phase == Phase::Light;
                     let out = &mut worker.out;
-                    worker.in_bucket += if split {
+                    if split {
                         let (l, h) = scan.graph.light_and_heavy(u);
                         if light {
-                            scan.offer(out, u, l, bucket)
+                            scan.offer(out, u, l);
                         } else {
-                            scan.offer(out, u, h, bucket)
+                            scan.offer(out, u, h);
                         }
                     } else {
                         let arcs = scan.graph.arcs(u);
-                        let arcs = arcs.filter(|&(_, w)| (w < scan.delta) == light);
-                        scan.offer(out, u, arcs, bucket)
-                    };
+                        scan.offer(out, u, arcs.filter(|&(_, w)| (w < scan.delta) == light));
+                    }
                 }
             },
         );
-        let (mut mine, mut scanned) = (Facts::default(), 0);
         self.send.clear();
         for (r, count) in self.send_counts.iter_mut().enumerate() {
             let before = self.send.len();
@@ -95,50 +92,11 @@ impl<I: Id> DistSssp<'_, I> {
                 let mut w = lock(w);
                 self.send.extend_from_slice(&w.out[r]);
                 w.out[r].clear();
-                (scanned, mine.in_bucket) = (
-                    scanned + std::mem::take(&mut w.scanned),
-                    mine.in_bucket + std::mem::take(&mut w.in_bucket),
-                );
             }
             *count = self.send.len() - before;
         }
-        mine.lowest = if scanned > 0 {
-            bucket.into()
-        } else if phase == Phase::Light {
-            self.lowest_waiting(u64::from(bucket) + 1)
-        } else {
-            NONE
-        };
-        if phase == Phase::Light {
-            (mine.settled, mine.figures) = self.settled_figures();
-        }
-        let heads = &mut self.heads;
-        heads.exchange(self.comm, &self.send_counts, mine);
-        if heads.all.lowest == u64::from(bucket) {
-            let recv_counts = &heads.recv_counts;
-            exchange_known_into(
-                self.comm,
-                &self.send,
-                &self.send_counts,
-                recv_counts,
-                &mut self.received,
-            );
-            self.apply();
-        }
-        self.heads.all
-    }
-
-    /// This rank's vertices settled so far in the bucket, and the figures
-    /// a rank publishes with them: their heavy arcs, and its vertices and
-    /// heavy arcs not done once they are.
-    pub(super) fn settled_figures(&self) -> (u64, [u64; FIGURES]) {
-        let (mut settled, mut heavy) = (0, 0);
-        for w in &self.workers {
-            let w = lock(w);
-            (settled, heavy) = (settled + w.settled.len() as u64, heavy + w.settled_heavy);
-        }
-        let [vertices, arcs] = self.open;
-        (settled, [heavy, vertices - settled, arcs - heavy])
+        exchange_into(self.comm, &self.send, &self.send_counts, &mut self.received);
+        self.apply();
     }
 
     /// Applies the offers received, in two parallel passes: the first
@@ -198,14 +156,14 @@ impl<I: Id> DistSssp<'_, I> {
         );
     }
 
-    /// The lowest bucket from `from` on that a vertex of this rank waits
-    /// in, or [`NONE`]. Drops the entries of vertices that left a bin on
-    /// the way. Not collective.
-    pub(super) fn lowest_waiting(&self, from: u64) -> u64 {
+    /// The lowest bucket from `from` on that a vertex of any rank waits
+    /// in, or none. Drops the entries of vertices that left a bin on the
+    /// way. Collective: one all-reduce.
+    pub(super) fn lowest_waiting(&self, from: u32) -> Option<u32> {
         let waiting = &self.waiting;
         let lowest = |w: &Mutex<Worker<I>>| {
             let mut w = lock(w);
-            let mut from = from;
+            let mut from = u64::from(from);
             while let Some(b) = w.bins.lowest_from(from) {
                 let bucket = u32::try_from(b).ok();
                 w.bins
@@ -217,8 +175,10 @@ impl<I: Id> DistSssp<'_, I> {
             }
             None
         };
-        let lowest = self.workers.iter().filter_map(lowest).min();
-        lowest.unwrap_or(NONE)
+        let mine = self.workers.iter().filter_map(lowest).min();
+        let mine = mine.unwrap_or(u64::MAX);
+        let lowest = crate::all_reduce(self.comm, [mine], Reduce::Min)[0];
+        u32::try_from(lowest).ok()
     }
 }
 
@@ -236,16 +196,8 @@ impl<I: Id> Scan<'_, I> {
     /// dropped for a done target, an own target it cannot improve and a
     /// target of another rank offered no more before
     /// ([`Done::worth_sending`]), else put in `out` by destination rank.
-    /// Returns how many of those lie in `bucket` (or below).
     #[inline]
-    fn offer(
-        &self,
-        out: &mut [Vec<[I; 3]>],
-        u: usize,
-        arcs: impl Iterator<Item = (u64, f32)>,
-        bucket: u32,
-    ) -> u64 {
-        let mut in_bucket = 0;
+    fn offer(&self, out: &mut [Vec<[I; 3]>], u: usize, arcs: impl Iterator<Item = (u64, f32)>) {
         let part = self.graph.partition();
         let du = f32::from_bits(self.dist[u].load(Relaxed));
         let parent = I::from_u64(self.graph.first() + u as u64);
@@ -263,14 +215,12 @@ impl<I: Id> Scan<'_, I> {
             if !improves {
                 continue;
             }
-            in_bucket += u64::from(bucket_of(d, self.delta) <= bucket);
             out[owner].push([
                 I::from_u64(v as u64),
                 I::from_u64(d.to_bits().into()),
                 parent,
             ]);
         }
-        in_bucket
     }
 }
 

@@ -29,16 +29,27 @@ use std::sync::atomic::Ordering::Relaxed;
 const PULL_GRAIN: usize = 1 << 10;
 
 impl<I: Id> DistSssp<'_, I> {
-    /// Publishes the bucket's settled vertices (the queue,
-    /// [`Done::publish`](super::Done)) and says whether its heavy phase
-    /// should pull, from the figures of the bucket's last light phase
-    /// (`facts.rs`), which also counted every rank's settled vertices.
-    /// Collective.
+    /// The figures a rank publishes with its settled vertices (the queue):
+    /// their heavy arcs, and its vertices and heavy arcs not done once they
+    /// are; the latter are kept for the next bucket.
+    pub(super) fn heavy_figures(&mut self) -> [u64; FIGURES] {
+        let settled: u64 = self
+            .queue
+            .iter()
+            .map(|&u| self.heavy_degree(u as usize))
+            .sum();
+        self.open[0] -= self.queue.len() as u64;
+        self.open[1] -= settled;
+        [settled, self.open[0], self.open[1]]
+    }
+
+    /// Publishes the bucket's settled vertices ([`Done::publish`](super::Done))
+    /// and says whether its heavy phase should pull. Collective.
     pub(super) fn publish_pulls(&mut self) -> bool {
+        let figures = self.heavy_figures();
         let mine = (self.graph.first(), &self.queue[..], &self.dist[..]);
-        let heads = &self.heads;
-        (self.done).publish(self.comm, self.backend, mine, &heads.settled);
-        Self::pull_pays(heads.all.figures)
+        let all = (self.done).publish(self.comm, self.backend, mine, figures);
+        Self::pull_pays(all)
     }
 
     /// Whether the heavy phase should pull, from the summed figures.
