@@ -127,13 +127,11 @@ impl Batch {
         Batch {
             num_vertices,
             layout,
-            // Filled in parallel: 68 bytes a vertex and 4 a worker's
-            // vertex, about 5 GiB at 2^26 vertices, took seconds of a
-            // SCALE 26 run on one thread.
-            levels: (0..num_vertices)
-                .into_par_iter()
-                .map(|_| AtomicU32::new(0))
-                .collect(),
+            // The levels stay a zeroed allocation, not resident until a
+            // walk needs them; the tiles and seen marks are filled in
+            // parallel: 64 bytes a vertex and 2 a worker's vertex, about
+            // 4.3 GiB at 2^26 vertices, took seconds on one thread.
+            levels: (0..num_vertices).map(|_| AtomicU32::new(0)).collect(),
             tiles: (0..padded / TILE)
                 .into_par_iter()
                 .map(|_| Tile::unreached(layout))
