@@ -15,23 +15,20 @@
 
 #![allow(clippy::print_stdout)]
 
+#[path = "shared/run_env.rs"]
+mod run_env;
+
 #[path = "shared/floors.rs"]
 mod floors;
 
 use floors::{BfsFloor, SsspFloor, read_parents, stream_tuples};
 use generator::generate_weights;
 use harness::report::SearchRecord;
-use harness::{GeneratorKind, GeneratorSpec, GraphSource, Outcome, Pass, Plan, Silent};
+use harness::{GraphSource, Outcome, Pass, Plan, Silent};
 use kernels::{Csr, SsspParams, WeightedCsr};
+use run_env::{BenchRun, median};
 use std::hint::black_box;
 use std::time::Instant;
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 /// Seconds `f` takes.
 fn seconds<R>(f: impl FnOnce() -> R) -> f64 {
@@ -43,11 +40,6 @@ fn seconds<R>(f: impl FnOnce() -> R) -> f64 {
 fn mean(xs: impl Iterator<Item = f64>) -> f64 {
     let v: Vec<f64> = xs.collect();
     v.iter().sum::<f64>() / v.len() as f64
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
 }
 
 /// The records of `plan`'s run of `kernel`, and its kernel 1 time.
@@ -74,15 +66,12 @@ fn cpu() -> String {
 }
 
 fn main() {
-    let scale = u32::try_from(env("GRAPH500_BENCH_SCALE", 18)).expect("a scale");
-    let keys = env("GRAPH500_BENCH_KEYS", 16);
-    let rounds = env("GRAPH500_BENCH_ROUNDS", 3);
-    let spec = GeneratorSpec {
-        kind: GeneratorKind::Xoshiro,
+    let BenchRun {
         scale,
-        edgefactor: 16,
-        seed: None,
-    };
+        keys,
+        rounds,
+        spec,
+    } = BenchRun::from_env();
     let mut bfs_plan = Plan::new(GraphSource::Generated(spec));
     bfs_plan.keys = keys;
     let mut sssp_plan = bfs_plan.clone();

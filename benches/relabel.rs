@@ -21,20 +21,16 @@
 
 #![allow(clippy::print_stdout)]
 
+#[path = "shared/run_env.rs"]
+mod run_env;
+
 use generator::{Edge, EdgeList, generate_weights};
-use harness::{GeneratorKind, GeneratorSpec};
 use kernels::{Bfs, Csr, DeltaStepping, DoBfs, DoParams, SearchKey, SsspParams, WeightedCsr};
 use rayon::prelude::*;
+use run_env::{BenchRun, env, median};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
-
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 /// Seconds `f` takes, and what it returned.
 fn timed<R>(f: impl FnOnce() -> R) -> (f64, R) {
@@ -46,11 +42,6 @@ fn timed<R>(f: impl FnOnce() -> R) -> (f64, R) {
 /// `x` as a vertex id (every graph here has 32-bit ids).
 fn id(x: usize) -> u32 {
     u32::try_from(x).expect("a 32-bit id")
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
 }
 
 /// `new_id[v]`: `v`'s rank when the vertices are ordered by decreasing
@@ -178,16 +169,9 @@ fn weighted(n: usize, edges: &[Edge], weights: &[f32]) -> Arc<WeightedCsr> {
 }
 
 fn main() {
-    let scale = u32::try_from(env("GRAPH500_BENCH_SCALE", 18)).expect("a scale");
-    let keys = env("GRAPH500_BENCH_KEYS", 16);
-    let rounds = env("GRAPH500_BENCH_ROUNDS", 3);
-    let spec = GeneratorSpec {
-        kind: GeneratorKind::Xoshiro,
-        scale,
-        edgefactor: 16,
-        seed: None,
-    };
-    let (generator, rule) = spec.build().expect("a scale one process holds");
+    let run = BenchRun::from_env();
+    let (scale, keys, rounds) = (run.scale, run.keys, run.rounds);
+    let (generator, rule) = run.spec.build().expect("a scale one process holds");
     let edges: EdgeList = generator.generate();
     let weights = generate_weights(&*generator, 0..generator.num_blocks(), &|| ());
     let n = edges.num_vertices();

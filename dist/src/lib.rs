@@ -100,3 +100,14 @@ impl Id for u64 {
         self
     }
 }
+
+/// Runs `f` on a rayon pool of `threads` threads: a rank's workers in the
+/// tests that run ranks as threads.
+#[cfg(test)]
+pub(crate) fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a pool")
+        .install(f)
+}

@@ -324,11 +324,7 @@ fn grid_bfs_against_one_process(direction: Direction, shapes: &[(usize, usize)],
         let grid = Grid::with_shape(n, r, c);
         let (r, c) = (r as u64, c as u64);
         let runs = ThreadRanks::run(p, |comm| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a pool");
-            pool.install(|| {
+            crate::on_threads(threads, || {
                 let m = list.len();
                 let share = &list.edges()[m * comm.rank() / p..m * (comm.rank() + 1) / p];
                 let graph = std::sync::Arc::new(GridGraph::<u32>::build(comm, grid, share));

@@ -104,13 +104,9 @@ fn run_ranks<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<Report>> 
     } = setup;
     let part = Partition::new(g.n as u64, p);
     ThreadRanks::run(p, |c| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
         // On pipes, `par`'s loops take their thread count from the
         // pool installed here.
-        pool.install(|| {
+        crate::on_threads(threads, || {
             kernels::par::with_pool(threads, || {
                 let m = g.edges.len();
                 let share = m * c.rank() / p..m * (c.rank() + 1) / p;

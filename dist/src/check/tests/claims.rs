@@ -32,11 +32,7 @@ fn kernel_runs(
     let n = list.num_vertices() as u64;
     let part = Partition::new(n, p);
     ThreadRanks::run(p, |c| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a pool");
-        pool.install(|| {
+        crate::on_threads(threads, || {
             let m = list.len();
             let (lo, hi) = (m * c.rank() / p, m * (c.rank() + 1) / p);
             let share = &list.edges()[lo..hi];
