@@ -403,8 +403,9 @@ impl DeltaStepping {
 
     /// Relaxes the heavy arcs of every vertex the bucket settled, once:
     /// pushes their heavy arcs, marking them done on the way, or, when
-    /// that costs less ([`Cost`]), marks them done and then pulls. Returns how many it settled, and keeps them
-    /// as the farthest so far unless none.
+    /// that costs less ([`Cost`]), marks them done and then pulls.
+    /// Returns how many it settled, and keeps them as the farthest so far
+    /// unless none.
     fn heavy_phase(&mut self, bucket: u64) -> usize {
         let shared = self.shared_mut();
         shared.queue.clear();
