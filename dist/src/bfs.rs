@@ -130,10 +130,9 @@ pub struct DistBfs<'c, I: Id> {
 impl<'c, I: Id> DistBfs<'c, I> {
     /// Bytes of the per-search arrays of a rank with `rows` vertices in a
     /// graph of `num_vertices`: parents (8 a vertex), claimed levels (1),
-    /// two queues (8 each),
-    /// four bitmaps of the rank's vertices, the global frontier bitmap
-    /// (`N / 8`), the hubs (an id a vertex) and, while choosing them, a
-    /// byte for each of the `N` vertices. A top-down step's messages come on
+    /// two queues (8 each), four bitmaps of the rank's vertices, the
+    /// global frontier bitmap (`N / 8`), the hubs (an id a vertex) and,
+    /// while choosing them, a byte for each of the `N` vertices. A top-down step's messages come on
     /// top; they are bounded by the level's arcs to other ranks.
     pub fn bytes_for(rows: u64, num_vertices: u64) -> u64 {
         let hubs = size_of::<I>() as u64 * rows + num_vertices;
