@@ -55,7 +55,7 @@
 
 use crate::Partition;
 use crate::comm::{
-    Comm, Reduce, all_gather, all_reduce, exchange, exchange_into, exchange_known,
+    Comm, Reduce, all_gather_equal, all_reduce, exchange, exchange_into, exchange_known,
     exchange_known_into,
 };
 use crate::route::{Outbox, Sends, route, route_into};
@@ -642,9 +642,8 @@ impl<'c> Tree<'c> {
     /// if any has one. Collective: one all-gather of `RECORD` words per rank.
     pub(crate) fn agree(&self, found: Found) -> Result<(), Invalid> {
         let mine = found.map_or([u64::MAX; RECORD], |(subject, e)| encode(subject, &e));
-        let size = self.comm.size();
-        let mut all = vec![0u64; size * RECORD];
-        all_gather(self.comm, &mine, &vec![RECORD; size], &mut all);
+        let mut all = Vec::new();
+        all_gather_equal(self.comm, &mine, &mut all);
         let records = all.chunks_exact(RECORD).filter(|r| r[0] != u64::MAX);
         records
             .min_by_key(|r| (r[0], r[1]))

@@ -216,6 +216,31 @@ pub fn all_gather<T: Pod>(comm: &dyn Comm, mine: &[T], counts: &[usize], all: &m
     });
 }
 
+/// Every rank's `mine`, all of one length, in rank order, into `all`
+/// (resized to `size * mine.len()`): an all-gather whose counts are all
+/// `mine.len()`, kept in the thread's buffer, so a call allocates nothing
+/// once `all` has grown. Collective.
+pub(crate) fn all_gather_equal<T: Pod>(comm: &dyn Comm, mine: &[T], all: &mut Vec<T>) {
+    let size = comm.size();
+    all.resize(size * mine.len(), T::zeroed());
+    let each = size_of_val(mine);
+    BYTE_COUNTS.with(|kept| {
+        let mut spare = Vec::new();
+        let mut kept = kept.try_borrow_mut();
+        let counts = match &mut kept {
+            Ok(buffer) => &mut **buffer,
+            Err(_) => &mut spare,
+        };
+        counts.clear();
+        counts.resize(size, each);
+        comm.all_gather_bytes(
+            bytemuck::cast_slice(mine),
+            counts,
+            bytemuck::cast_slice_mut(all),
+        );
+    });
+}
+
 /// `values` reduced over every rank (a copy; the argument is unchanged).
 pub fn all_reduce<const K: usize>(comm: &dyn Comm, mut values: [u64; K], op: Reduce) -> [u64; K] {
     comm.all_reduce(&mut values, op);

@@ -51,7 +51,7 @@ pub(crate) use claims::Shares;
 
 use super::incidence::Incidence;
 use crate::Partition;
-use crate::comm::{Comm, Reduce, all_gather, all_reduce};
+use crate::comm::{Comm, Reduce, all_gather, all_gather_equal, all_reduce};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -204,7 +204,7 @@ impl Levels {
                 usize::try_from(count).expect("a rank's vertices")
             }
         };
-        let mut gathered_records = vec![0u64; size * RECORD];
+        let mut gathered_records = Vec::with_capacity(size * RECORD);
         let (mut level, mut reached) = (0u8, 0u64);
         let mut failed = missing;
         loop {
@@ -219,7 +219,7 @@ impl Levels {
                 self.piece.extend_from_slice(&self.frontier);
             }
             let mine = [count, self.pending.len() as u64, u64::from(failed)];
-            all_gather(comm, &mine, &vec![RECORD; size], &mut gathered_records);
+            all_gather_equal(comm, &mine, &mut gathered_records);
             let records: Vec<&[u64]> = gathered_records.chunks_exact(RECORD).collect();
             if records.iter().any(|r| r[2] != 0) {
                 return None;

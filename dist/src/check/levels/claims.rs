@@ -35,7 +35,7 @@
 use super::super::incidence::{GhostRoutes, Incidence};
 use super::{Levels, MISSING, NO_PARENT, RECORD, UNREACHED};
 use crate::Partition;
-use crate::comm::{Comm, all_gather};
+use crate::comm::{Comm, all_gather_equal};
 use rayon::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
 use validate::NO_LEVEL;
@@ -53,6 +53,8 @@ pub(crate) struct Shares {
     out: Vec<u8>,
     /// Its ghosts' claims, in ghost-cell order.
     ghost_claims: Vec<u8>,
+    /// Every rank's `RECORD` of the agreement.
+    records: Vec<u64>,
 }
 
 impl Shares {
@@ -87,7 +89,7 @@ impl Levels {
         shares: &mut Shares,
         (root, parents, claims): (u64, &[u64], &[u8]),
     ) -> Option<(u64, u64)> {
-        let (me, size, rows) = (comm.rank(), comm.size(), inc.rows());
+        let (me, rows) = (comm.rank(), inc.rows());
         let fits = claims.len() == rows && parents.len() == rows;
         let claim = |i: usize| if fits { claims[i] } else { NO_LEVEL };
         let (out, ghost) = (&mut shares.out, &mut shares.ghost_claims);
@@ -137,9 +139,8 @@ impl Levels {
                 |a, b| (a.0 || b.0, a.1 + b.1, a.2.max(b.2)),
             );
         let mine = [u64::from(failed), reached, u64::from(depth)];
-        let mut all = vec![0u64; size * RECORD];
-        all_gather(comm, &mine, &vec![RECORD; size], &mut all);
-        let records = all.chunks_exact(RECORD);
+        all_gather_equal(comm, &mine, &mut shares.records);
+        let records = shares.records.chunks_exact(RECORD);
         let failed = records.clone().any(|r| r[0] != 0);
         let reached = records.clone().map(|r| r[1]).sum();
         let depth = records.map(|r| r[2]).max().unwrap_or(0);
