@@ -1,7 +1,8 @@
 //! Heavy phases: once a bucket has settled, its vertices' heavy arcs are
 //! relaxed once, either pushed from the settled vertices (marking them done
 //! on the way) or pulled by every vertex not done, lightest arc first up to
-//! the first that cannot help; [`Cost`] chooses.
+//! the first that cannot help (a vertex whose lightest heavy arc cannot
+//! help is passed over without reading its row); [`Cost`] chooses.
 
 use super::{PULL_AHEAD, QUEUED, Shared, Worker, dist, pack};
 use crate::bins::EXACT_BUCKETS;
@@ -55,7 +56,7 @@ impl Shared {
         let chunk = &self.queue[range];
         let mut worker = self.worker();
         for (i, &u) in chunk.iter().enumerate() {
-            self.prefetch_ahead(chunk, i);
+            self.prefetch_ahead(chunk, i, false);
             let du = dist(self.state[u as usize].load(Relaxed));
             self.relax_heavy(&mut worker, u, du);
         }
@@ -98,15 +99,21 @@ impl Shared {
                 let Some(state) = self.state.get(v) else {
                     break;
                 };
-                if v + PULL_AHEAD < self.state.len() {
-                    let far = Vertex::try_from(v + PULL_AHEAD).expect("ids fit Vertex");
-                    if let Some(first) = self.heavy_part(far).first() {
-                        prefetch(first);
+                if let Some(far) = self.state.get(v + PULL_AHEAD) {
+                    let far_v = Vertex::try_from(v + PULL_AHEAD).expect("ids fit Vertex");
+                    if self.may_pull(far_v, dist(far.load(Relaxed)), low) {
+                        self.graph.prefetch_offsets(far_v);
+                        if let Some(first) = self.heavy_part(far_v).first() {
+                            prefetch(first);
+                        }
                     }
                 }
                 let v = Vertex::try_from(v).expect("ids fit Vertex");
                 let current = state.load(Relaxed);
                 let (mut best, mut from) = (dist(current), None);
+                if !self.may_pull(v, best, low) {
+                    continue;
+                }
                 for arc in self.heavy_part(v) {
                     if low + arc.weight >= best {
                         break;
@@ -125,6 +132,18 @@ impl Shared {
                 }
             }
         });
+    }
+
+    /// Whether `v`, at distance `best`, may take an offer through a heavy
+    /// arc from a vertex of the bucket that starts at `low`: only if its
+    /// lightest heavy arc, added to `low`, beats `best` (the pull's stopping
+    /// rule at its first arc, read from the graph's per-vertex array in
+    /// vertex order instead of from the row, so that the rows of vertices
+    /// that cannot improve are neither read nor prefetched). Needs rows
+    /// split at `delta`.
+    #[inline]
+    fn may_pull(&self, v: Vertex, best: f32, low: f32) -> bool {
+        low + self.graph.lightest_heavy(v) < best
     }
 
     /// The part of `u`'s row that holds its heavy arcs: the rest of a split

@@ -52,7 +52,7 @@ impl Shared {
     fn light_entries(&self, worker: &mut Worker, entries: &[Vertex]) {
         let delta = self.delta;
         for (i, &u) in entries.iter().enumerate() {
-            self.prefetch_ahead(entries, i);
+            self.prefetch_ahead(entries, i, self.split);
             let state = &self.state[u as usize];
             // Stale unless marked: a vertex that improved into another bin
             // was queued there too, and its first entry taken clears the
@@ -74,7 +74,7 @@ impl Shared {
             // Listed once per bucket, at its first processing (the bit
             // is tested before the locked set, which only the first
             // takes), so that a hub relaxes its heavy arcs once.
-            let (row, heavy) = self.parts(u);
+            let (row, heavy) = self.light_parts(u);
             if !self.listed.get(u as usize) && !self.listed.test_and_set(u as usize) {
                 worker.settled.push(u);
                 worker.settled_heavy_arcs += heavy.len() as u64;
@@ -91,14 +91,21 @@ impl Shared {
     /// Prefetches, for the vertex at `i` of `chunk`, the state and row
     /// bounds of the vertex [`AHEAD`] entries on, and the first arc of the
     /// row of the one [`ROW_AHEAD`] on (its light arcs, and the heavy ones
-    /// after them).
+    /// after them). With `light_only` (a light phase on split rows), also
+    /// the light count of the far one, and the near one's row only if it
+    /// has light arcs: most queued vertices have none, and a light phase
+    /// then needs nothing of their row.
     #[inline]
-    pub(super) fn prefetch_ahead(&self, chunk: &[Vertex], i: usize) {
+    pub(super) fn prefetch_ahead(&self, chunk: &[Vertex], i: usize, light_only: bool) {
         if let Some(&far) = chunk.get(i + AHEAD) {
             prefetch(&self.state[far as usize]);
             self.graph.prefetch_offsets(far);
+            if light_only {
+                self.graph.prefetch_light_count(far);
+            }
         }
         if let Some(&near) = chunk.get(i + ROW_AHEAD)
+            && (!light_only || self.graph.light_count(near) > 0)
             && let Some(first) = self.graph.arcs(near).first()
         {
             prefetch(first);
@@ -123,12 +130,27 @@ impl Shared {
         }
     }
 
-    /// The parts of `u`'s row that hold its light and its heavy arcs: on a
-    /// row split at `delta`
+    /// The parts of `u`'s row that hold its light and its heavy arcs, for
+    /// a light phase: on a row split at `delta`
     /// ([`WeightedCsr::split_light`](crate::WeightedCsr::split_light)) the
-    /// light prefix and the rest, found by reading the row, whose first line
-    /// is read anyway, rather than the graph's light counts (one random line
-    /// less a vertex); else the whole row twice.
+    /// light prefix and the rest, from the graph's light counts (prefetched
+    /// with the row bounds), so that a vertex without light arcs costs no
+    /// line of its row; else the whole row twice.
+    #[inline]
+    fn light_parts(&self, u: Vertex) -> (&[WeightedArc], &[WeightedArc]) {
+        if self.split {
+            self.graph.light_and_heavy(u)
+        } else {
+            let row = self.graph.arcs(u);
+            (row, row)
+        }
+    }
+
+    /// The parts of `u`'s row that hold its light and its heavy arcs, for
+    /// a push, which reads the row anyway: on a row split at `delta` the
+    /// light prefix and the rest, found by reading the row rather than the
+    /// graph's light counts (one random line less a vertex); else the
+    /// whole row twice.
     #[inline]
     pub(super) fn parts(&self, u: Vertex) -> (&[WeightedArc], &[WeightedArc]) {
         let row = self.graph.arcs(u);
