@@ -8,7 +8,8 @@
 //! propagation-blocking passes as [`Csr`] (`csr::build_rows`), with 8-byte
 //! words in the regions instead of 4.
 //!
-//! Memory: `8 (N + 1)` bytes of offsets and `8 * 2 * M` of arcs, plus what
+//! Memory: `8 (N + 1)` bytes of offsets and `8 * 2 * M` of arcs, once split
+//! 8 more per vertex (light counts and lightest heavy weights), plus what
 //! building adds ([`WeightedCsr::bytes_for`]). [`WeightedCsr::unweighted`]
 //! copies out the [`Csr`] a BFS runs on, in one streaming pass, so a run of
 //! both kernels builds once.
@@ -39,6 +40,9 @@ pub struct WeightedCsr {
     light_below: Option<f32>,
     /// Per vertex, how many of its arcs are light (empty unless split).
     light: Vec<u32>,
+    /// Per vertex, the weight of its lightest heavy arc, infinite if none
+    /// (empty unless split).
+    lightest_heavy: Vec<f32>,
 }
 
 impl WeightedCsr {
@@ -65,6 +69,7 @@ impl WeightedCsr {
             arcs,
             light_below: None,
             light: Vec::new(),
+            lightest_heavy: Vec::new(),
         }
     }
 
@@ -77,7 +82,8 @@ impl WeightedCsr {
     /// One parallel pass over the arcs, a row's heavy arcs through a
     /// scratch buffer, plus the sort of each heavy part (`O(d log d)` for a
     /// row of `d < 1024` arcs, a radix sort of a few passes above);
-    /// keeps each row's light count (4 bytes per vertex).
+    /// keeps each row's light count and the weight of its lightest heavy
+    /// arc (4 bytes each per vertex).
     /// On rayon: [`WeightedCsr::split_light_on`].
     pub fn split_light(&mut self, below: f32) {
         self.split_light_on(Backend::Rayon, below);
@@ -89,22 +95,36 @@ impl WeightedCsr {
         let n = self.num_vertices();
         let offsets = &self.offsets;
         self.light.resize(n, 0);
+        self.lightest_heavy.resize(n, f32::INFINITY);
         let mut pieces = Vec::with_capacity(n.div_ceil(ROWS));
         let mut rest = self.arcs.as_mut_slice();
-        for (first, light) in (0..n).step_by(ROWS).zip(self.light.chunks_mut(ROWS)) {
+        let rows = (0..n).step_by(ROWS);
+        let counts = self
+            .light
+            .chunks_mut(ROWS)
+            .zip(self.lightest_heavy.chunks_mut(ROWS));
+        for (first, (light, lightest)) in rows.zip(counts) {
             let ends = &offsets[first..=(first + ROWS).min(n)];
             let len = usize::try_from(ends[ends.len() - 1] - ends[0]).expect("in memory");
             let (piece, tail) = rest.split_at_mut(len);
-            pieces.push((piece, ends, light));
+            pieces.push((piece, ends, light, lightest));
             rest = tail;
         }
-        backend.for_each_init(pieces, HeavyArcs::default, |heavy, (piece, ends, light)| {
-            for (row, count) in ends.windows(2).zip(light) {
-                let from = usize::try_from(row[0] - ends[0]).expect("in memory");
-                let to = usize::try_from(row[1] - ends[0]).expect("in memory");
-                *count = partition(&mut piece[from..to], below, heavy);
-            }
-        });
+        backend.for_each_init(
+            pieces,
+            HeavyArcs::default,
+            |heavy, (piece, ends, light, lightest)| {
+                for ((row, count), lightest) in ends.windows(2).zip(light).zip(lightest) {
+                    let from = usize::try_from(row[0] - ends[0]).expect("in memory");
+                    let to = usize::try_from(row[1] - ends[0]).expect("in memory");
+                    let row = &mut piece[from..to];
+                    *count = partition(row, below, heavy);
+                    *lightest = row.get(*count as usize).map_or(f32::INFINITY, |&word| {
+                        bytemuck::cast::<u64, WeightedArc>(word).weight
+                    });
+                }
+            },
+        );
         self.light_below = Some(below);
     }
 
@@ -129,10 +149,37 @@ impl WeightedCsr {
         self.arcs(v).split_at(self.light[v as usize] as usize)
     }
 
+    /// How many of `v`'s arcs are light (its row's prefix), in a graph
+    /// split by [`WeightedCsr::split_light`]. O(1). Panics if the rows are
+    /// not split.
+    #[inline]
+    pub fn light_count(&self, v: Vertex) -> usize {
+        self.light[v as usize] as usize
+    }
+
+    /// Starts loading `v`'s light count, for a loop that will read it a few
+    /// vertices from now. A hint: nothing observable changes. Panics if the
+    /// rows are not split.
+    #[inline]
+    pub fn prefetch_light_count(&self, v: Vertex) {
+        par::hint::prefetch(&self.light[v as usize]);
+    }
+
+    /// The weight of `v`'s lightest heavy arc (the first of its heavy
+    /// part), infinite if it has none, in a graph split by
+    /// [`WeightedCsr::split_light`]: read in vertex order, it tells a pull
+    /// which rows can help without reading them. O(1). Panics if the rows
+    /// are not split.
+    #[inline]
+    pub fn lightest_heavy(&self, v: Vertex) -> f32 {
+        self.lightest_heavy[v as usize]
+    }
+
     /// Peak bytes of building, and then holding, the graph: [`Csr::bytes_for`]
-    /// plus 4 more bytes per arc and 4 per vertex (the light counts).
+    /// plus 4 more bytes per arc and 8 per vertex (the light counts and
+    /// lightest heavy arcs).
     pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
-        Csr::bytes_for(num_vertices, num_edges) + 4 * 2 * num_edges + 4 * num_vertices
+        Csr::bytes_for(num_vertices, num_edges) + 4 * 2 * num_edges + 8 * num_vertices
     }
 
     /// `N`.
@@ -403,5 +450,34 @@ mod tests {
             got.sort_by_key(key);
             assert_eq!((l, &got[..]), (&light[..], &heavy[..]), "vertex {v}");
         }
+    }
+
+    /// Guards the per-vertex figures a split keeps for delta-stepping: the
+    /// light count is the light prefix's length, and the lightest heavy
+    /// weight is the first heavy arc's (the least of the row's heavy
+    /// weights), infinite for a row with no heavy arc (an isolated vertex,
+    /// or one whose arcs are all light).
+    #[test]
+    fn a_split_keeps_each_light_count_and_lightest_heavy_weight() {
+        let list = Kronecker::new(10, 16, 3).unwrap().generate();
+        let w = weights(list.len());
+        let mut g = WeightedCsr::build(list.num_vertices(), list.edges(), &w);
+        g.split_light(0.75);
+        let mut no_heavy = 0;
+        for v in 0..g.num_vertices() as u32 {
+            let row = g.arcs(v);
+            let light = row.iter().filter(|a| a.weight < 0.75).count();
+            let lightest = (row.iter().map(|a| a.weight))
+                .filter(|&x| x >= 0.75)
+                .fold(f32::INFINITY, f32::min);
+            no_heavy += usize::from(lightest == f32::INFINITY);
+            assert_eq!(g.light_count(v), light, "vertex {v}");
+            assert_eq!(
+                g.lightest_heavy(v).to_bits(),
+                lightest.to_bits(),
+                "vertex {v}"
+            );
+        }
+        assert!(no_heavy > 0, "some row without heavy arcs is checked");
     }
 }

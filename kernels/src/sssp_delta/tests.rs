@@ -296,3 +296,49 @@ fn every_reached_vertex_ends_listed_and_done_whether_pushed_or_pulled() {
         }
     }
 }
+
+/// Guards the pull's pass over vertices whose lightest heavy arc cannot
+/// help: a hub whose bucket is pulled (each leaf joined to it by two heavy
+/// tuples, so a pull costs less than a push), leaves reached only through
+/// it, a vertex at a distance no heavy arc can beat (a light path), one
+/// that a later bucket's heavy arc improves, and one a light path reaches
+/// that the hub's heavy arc improves. Distances are Dijkstra's, bit
+/// for bit, on 1 and 2 threads.
+#[test]
+fn a_pull_passes_over_exactly_the_vertices_no_heavy_arc_can_improve() {
+    let leaves = 200u32;
+    let (mut edges, mut w) = (Vec::new(), Vec::new());
+    let mut tuple = |u: Vertex, v: Vertex, x: f32| {
+        edges.push(Edge { u, v });
+        w.push(x);
+    };
+    for i in 1..=leaves {
+        let x = 0.1 + (i % 37) as f32 / 64.0;
+        tuple(0, i, x);
+        tuple(i, 0, x + (i % 5) as f32 / 128.0);
+    }
+    // A light path 0 - a - b into the next bucket, and b's heavy arc back.
+    let (a, b) = (leaves + 1, leaves + 2);
+    tuple(0, a, 0.01);
+    tuple(a, b, 0.01);
+    tuple(b, 0, 0.5);
+    // A leaf improved by `b`'s bucket, below its hub arcs.
+    tuple(b, 7, 0.02);
+    // A vertex reached through a light path whose heavy arc to the hub,
+    // lighter than that path, only the pull can offer.
+    let c = leaves + 3;
+    tuple(a, c, 0.015);
+    tuple(c, 0, 0.02);
+    let list = EdgeList::new(u64::from(leaves) + 4, edges).unwrap();
+    let mut g = WeightedCsr::build(list.num_vertices(), list.edges(), &w);
+    g.split_light(DEFAULT_DELTA);
+    let want = dijkstra(&g, 0);
+    for threads in [1, 2] {
+        let (stats, dist, _, pulls) = search_split(&list, &w, threads, FUSE, 0);
+        assert!(pulls > 0, "{threads} threads: the hub's bucket is pulled");
+        assert_eq!(stats.reached, u64::from(leaves) + 4);
+        assert_eq!(dist[c as usize], 0.02, "{threads} threads: pulled");
+        let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&dist), bits(&want), "{threads} threads");
+    }
+}

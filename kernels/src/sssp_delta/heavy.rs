@@ -1,0 +1,160 @@
+//! Heavy phases: once a bucket has settled, its vertices' heavy arcs are
+//! relaxed once, either pushed from the settled vertices (marking them done
+//! on the way) or pulled by every vertex not done, lightest arc first up to
+//! the first that cannot help (a vertex whose lightest heavy arc cannot
+//! help is passed over without reading its row); [`Cost`] chooses.
+
+use super::{PULL_AHEAD, QUEUED, Shared, Worker, dist, pack};
+use crate::bins::EXACT_BUCKETS;
+use crate::{Bitmap, WeightedArc};
+use generator::Vertex;
+use par::hint::prefetch;
+use std::ops::Range;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// What a heavy phase is expected to cost, in pushed arcs: a push reads
+/// each heavy arc of the settled vertices, and a pull every vertex not
+/// done and, at most, its heavy arcs (it stops early). A vertex not done
+/// weighs [`Cost::OPEN_VERTEX`] arcs of the pull, and a pushed arc
+/// [`Cost::PUSHED_ARC`]; both weights were chosen by measurement
+/// (docs/history-kernels.md#sssp_delta). Public for the distributed
+/// engine's own choice between the two.
+pub struct Cost;
+
+impl Cost {
+    /// A pull's arcs each vertex not done costs.
+    pub const OPEN_VERTEX: u64 = 6;
+    /// A pull's arcs each pushed arc costs.
+    pub const PUSHED_ARC: u64 = 5;
+
+    /// A pull over `open_vertices` vertices not done, with `heavy_arcs`.
+    pub fn pull(open_vertices: u64, heavy_arcs: u64) -> u64 {
+        Self::OPEN_VERTEX * open_vertices + heavy_arcs
+    }
+
+    /// A push of `arcs` heavy arcs.
+    pub fn push(arcs: u64) -> u64 {
+        Self::PUSHED_ARC * arcs
+    }
+}
+
+impl Shared {
+    /// Marks the queued vertices `range` (the bucket's settled ones) done.
+    pub(super) fn mark_done(&self, range: Range<usize>) {
+        for &u in &self.queue[range] {
+            self.done.set_atomic(u as usize);
+        }
+    }
+
+    /// Marks the queue's vertices `range` done and relaxes their heavy
+    /// arcs. Not a phase after the marks: a heavy arc offers a vertex of
+    /// the bucket more than its distance (the bucket's bound is exact),
+    /// so an arc that finds it not yet marked reads its state and leaves
+    /// it unchanged, as the mark would have.
+    pub(super) fn push(&self, range: Range<usize>) {
+        self.mark_done(range.clone());
+        let chunk = &self.queue[range];
+        let mut worker = self.worker();
+        for (i, &u) in chunk.iter().enumerate() {
+            self.prefetch_ahead(chunk, i, false);
+            let du = dist(self.state[u as usize].load(Relaxed));
+            self.relax_heavy(&mut worker, u, du);
+        }
+    }
+
+    /// Offers `u`'s heavy neighbours `du` plus their arc's weight.
+    #[inline]
+    fn relax_heavy(&self, worker: &mut Worker, u: Vertex, du: f32) {
+        let delta = self.delta;
+        for arc in self.parts(u).1.iter().filter(|a| a.weight >= delta) {
+            self.relax(worker, u, du + arc.weight, arc.target);
+        }
+    }
+
+    /// The heavy phase of `bucket` turned round: every vertex not done
+    /// takes the best offer `dist[u] + w` of its done neighbours `u`
+    /// through its heavy arcs, read lightest first up to the first whose
+    /// weight added to the bucket's lower bound cannot beat its distance
+    /// (later ones cannot either; offers from earlier buckets were made in
+    /// their own heavy phases). Needs rows split at `delta`. Writes only
+    /// vertices not done and reads only done ones: plain loads and stores.
+    /// For the done bitmap's words `words`.
+    pub(super) fn pull(&self, bucket: u64, words: Range<usize>) {
+        // The bucket's lower bound, exact (a power of two times an integer
+        // below 2^24); past 2^24 buckets `bucket as f32` could round up
+        // and stop a pull too early, so the bound falls back to 0 there.
+        #[allow(clippy::cast_precision_loss)]
+        let low = if bucket < EXACT_BUCKETS {
+            bucket as f32 * self.delta
+        } else {
+            0.0
+        };
+        let done = &self.done;
+        words.for_each(|w| {
+            let mut worker = None;
+            let mut open = !done.word(w);
+            while open != 0 {
+                let v = w * Bitmap::WORD_BITS + open.trailing_zeros() as usize;
+                open &= open - 1;
+                let Some(state) = self.state.get(v) else {
+                    break;
+                };
+                if let Some(far) = self.state.get(v + PULL_AHEAD) {
+                    let far_v = Vertex::try_from(v + PULL_AHEAD).expect("ids fit Vertex");
+                    if self.may_pull(far_v, dist(far.load(Relaxed)), low) {
+                        self.graph.prefetch_offsets(far_v);
+                        if let Some(first) = self.heavy_part(far_v).first() {
+                            prefetch(first);
+                        }
+                    }
+                }
+                let v = Vertex::try_from(v).expect("ids fit Vertex");
+                let current = state.load(Relaxed);
+                let (mut best, mut from) = (dist(current), None);
+                if !self.may_pull(v, best, low) {
+                    continue;
+                }
+                for arc in self.heavy_part(v) {
+                    if low + arc.weight >= best {
+                        break;
+                    }
+                    if done.get(arc.target as usize) {
+                        let d = dist(self.state[arc.target as usize].load(Relaxed)) + arc.weight;
+                        if d < best {
+                            (best, from) = (d, Some(arc.target));
+                        }
+                    }
+                }
+                if let Some(u) = from {
+                    state.store(pack(best, u) | QUEUED, Relaxed);
+                    let worker = worker.get_or_insert_with(|| self.worker());
+                    self.queue_in_bin(worker, v, current, best);
+                }
+            }
+        });
+    }
+
+    /// Whether `v`, at distance `best`, may take an offer through a heavy
+    /// arc from a vertex of the bucket that starts at `low`: only if its
+    /// lightest heavy arc, added to `low`, beats `best` (the pull's stopping
+    /// rule at its first arc, read from the graph's per-vertex array in
+    /// vertex order instead of from the row, so that the rows of vertices
+    /// that cannot improve are neither read nor prefetched). Needs rows
+    /// split at `delta`.
+    #[inline]
+    fn may_pull(&self, v: Vertex, best: f32, low: f32) -> bool {
+        low + self.graph.lightest_heavy(v) < best
+    }
+
+    /// The part of `u`'s row that holds its heavy arcs: the rest of a split
+    /// row, found from the graph's light counts (for loops in vertex order,
+    /// which read them in sequence), else the whole row.
+    #[inline]
+    pub(super) fn heavy_part(&self, u: Vertex) -> &[WeightedArc] {
+        if self.split {
+            self.graph.light_and_heavy(u).1
+        } else {
+            self.graph.arcs(u)
+        }
+    }
+}

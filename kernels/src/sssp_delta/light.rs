@@ -1,0 +1,164 @@
+//! Light phases: the queued vertices still waiting relax their arcs
+//! lighter than delta (a row's prefix when split), each taken off its bin
+//! by one atomic step; then bucket fusion, a worker going on with its own
+//! small bins of the bucket; and the relaxation itself, one CAS on a
+//! vertex's packed distance and parent.
+
+use super::{AHEAD, ARC_AHEAD, QUEUED, ROW_AHEAD, Shared, Worker, dist, pack};
+use crate::WeightedArc;
+use generator::Vertex;
+use par::hint::prefetch;
+use std::ops::Range;
+use std::sync::atomic::Ordering::Relaxed;
+
+impl Shared {
+    /// Relaxes the light arcs of the queued vertices `range` still
+    /// waiting, and lists the ones not listed yet as settled by this
+    /// bucket.
+    pub(super) fn light_phase(&self, range: Range<usize>) {
+        let mut worker = self.worker();
+        self.light_entries(&mut worker, &self.queue[range]);
+        self.fuse(&mut worker);
+    }
+
+    /// Bucket fusion (after GAPBS): once its share of the queue is done,
+    /// a worker takes its own entries in the bins of the bucket from the
+    /// lowest this phase gathered, lowest bin first, while the bin holds
+    /// at most [`FUSE`](super::FUSE) of them, and processes them at once instead of in
+    /// a later phase; it stops at the first larger bin, which a later phase
+    /// gathers with the other workers' entries.
+    fn fuse(&self, worker: &mut Worker) {
+        let mut entries = std::mem::take(&mut worker.fused);
+        for bin in self.fusing.clone() {
+            loop {
+                let len = worker.bins.len(bin);
+                if len == 0 {
+                    break;
+                }
+                if len > self.fuse {
+                    worker.fused = entries;
+                    return;
+                }
+                entries.clear();
+                worker.bins.drain_into(bin, &mut entries);
+                self.light_entries(worker, &entries);
+            }
+        }
+        worker.fused = entries;
+    }
+
+    /// Relaxes the light arcs of `entries` still waiting, and lists the
+    /// ones not listed yet as settled by this bucket.
+    fn light_entries(&self, worker: &mut Worker, entries: &[Vertex]) {
+        let delta = self.delta;
+        for (i, &u) in entries.iter().enumerate() {
+            self.prefetch_ahead(entries, i, self.split);
+            let state = &self.state[u as usize];
+            // Stale unless marked: a vertex that improved into another bin
+            // was queued there too, and its first entry taken clears the
+            // mark. A marked one waits in the bin of its distance, which
+            // only fell since this entry's bin and is not below the lowest
+            // bin gathered: it waits in a bin of this phase.
+            if state.load(Relaxed) & QUEUED == 0 {
+                continue;
+            }
+            // Taken off its bin, reading its distance in the same atomic
+            // step: an improvement before it is read here, one after it
+            // finds the mark clear and queues the vertex anew. Of two
+            // entries for it in one phase, only one finds the mark set.
+            let taken = state.fetch_and(!QUEUED, Relaxed);
+            if taken & QUEUED == 0 {
+                continue;
+            }
+            let du = dist(taken);
+            // Listed once per bucket, at its first processing (the bit
+            // is tested before the locked set, which only the first
+            // takes), so that a hub relaxes its heavy arcs once.
+            let (row, heavy) = self.light_parts(u);
+            if !self.listed.get(u as usize) && !self.listed.test_and_set(u as usize) {
+                worker.settled.push(u);
+                worker.settled_heavy_arcs += heavy.len() as u64;
+            }
+            for (j, arc) in row.iter().enumerate().filter(|(_, a)| a.weight < delta) {
+                if let Some(ahead) = row.get(j + ARC_AHEAD) {
+                    prefetch(&self.state[ahead.target as usize]);
+                }
+                self.relax(worker, u, du + arc.weight, arc.target);
+            }
+        }
+    }
+
+    /// Prefetches, for the vertex at `i` of `chunk`, the state and row
+    /// bounds of the vertex [`AHEAD`] entries on, and the first arc of the
+    /// row of the one [`ROW_AHEAD`] on (its light arcs, and the heavy ones
+    /// after them). With `light_only` (a light phase on split rows), also
+    /// the light count of the far one, and the near one's row only if it
+    /// has light arcs: most queued vertices have none, and a light phase
+    /// then needs nothing of their row.
+    #[inline]
+    pub(super) fn prefetch_ahead(&self, chunk: &[Vertex], i: usize, light_only: bool) {
+        if let Some(&far) = chunk.get(i + AHEAD) {
+            prefetch(&self.state[far as usize]);
+            self.graph.prefetch_offsets(far);
+            if light_only {
+                self.graph.prefetch_light_count(far);
+            }
+        }
+        if let Some(&near) = chunk.get(i + ROW_AHEAD)
+            && (!light_only || self.graph.light_count(near) > 0)
+            && let Some(first) = self.graph.arcs(near).first()
+        {
+            prefetch(first);
+        }
+    }
+
+    /// Offers `v` the distance `d` through `u`: taken if strictly smaller,
+    /// and then `v` is queued in `d`'s bucket, unless it waits in that
+    /// bucket's bin already (its mark set and its old distance there).
+    #[inline]
+    pub(super) fn relax(&self, worker: &mut Worker, u: Vertex, d: f32, v: Vertex) {
+        if self.done.get(v as usize) {
+            return; // final: a done vertex's distance is below `d`
+        }
+        let state = &self.state[v as usize];
+        let mut current = state.load(Relaxed);
+        while d < dist(current) {
+            match state.compare_exchange_weak(current, pack(d, u) | QUEUED, Relaxed, Relaxed) {
+                Ok(_) => return self.queue_in_bin(worker, v, current, d),
+                Err(now) => current = now,
+            }
+        }
+    }
+
+    /// The parts of `u`'s row that hold its light and its heavy arcs, for
+    /// a light phase: on a row split at `delta`
+    /// ([`WeightedCsr::split_light`](crate::WeightedCsr::split_light)) the
+    /// light prefix and the rest, from the graph's light counts (prefetched
+    /// with the row bounds), so that a vertex without light arcs costs no
+    /// line of its row; else the whole row twice.
+    #[inline]
+    fn light_parts(&self, u: Vertex) -> (&[WeightedArc], &[WeightedArc]) {
+        if self.split {
+            self.graph.light_and_heavy(u)
+        } else {
+            let row = self.graph.arcs(u);
+            (row, row)
+        }
+    }
+
+    /// The parts of `u`'s row that hold its light and its heavy arcs, for
+    /// a push, which reads the row anyway: on a row split at `delta` the
+    /// light prefix and the rest, found by reading the row rather than the
+    /// graph's light counts (one random line less a vertex); else the
+    /// whole row twice.
+    #[inline]
+    pub(super) fn parts(&self, u: Vertex) -> (&[WeightedArc], &[WeightedArc]) {
+        let row = self.graph.arcs(u);
+        if self.split {
+            let light = row.iter().take_while(|a| a.weight < self.delta).count();
+            row.split_at(light)
+        } else {
+            (row, row)
+        }
+    }
+}
