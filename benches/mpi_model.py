@@ -97,9 +97,11 @@ def ghosts(N, M, P, q=0.24):
 def validation(N, M, P):
     """Bytes of one validation whose claimed levels hold
     (dist/src/check/levels/claims.rs): one byte a ghost, check 1's
-    agreement (64-byte records), the claims' agreement (24-byte records)
-    and the verdict (two words, shared by a batch's searches)."""
-    return ghosts(N, M, P) + P * (P - 1) * (64 + 24 + 16)
+    agreement (an all-reduce of a word when no rank fails), the claims'
+    agreement (all-reduces of three words) and the verdict (two words,
+    shared by a batch's searches); an all-reduce of k words counts
+    8 k (P - 1) bytes a rank, as dist/src/mpi.rs counts it."""
+    return ghosts(N, M, P) + P * (P - 1) * (8 + 24 + 16)
 
 
 def kernel1_1d(N, M, P, w):
@@ -211,10 +213,10 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
             two["bytes"] += wt * (w * f / P * (R - 1) + b * q_td / P * (C - 1) / C)
             two["latency"] += wt * (2 * (R - 1) + 2 * (C - 1) + lg)
     # Validation: each rank's ghosts' claims from their owners (one byte a
-    # ghost, an all-to-all), and three agreements (two all-gathers and the
-    # batch's all-reduce).
+    # ghost, an all-to-all), and the agreements, all all-reduces: check 1's
+    # (one), the claims' (two) and a sixteenth of the batch's verdict.
     v = dict(compute=prof["validate_per_tuple"] * M / P, bytes=ghosts(N, M, P) / P,
-             latency=3 * (P - 1) + lg)
+             latency=(P - 1) + (3 + 1 / 16) * lg)
     total = lambda t: t["compute"] + t["bytes"] / B + t["latency"] * alpha
     for t in (one, two, v):
         t["seconds"] = total(t)

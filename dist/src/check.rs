@@ -38,8 +38,9 @@
 //!
 //! Invariants. Every rank calls the same collectives in the same order:
 //! round counts come from all-reduces, and each phase ends in an agreement
-//! (one all-gather of a fixed record of `u64` words per rank) after which
-//! all stop or all go on. All ranks pick the same failure: the lowest
+//! (all-reduces: one of a word when no rank failed, else four that pick
+//! the first failure's record, `comm::all_reduce_first`) after which all
+//! stop or all go on. All ranks pick the same failure: the lowest
 //! check, then the lowest vertex or tuple position, then the lowest rank;
 //! for checks 1, 3, 4 and 6 that is the one the single-process validator
 //! names. Replies return in request order and `route` keeps each
@@ -55,7 +56,7 @@
 
 use crate::Partition;
 use crate::comm::{
-    Comm, Reduce, all_gather_equal, all_reduce, exchange, exchange_into, exchange_known,
+    Comm, Reduce, all_reduce, all_reduce_first, exchange, exchange_into, exchange_known,
     exchange_known_into,
 };
 use crate::route::{Outbox, Sends, route, route_into};
@@ -87,6 +88,10 @@ const UNREACHED: u32 = u32::MAX;
 const PENDING: u32 = u32::MAX - 1;
 /// Words of a failure record: order, subject, variant, five fields.
 pub(crate) const RECORD: usize = 8;
+/// Bytes a rank counts per other rank for an agreement no rank fails
+/// ([`Tree::agree`]: one all-reduce of a word).
+#[cfg(test)]
+pub(crate) const AGREED: u64 = 8;
 /// Tuples per parallel work item.
 const GRAIN: usize = 1 << 14;
 
@@ -639,15 +644,12 @@ impl<'c> Tree<'c> {
     }
 
     /// Agrees on the ranks' failures: `Err` with the same one on every rank
-    /// if any has one. Collective: one all-gather of `RECORD` words per rank.
+    /// if any has one: the lowest `(order, subject)`, ties to the lowest
+    /// rank. Collective: one all-reduce of a word if no rank failed, else
+    /// four (`all_reduce_first`).
     pub(crate) fn agree(&self, found: Found) -> Result<(), Invalid> {
-        let mine = found.map_or([u64::MAX; RECORD], |(subject, e)| encode(subject, &e));
-        let mut all = Vec::new();
-        all_gather_equal(self.comm, &mine, &mut all);
-        let records = all.chunks_exact(RECORD).filter(|r| r[0] != u64::MAX);
-        records
-            .min_by_key(|r| (r[0], r[1]))
-            .map_or(Ok(()), |r| Err(decode(r)))
+        let mine = found.map(|(subject, e)| encode(subject, &e));
+        all_reduce_first(self.comm, mine, 2).map_or(Ok(()), |r| Err(decode(&r)))
     }
 }
 

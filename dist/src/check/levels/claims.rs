@@ -21,21 +21,21 @@
 //! level-0 vertex, the root: the parents form a tree (check 2) whose
 //! depths are the claims, and the cells hold them as the rounds would
 //! have left them (`UNREACHED` for `NO_LEVEL`), so checks 3 and 4 follow
-//! unchanged. One agreement (an all-gather of `RECORD` words a rank)
-//! makes every rank take the same way: any claim failing anywhere sends
-//! the search to the level rounds, which judge it exactly as without
+//! unchanged. One agreement (an all-reduce of the failure flag and the
+//! depth, one of the reached count) makes every rank take the same way:
+//! any claim failing anywhere sends the search to the level rounds, which judge it exactly as without
 //! claims. The claims are read, never trusted; nothing of a kernel's
 //! graph or code is used.
 //!
 //! Cost per search: `O(n_r + ghosts)` work, parallel; all ranks together
 //! send one byte per ghost (each rank's ghosts summed) and `24 P (P - 1)`
-//! bytes for the agreement. Memory: 5 bytes per vertex another rank holds
+//! bytes for the agreement, `2 log2 P` messages deep. Memory: 5 bytes per vertex another rank holds
 //! as a ghost and one per ghost ([`Shares::bytes_for`]).
 
 use super::super::incidence::{GhostRoutes, Incidence};
-use super::{Levels, MISSING, NO_PARENT, RECORD, UNREACHED};
+use super::{Levels, MISSING, NO_PARENT, UNREACHED};
 use crate::Partition;
-use crate::comm::{Comm, all_gather_equal};
+use crate::comm::{Comm, Reduce, all_reduce};
 use rayon::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
 use validate::NO_LEVEL;
@@ -53,8 +53,6 @@ pub(crate) struct Shares {
     out: Vec<u8>,
     /// Its ghosts' claims, in ghost-cell order.
     ghost_claims: Vec<u8>,
-    /// Every rank's `RECORD` of the agreement.
-    records: Vec<u64>,
 }
 
 impl Shares {
@@ -138,12 +136,8 @@ impl Levels {
                 || (false, 0, 0),
                 |a, b| (a.0 || b.0, a.1 + b.1, a.2.max(b.2)),
             );
-        let mine = [u64::from(failed), reached, u64::from(depth)];
-        all_gather_equal(comm, &mine, &mut shares.records);
-        let records = shares.records.chunks_exact(RECORD);
-        let failed = records.clone().any(|r| r[0] != 0);
-        let reached = records.clone().map(|r| r[1]).sum();
-        let depth = records.map(|r| r[2]).max().unwrap_or(0);
-        (!failed).then_some((reached, depth))
+        let [failed, depth] = all_reduce(comm, [u64::from(failed), u64::from(depth)], Reduce::Max);
+        let [reached] = all_reduce(comm, [reached], Reduce::Sum);
+        (failed == 0).then_some((reached, depth))
     }
 }

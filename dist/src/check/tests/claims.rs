@@ -236,7 +236,7 @@ fn a_certified_search_sends_a_byte_a_ghost_and_the_agreements() {
                 "scale {scale}, P {p}"
             );
             let (p64, q) = (p as u64, p as u64 - 1);
-            let model = p64 * q * (8 * RECORD as u64 + 24 + 16) + ghosts(&c, p);
+            let model = p64 * q * (AGREED + 24 + 16) + ghosts(&c, p);
             assert_eq!(run.bytes, model, "scale {scale}, P {p}");
         }
     }
