@@ -74,7 +74,7 @@ mod levels;
 use batch::{Batch, Held, LANES};
 
 pub(crate) use incidence::{GhostRoutes, Incidence};
-pub(crate) use levels::{Levels, NO_PARENT, Shares};
+pub(crate) use levels::{Certified, Levels, NO_PARENT, Shares};
 
 /// Tuples a rank judges per round of checks 3 and 4: a round's buffers
 /// take 48 bytes a tuple with 32-bit ids (requests out and in, answers,
@@ -236,8 +236,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         claims: Option<&[u8]>,
         claimed_nedge: Option<u64>,
     ) -> Result<TreeSummary, Invalid> {
-        self.check_root_and_pointers(root, parents)?;
-        if let Some(tree) = self.tree(root, parents, claims) {
+        if let Some(tree) = self.tree(root, parents, claims)? {
             let (comm, incidence) = (self.tree.comm, self.incidence.as_ref());
             let incidence = incidence.expect("a tree proven over the incidence");
             if let Some(proven) = self.levels.prove(comm, incidence, tree) {
@@ -256,22 +255,39 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         self.by_tuples(root, parents, claimed_nedge)
     }
 
-    /// COLLECTIVE. Checks 2 and every parent's cell, over the incidence:
-    /// from `claims` if given and they all hold (counted as certified),
-    /// else by the level rounds. The reached vertices and the depth, or
-    /// `None` (on every rank) without an incidence or if the tree fails.
-    fn tree(&mut self, root: u64, parents: &[u64], claims: Option<&[u8]>) -> Option<(u64, u64)> {
-        let incidence = self.incidence.as_ref()?;
+    /// COLLECTIVE. Check 1 (`Err`: its failure), then check 2 and every
+    /// parent's cell, over the incidence: from `claims` if given and they
+    /// all hold (counted as certified; check 1 then fused into their
+    /// pass), else by the level rounds. The reached vertices and the
+    /// depth, or `None` (on every rank) without an incidence or if the
+    /// tree fails.
+    fn tree(
+        &mut self,
+        root: u64,
+        parents: &[u64],
+        claims: Option<&[u8]>,
+    ) -> Result<Option<(u64, u64)>, Invalid> {
         let (comm, part) = (self.tree.comm, self.tree.part);
-        if let Some(claims) = claims {
-            let search = (root, parents, claims);
-            let shares = &mut self.shares;
-            if let Some(tree) = self.levels.certify(comm, part, incidence, shares, search) {
-                self.certified += 1;
-                return Some(tree);
+        match (&self.incidence, claims) {
+            (Some(incidence), Some(claims)) => {
+                self.root_in_range(root)?;
+                let (search, shares) = ((root, parents, claims), &mut self.shares);
+                match self.levels.certify(comm, part, incidence, shares, search) {
+                    Certified::Tree(reached, depth) => {
+                        self.certified += 1;
+                        return Ok(Some((reached, depth)));
+                    }
+                    // Some rank's entries fail: check 1 names the failure.
+                    Certified::Entries => self.check_root_and_pointers(root, parents)?,
+                    Certified::Claims => {}
+                }
             }
+            _ => self.check_root_and_pointers(root, parents)?,
         }
-        self.levels.tree(comm, part, incidence, root, parents)
+        let Some(incidence) = &self.incidence else {
+            return Ok(None);
+        };
+        Ok(self.levels.tree(comm, part, incidence, root, parents))
     }
 
     /// How many searches [`DistValidator::hold`] keeps for one
@@ -316,8 +332,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         if self.incidence.is_none() {
             return self.check(root, parents, claimed_nedge).map(Some);
         }
-        self.check_root_and_pointers(root, parents)?;
-        if let Some((reached, depth)) = self.tree(root, parents, claims) {
+        if let Some((reached, depth)) = self.tree(root, parents, claims)? {
             let held = Held {
                 root,
                 claimed_nedge,
@@ -376,14 +391,20 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         verdicts
     }
 
-    /// Check 1's root range, then check 1 and second roots on every rank's
-    /// entries (one agreement).
-    fn check_root_and_pointers(&self, root: u64, parents: &[u64]) -> Result<(), Invalid> {
+    /// Check 1's root range (the same on every rank: no message).
+    fn root_in_range(&self, root: u64) -> Result<(), Invalid> {
         let n = self.tree.part.num_vertices();
         if root >= n {
             let num_vertices = usize::try_from(n).expect("N fits memory");
             return Err(Invalid::RootOutOfRange { root, num_vertices });
         }
+        Ok(())
+    }
+
+    /// Check 1's root range, then check 1 and second roots on every rank's
+    /// entries (one agreement).
+    fn check_root_and_pointers(&self, root: u64, parents: &[u64]) -> Result<(), Invalid> {
+        self.root_in_range(root)?;
         self.tree.agree(self.check_pointers(root, parents))
     }
 
@@ -514,7 +535,12 @@ impl<'c> Tree<'c> {
         root_entry: impl FnOnce(usize) -> Option<Invalid>,
     ) -> Found {
         let start = self.start();
-        let bad = first_where(parents.len(), |i| entry(i).is_some());
+        let own = |i: usize| parents[i] == start + i as u64 && parents[i] != root;
+        // One pass over the entries finds the first suspect; the lowest bad
+        // entry and the lowest second root lie at or after it.
+        let len = parents.len();
+        let from = first_where(len, |i| own(i) || entry(i).is_some()).unwrap_or(len);
+        let bad = (from..len).find(|&i| entry(i).is_some());
         if let Some(i) = bad {
             return Some((start + i as u64, entry(i).expect("a bad entry")));
         }
@@ -525,8 +551,7 @@ impl<'c> Tree<'c> {
         {
             return Some((root, e));
         }
-        let own = |i: usize| parents[i] == start + i as u64 && parents[i] != root;
-        let vertex = start + first_where(parents.len(), own)? as u64;
+        let vertex = start + (from..len).find(|&i| own(i))? as u64;
         Some((vertex, Invalid::SecondRoot { vertex }))
     }
 
