@@ -113,23 +113,22 @@ impl Levels {
         let (failed, reached, depth) = pass
             .with_min_len(1 << 12)
             .map(|(i, (up, l))| {
-                if !fits {
-                    let wrong_length = parents.len() != rows;
-                    let outcome = if wrong_length {
-                        Outcome::Entries
-                    } else {
-                        Outcome::Claims
-                    };
-                    return (outcome, 0, 0);
+                if parents.len() != rows {
+                    return (Outcome::Entries, 0, 0);
                 }
-                let (p, c) = (parents[i], claims[i]);
-                // Check 1's entry (`DistValidator::check_pointers`), fused.
+                let p = parents[i];
+                // Check 1's entry (`DistValidator::check_pointers`), fused:
+                // tested whatever the claims, so `Claims` means check 1 holds.
                 let own = Some(i) == own_root;
                 let out_of_range = p != u64::MAX && p >= n;
                 if out_of_range || (own && p != root) || (!own && p == start + i as u64) {
                     *up = MISSING;
                     return (Outcome::Entries, 0, 0);
                 }
+                if !fits {
+                    return (Outcome::Claims, 0, 0);
+                }
+                let c = claims[i];
                 let (cell, holds) = match p {
                     u64::MAX => (NO_PARENT, c == NO_LEVEL),
                     _ if own => (NO_PARENT, c == 0),
