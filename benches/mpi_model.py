@@ -73,11 +73,12 @@ def validation_rounds(levels, N, P):
     """Bytes of one validation without claimed levels (dist/src/check/levels.rs):
     each rank's level-k vertices as 4-byte indices or its bitmap, whichever
     is shorter, in D+2 rounds of 24-byte records, plus check 1's agreement
-    and the verdict. `levels`: the vertices of each level, root first."""
+    (an all-reduce of a word) and the verdict (two words). `levels`: the
+    vertices of each level, root first."""
     depth = len(levels) - 1
     per_rank = shares(N, P)
     announce = sum(min(2 * math.ceil(c / 64), n / P) for n in levels for c in per_rank)
-    return 4 * (P - 1) * announce + P * (P - 1) * (24 * (depth + 2) + 80)
+    return 4 * (P - 1) * announce + P * (P - 1) * (24 * (depth + 2) + 8 + 16)
 
 
 def ghosts(N, M, P, q=0.24):
@@ -96,10 +97,12 @@ def ghosts(N, M, P, q=0.24):
 
 def validation(N, M, P):
     """Bytes of one validation whose claimed levels hold
-    (dist/src/check/levels/claims.rs): one byte a ghost, check 1's
-    agreement (64-byte records), the claims' agreement (24-byte records)
-    and the verdict (two words, shared by a batch's searches)."""
-    return ghosts(N, M, P) + P * (P - 1) * (64 + 24 + 16)
+    (dist/src/check/levels/claims.rs): one byte a ghost, the claims'
+    agreement, which carries check 1's (all-reduces of three words), and
+    the verdict (two words, shared by a batch's searches); an all-reduce
+    of k words counts 8 k (P - 1) bytes a rank, as dist/src/mpi.rs
+    counts it."""
+    return ghosts(N, M, P) + P * (P - 1) * (24 + 16)
 
 
 def kernel1_1d(N, M, P, w):
@@ -174,6 +177,19 @@ def profile(run):
                 P=P, scale=run["options"]["scale"])
 
 
+def validation_grid(N, P):
+    """Bytes a rank sends and messages it waits for in one validation by a
+    validator placed on the 2-D grid (a model only, not built): each
+    rank's tuples at its grid cell, each search's level bytes gathered
+    along its grid row and column, (R + C - 2) N / P bytes and R + C - 2
+    messages, then the verdict's all-reduces (2 log2 P, as the 1-D
+    validator's). Check 3 (each tree edge a tuple) would also need the
+    parents along one dimension, which this leaves out: a lower bound."""
+    R, C = grid_shape(P)
+    lg = math.ceil(math.log2(P))
+    return (R + C - 2) * N / P, (R + C - 2) + 2 * lg
+
+
 def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
     """Seconds of one rank's search (1-D and 2-D) and validation at
     SCALE S on P ranks: compute from the measured rank time per arc, plus
@@ -181,7 +197,9 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
     ring all-gather among g ranks g - 1 messages, an all-reduce log2 P).
     `q_2d`: 2-D pairs sent to other ranks per vertex a bottom-up level
     discovers (default 1, the row step's bound: each found vertex once;
-    the owner's own finds send nothing).
+    the owner's own finds send nothing). Returns the 1-D and 2-D
+    searches, the 1-D incidence validator's validation and the grid
+    validator's (`validation_grid`), with the same compute a tuple.
     """
     N = 2 ** S
     M = 16 * N
@@ -211,13 +229,15 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
             two["bytes"] += wt * (w * f / P * (R - 1) + b * q_td / P * (C - 1) / C)
             two["latency"] += wt * (2 * (R - 1) + 2 * (C - 1) + lg)
     # Validation: each rank's ghosts' claims from their owners (one byte a
-    # ghost, an all-to-all), and three agreements (two all-gathers and the
-    # batch's all-reduce).
+    # ghost, an all-to-all), and the agreements, all all-reduces: the
+    # claims' with check 1's (two) and a sixteenth of the batch's verdict.
     v = dict(compute=prof["validate_per_tuple"] * M / P, bytes=ghosts(N, M, P) / P,
-             latency=3 * (P - 1) + lg)
+             latency=(P - 1) + (2 + 1 / 16) * lg)
+    grid_bytes, grid_messages = validation_grid(N, P)
+    g = dict(compute=v["compute"], bytes=grid_bytes, latency=grid_messages)
     total = lambda t: t["compute"] + t["bytes"] / B + t["latency"] * alpha
-    for t in (one, two, v):
+    for t in (one, two, v, g):
         t["seconds"] = total(t)
         t["bytes"] /= B
         t["latency"] *= alpha
-    return one, two, v
+    return one, two, v, g

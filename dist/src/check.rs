@@ -38,8 +38,9 @@
 //!
 //! Invariants. Every rank calls the same collectives in the same order:
 //! round counts come from all-reduces, and each phase ends in an agreement
-//! (one all-gather of a fixed record of `u64` words per rank) after which
-//! all stop or all go on. All ranks pick the same failure: the lowest
+//! (all-reduces: one of a word when no rank failed, else four that pick
+//! the first failure's record, `comm::all_reduce_first`) after which all
+//! stop or all go on. All ranks pick the same failure: the lowest
 //! check, then the lowest vertex or tuple position, then the lowest rank;
 //! for checks 1, 3, 4 and 6 that is the one the single-process validator
 //! names. Replies return in request order and `route` keeps each
@@ -55,7 +56,7 @@
 
 use crate::Partition;
 use crate::comm::{
-    Comm, Reduce, all_gather_equal, all_reduce, exchange, exchange_into, exchange_known,
+    Comm, Reduce, all_reduce, all_reduce_first, exchange, exchange_into, exchange_known,
     exchange_known_into,
 };
 use crate::route::{Outbox, Sends, route, route_into};
@@ -73,7 +74,7 @@ mod levels;
 use batch::{Batch, Held, LANES};
 
 pub(crate) use incidence::{GhostRoutes, Incidence};
-pub(crate) use levels::{Levels, NO_PARENT, Shares};
+pub(crate) use levels::{Certified, Levels, NO_PARENT, Shares};
 
 /// Tuples a rank judges per round of checks 3 and 4: a round's buffers
 /// take 48 bytes a tuple with 32-bit ids (requests out and in, answers,
@@ -87,6 +88,10 @@ const UNREACHED: u32 = u32::MAX;
 const PENDING: u32 = u32::MAX - 1;
 /// Words of a failure record: order, subject, variant, five fields.
 pub(crate) const RECORD: usize = 8;
+/// Bytes a rank counts per other rank for an agreement no rank fails
+/// ([`Tree::agree`]: one all-reduce of a word).
+#[cfg(test)]
+pub(crate) const AGREED: u64 = 8;
 /// Tuples per parallel work item.
 const GRAIN: usize = 1 << 14;
 
@@ -231,8 +236,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         claims: Option<&[u8]>,
         claimed_nedge: Option<u64>,
     ) -> Result<TreeSummary, Invalid> {
-        self.check_root_and_pointers(root, parents)?;
-        if let Some(tree) = self.tree(root, parents, claims) {
+        if let Some(tree) = self.tree(root, parents, claims)? {
             let (comm, incidence) = (self.tree.comm, self.incidence.as_ref());
             let incidence = incidence.expect("a tree proven over the incidence");
             if let Some(proven) = self.levels.prove(comm, incidence, tree) {
@@ -251,22 +255,39 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         self.by_tuples(root, parents, claimed_nedge)
     }
 
-    /// COLLECTIVE. Checks 2 and every parent's cell, over the incidence:
-    /// from `claims` if given and they all hold (counted as certified),
-    /// else by the level rounds. The reached vertices and the depth, or
-    /// `None` (on every rank) without an incidence or if the tree fails.
-    fn tree(&mut self, root: u64, parents: &[u64], claims: Option<&[u8]>) -> Option<(u64, u64)> {
-        let incidence = self.incidence.as_ref()?;
+    /// COLLECTIVE. Check 1 (`Err`: its failure), then check 2 and every
+    /// parent's cell, over the incidence: from `claims` if given and they
+    /// all hold (counted as certified; check 1 then fused into their
+    /// pass), else by the level rounds. The reached vertices and the
+    /// depth, or `None` (on every rank) without an incidence or if the
+    /// tree fails.
+    fn tree(
+        &mut self,
+        root: u64,
+        parents: &[u64],
+        claims: Option<&[u8]>,
+    ) -> Result<Option<(u64, u64)>, Invalid> {
         let (comm, part) = (self.tree.comm, self.tree.part);
-        if let Some(claims) = claims {
-            let search = (root, parents, claims);
-            let shares = &mut self.shares;
-            if let Some(tree) = self.levels.certify(comm, part, incidence, shares, search) {
-                self.certified += 1;
-                return Some(tree);
+        match (&self.incidence, claims) {
+            (Some(incidence), Some(claims)) => {
+                self.root_in_range(root)?;
+                let (search, shares) = ((root, parents, claims), &mut self.shares);
+                match self.levels.certify(comm, part, incidence, shares, search) {
+                    Certified::Tree(reached, depth) => {
+                        self.certified += 1;
+                        return Ok(Some((reached, depth)));
+                    }
+                    // Some rank's entries fail: check 1 names the failure.
+                    Certified::Entries => self.check_root_and_pointers(root, parents)?,
+                    Certified::Claims => {}
+                }
             }
+            _ => self.check_root_and_pointers(root, parents)?,
         }
-        self.levels.tree(comm, part, incidence, root, parents)
+        let Some(incidence) = &self.incidence else {
+            return Ok(None);
+        };
+        Ok(self.levels.tree(comm, part, incidence, root, parents))
     }
 
     /// How many searches [`DistValidator::hold`] keeps for one
@@ -311,8 +332,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         if self.incidence.is_none() {
             return self.check(root, parents, claimed_nedge).map(Some);
         }
-        self.check_root_and_pointers(root, parents)?;
-        if let Some((reached, depth)) = self.tree(root, parents, claims) {
+        if let Some((reached, depth)) = self.tree(root, parents, claims)? {
             let held = Held {
                 root,
                 claimed_nedge,
@@ -371,14 +391,20 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
         verdicts
     }
 
-    /// Check 1's root range, then check 1 and second roots on every rank's
-    /// entries (one agreement).
-    fn check_root_and_pointers(&self, root: u64, parents: &[u64]) -> Result<(), Invalid> {
+    /// Check 1's root range (the same on every rank: no message).
+    fn root_in_range(&self, root: u64) -> Result<(), Invalid> {
         let n = self.tree.part.num_vertices();
         if root >= n {
             let num_vertices = usize::try_from(n).expect("N fits memory");
             return Err(Invalid::RootOutOfRange { root, num_vertices });
         }
+        Ok(())
+    }
+
+    /// Check 1's root range, then check 1 and second roots on every rank's
+    /// entries (one agreement).
+    fn check_root_and_pointers(&self, root: u64, parents: &[u64]) -> Result<(), Invalid> {
+        self.root_in_range(root)?;
         self.tree.agree(self.check_pointers(root, parents))
     }
 
@@ -509,7 +535,12 @@ impl<'c> Tree<'c> {
         root_entry: impl FnOnce(usize) -> Option<Invalid>,
     ) -> Found {
         let start = self.start();
-        let bad = first_where(parents.len(), |i| entry(i).is_some());
+        let own = |i: usize| parents[i] == start + i as u64 && parents[i] != root;
+        // One pass over the entries finds the first suspect; the lowest bad
+        // entry and the lowest second root lie at or after it.
+        let len = parents.len();
+        let from = first_where(len, |i| own(i) || entry(i).is_some()).unwrap_or(len);
+        let bad = (from..len).find(|&i| entry(i).is_some());
         if let Some(i) = bad {
             return Some((start + i as u64, entry(i).expect("a bad entry")));
         }
@@ -520,8 +551,7 @@ impl<'c> Tree<'c> {
         {
             return Some((root, e));
         }
-        let own = |i: usize| parents[i] == start + i as u64 && parents[i] != root;
-        let vertex = start + first_where(parents.len(), own)? as u64;
+        let vertex = start + (from..len).find(|&i| own(i))? as u64;
         Some((vertex, Invalid::SecondRoot { vertex }))
     }
 
@@ -639,15 +669,12 @@ impl<'c> Tree<'c> {
     }
 
     /// Agrees on the ranks' failures: `Err` with the same one on every rank
-    /// if any has one. Collective: one all-gather of `RECORD` words per rank.
+    /// if any has one: the lowest `(order, subject)`, ties to the lowest
+    /// rank. Collective: one all-reduce of a word if no rank failed, else
+    /// four (`all_reduce_first`).
     pub(crate) fn agree(&self, found: Found) -> Result<(), Invalid> {
-        let mine = found.map_or([u64::MAX; RECORD], |(subject, e)| encode(subject, &e));
-        let mut all = Vec::new();
-        all_gather_equal(self.comm, &mine, &mut all);
-        let records = all.chunks_exact(RECORD).filter(|r| r[0] != u64::MAX);
-        records
-            .min_by_key(|r| (r[0], r[1]))
-            .map_or(Ok(()), |r| Err(decode(r)))
+        let mine = found.map(|(subject, e)| encode(subject, &e));
+        all_reduce_first(self.comm, mine, 2).map_or(Ok(()), |r| Err(decode(&r)))
     }
 }
 

@@ -247,6 +247,43 @@ pub fn all_reduce<const K: usize>(comm: &dyn Comm, mut values: [u64; K], op: Red
     values
 }
 
+/// The first of the ranks' records: among the ranks whose `mine` is
+/// `Some`, the record whose first `key` words are lexicographically
+/// smallest, ties to the lowest rank; `None` on every rank if no rank has
+/// one. A record's first word must be below `u64::MAX`. Collective: one
+/// all-reduce of a word when no rank has a record, else `key + 2`
+/// all-reduces (the key word by word, the winner's rank, its record), so
+/// `log2 P` latency each where an all-gather of records costs `P - 1`
+/// messages.
+pub(crate) fn all_reduce_first<const W: usize>(
+    comm: &dyn Comm,
+    mine: Option<[u64; W]>,
+    key: usize,
+) -> Option<[u64; W]> {
+    debug_assert!(key >= 1 && key <= W);
+    let mut candidate = mine.is_some();
+    for j in 0..key {
+        let word = mine.filter(|_| candidate).map_or(u64::MAX, |r| r[j]);
+        let [least] = all_reduce(comm, [word], Reduce::Min);
+        if j == 0 && least == u64::MAX {
+            return None;
+        }
+        candidate &= word == least;
+    }
+    let rank = if candidate {
+        comm.rank() as u64
+    } else {
+        u64::MAX
+    };
+    let [winner] = all_reduce(comm, [rank], Reduce::Min);
+    let record = mine.filter(|_| winner == comm.rank() as u64);
+    Some(all_reduce(
+        comm,
+        record.unwrap_or([u64::MAX; W]),
+        Reduce::Min,
+    ))
+}
+
 /// Agrees on an outcome: `Ok` on every rank only if every rank's `mine`
 /// is `Ok`; otherwise every rank gets the message of the lowest rank that
 /// failed, named (`rank 2: ...`) unless every rank failed. Collective;
@@ -535,6 +572,30 @@ mod tests {
             Err("bad".into())
         );
         assert_eq!((solo.bytes_sent(), solo.ranks_on_this_machine()), (0, 1));
+    }
+
+    #[test]
+    fn first_record_is_the_smallest_key_then_the_lowest_rank() {
+        // Ranks 1 and 3 tie on the key [2, 7]; rank 2's record is smaller
+        // past the key, which does not count.
+        let records = [
+            None,
+            Some([2, 7, 9]),
+            Some([2, 7, 1]),
+            Some([2, 7, 5]),
+            Some([3, 0, 0]),
+        ];
+        let got = ThreadRanks::run(5, |c| {
+            let first = all_reduce_first(c, records[c.rank()], 2);
+            let none = all_reduce_first::<3>(c, None, 2);
+            let whole = all_reduce_first(c, records[c.rank()], 3);
+            (first, none, whole)
+        });
+        for (first, none, whole) in got {
+            assert_eq!(first, Some([2, 7, 9]));
+            assert_eq!(none, None);
+            assert_eq!(whole, Some([2, 7, 1]));
+        }
     }
 
     #[test]

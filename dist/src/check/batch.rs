@@ -179,10 +179,12 @@ impl Batch {
         let ups = &self.ups[..held];
         let vertex = |(mut orphans, mut nedge): ([u64; LANES], [u64; LANES]), i: usize| {
             let up: [u32; LANES] = std::array::from_fn(|k| ups.get(k).map_or(NO_PARENT, |u| u[i]));
-            let mut found = [0u8; LANES];
+            // 32-bit flags, as wide as the cells: a lane-wise compare and
+            // an or an arc, no narrowing.
+            let mut found = [0u32; LANES];
             for &c in inc.run(i) {
                 for k in 0..LANES {
-                    found[k] |= u8::from(c == up[k]);
+                    found[k] |= u32::from(c == up[k]);
                 }
             }
             let (own, ends) = (&lines[i].0, inc.arcs(i).0.len() as u64);

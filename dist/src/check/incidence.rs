@@ -34,7 +34,7 @@
 //! `round` tuples sending every end's owner `(local index, other end)`, as
 //! wide as the tuples (`4 s` bytes a tuple, and 8 more with weights,
 //! untimed), then a sort of each run. Kept: 4 bytes an arc (8 with
-//! weights), 12 an own vertex, and 12 bytes per 64 slots.
+//! weights), 12 an own vertex, and 16 bytes per 64 slots.
 
 use crate::Partition;
 use crate::check::rounds;
@@ -66,15 +66,23 @@ pub(crate) struct Incidence {
     ghosts: Ghosts,
 }
 
+/// 64 slots: one bit each, whether it is a ghost here, and the ghosts in
+/// the slots before (16 bytes, so never across two cache lines).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct SlotWord {
+    present: u64,
+    before: u32,
+}
+
 /// The ghosts of a rank, by slot.
 #[derive(Debug)]
 pub(crate) struct Ghosts {
     /// The first word of each rank's slots, and the total (`P + 1`).
     word_start: Vec<usize>,
-    /// One bit per slot: whether it is a ghost here.
-    present: Vec<u64>,
-    /// The ghosts in the words before each word.
-    before: Vec<u32>,
+    /// Per 64 slots, which are ghosts here and the ghosts before them,
+    /// side by side: a ghost's cell costs one random load, not two.
+    words: Vec<SlotWord>,
     /// How many.
     count: usize,
 }
@@ -125,20 +133,21 @@ impl Incidence {
                 }
             }
         }
-        let mut before = Vec::with_capacity(words);
         let mut count = 0usize;
-        for w in &present {
-            before.push(u32::try_from(count).unwrap_or(u32::MAX));
+        let mut slot_words = Vec::with_capacity(words);
+        for &w in &present {
+            let before = u32::try_from(count).unwrap_or(u32::MAX);
+            slot_words.push(SlotWord { present: w, before });
             count += w.count_ones() as usize;
         }
+        drop(present);
         let fits = (rows + count) as u64 <= CELLS;
         if all_reduce(comm, [u64::from(!fits)], Reduce::Max) == [1] {
             return None;
         }
         let ghosts = Ghosts {
             word_start,
-            present,
-            before,
+            words: slot_words,
             count,
         };
         // Offsets from the degrees; `degree` becomes each list's next free
@@ -240,12 +249,12 @@ impl Incidence {
 
     /// About the most bytes an incidence takes on a rank with `rows` own
     /// vertices and `tuples` tuples, of `n` vertices in all: 4 an arc
-    /// (two a tuple; 8 `weighted`), 12 an own vertex and 12 per 64 slots;
+    /// (two a tuple; 8 `weighted`), 12 an own vertex and 16 per 64 slots;
     /// while it is built, 16 more an own vertex (the two ends of its
-    /// runs, then its two parts to sort).
+    /// runs, then its two parts to sort) and 8 more per 64 slots.
     pub(crate) fn bytes_for(rows: u64, tuples: u64, n: u64, weighted: bool) -> u64 {
         let per_arc = if weighted { 8 } else { 4 };
-        2 * per_arc * tuples + 28 * (rows + 1) + 12 * n.div_ceil(64)
+        2 * per_arc * tuples + 28 * (rows + 1) + 24 * n.div_ceil(64)
     }
 
     /// How many own vertices (cells `0..rows`).
@@ -292,7 +301,7 @@ impl Ghosts {
     /// The cell of vertex `v` on rank `me` (which has `rows` own
     /// vertices): its local index if `me` owns it, its ghost's cell if
     /// some arc here reaches it, else `None`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn cell(&self, part: Partition, me: usize, rows: usize, v: u64) -> Option<u32> {
         let (owner, local) = part.place(v);
         if owner == me {
@@ -308,15 +317,15 @@ impl Ghosts {
     }
 
     /// The cell of the ghost in `slot`, if it is one; `rows` own vertices.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn cell_of_slot(&self, rows: usize, slot: usize) -> Option<u32> {
         let (w, bit) = (slot / 64, slot % 64);
-        let word = self.present[w];
-        if word & (1 << bit) == 0 {
+        let SlotWord { present, before } = self.words[w];
+        if present & (1 << bit) == 0 {
             return None;
         }
-        let below = (word & ((1 << bit) - 1)).count_ones();
-        u32::try_from(rows).ok().map(|r| r + self.before[w] + below)
+        let below = (present & ((1 << bit) - 1)).count_ones();
+        u32::try_from(rows).ok().map(|r| r + before + below)
     }
 
     /// Rank `r`'s words of the slot bitmap: `word_start[r]..word_start[r + 1]`.
@@ -327,7 +336,8 @@ impl Ghosts {
     /// The presence word `w` (one bit per slot) and the ghosts before it.
     #[inline]
     pub(crate) fn word(&self, w: usize) -> (u64, u32) {
-        (self.present[w], self.before[w])
+        let SlotWord { present, before } = self.words[w];
+        (present, before)
     }
 }
 

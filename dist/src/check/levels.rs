@@ -47,7 +47,7 @@
 
 mod claims;
 
-pub(crate) use claims::Shares;
+pub(crate) use claims::{Certified, Shares};
 
 use super::incidence::Incidence;
 use crate::Partition;

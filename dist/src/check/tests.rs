@@ -454,7 +454,7 @@ fn small_tuple_rounds_give_the_same_verdict() {
 /// ([`level_rounds_model`]) and the verdict.
 fn proof_model(c: &Case, p: usize) -> u64 {
     let (q, p64) = (p as u64 - 1, p as u64);
-    p64 * q * (8 * RECORD as u64 + 16) + level_rounds_model(&c.levels(), p)
+    p64 * q * (AGREED + 16) + level_rounds_model(&c.levels(), p)
 }
 
 /// The bytes all `p` ranks send in the level rounds of a tree whose

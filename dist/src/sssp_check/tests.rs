@@ -598,9 +598,7 @@ fn proof_model(g: &Graph, s: &Search, p: usize) -> u64 {
     }
     let ghosts = ghost.iter().flatten().filter(|&&x| x).count() as u64;
     let (p64, q) = (p as u64, p as u64 - 1);
-    p64 * q * (8 * crate::check::RECORD as u64 + 24)
-        + level_rounds_model(&s.levels(), p)
-        + 4 * ghosts
+    p64 * q * (crate::check::AGREED + 24) + level_rounds_model(&s.levels(), p) + 4 * ghosts
 }
 
 /// Guards the proof's volume: a valid search costs exactly the bytes of

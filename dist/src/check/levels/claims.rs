@@ -21,21 +21,21 @@
 //! level-0 vertex, the root: the parents form a tree (check 2) whose
 //! depths are the claims, and the cells hold them as the rounds would
 //! have left them (`UNREACHED` for `NO_LEVEL`), so checks 3 and 4 follow
-//! unchanged. One agreement (an all-gather of `RECORD` words a rank)
-//! makes every rank take the same way: any claim failing anywhere sends
-//! the search to the level rounds, which judge it exactly as without
+//! unchanged. One agreement (an all-reduce of the failure flag and the
+//! depth, one of the reached count) makes every rank take the same way:
+//! any claim failing anywhere sends the search to the level rounds, which judge it exactly as without
 //! claims. The claims are read, never trusted; nothing of a kernel's
 //! graph or code is used.
 //!
 //! Cost per search: `O(n_r + ghosts)` work, parallel; all ranks together
 //! send one byte per ghost (each rank's ghosts summed) and `24 P (P - 1)`
-//! bytes for the agreement. Memory: 5 bytes per vertex another rank holds
+//! bytes for the agreement, `2 log2 P` messages deep. Memory: 5 bytes per vertex another rank holds
 //! as a ghost and one per ghost ([`Shares::bytes_for`]).
 
 use super::super::incidence::{GhostRoutes, Incidence};
-use super::{Levels, MISSING, NO_PARENT, RECORD, UNREACHED};
+use super::{Levels, MISSING, NO_PARENT, UNREACHED};
 use crate::Partition;
-use crate::comm::{Comm, all_gather_equal};
+use crate::comm::{Comm, Reduce, all_reduce};
 use rayon::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
 use validate::NO_LEVEL;
@@ -53,8 +53,6 @@ pub(crate) struct Shares {
     out: Vec<u8>,
     /// Its ghosts' claims, in ghost-cell order.
     ghost_claims: Vec<u8>,
-    /// Every rank's `RECORD` of the agreement.
-    records: Vec<u64>,
 }
 
 impl Shares {
@@ -75,12 +73,13 @@ impl Shares {
 }
 
 impl Levels {
-    /// COLLECTIVE. Proves `claims` (this rank's own vertices', by local
-    /// index) as the levels of `parents` (checked by check 1), a search
-    /// from `root`: the reached vertices and the depth, the same on every
-    /// rank, or `None` on every rank if any claim fails on any. On
-    /// success the cells and parent cells are those [`Levels::tree`]
-    /// leaves. Every rank passes claims (of any length: a wrong one fails).
+    /// COLLECTIVE. Check 1 on `parents` but the root's range (`root` below
+    /// `N`), fused into one pass with the proof of `claims` (this rank's
+    /// own vertices', by local index) as the levels of `parents`, a
+    /// search from `root`: [`Certified`], the same on every rank. After
+    /// `Certified::Tree` the cells and parent cells are those
+    /// [`Levels::tree`] leaves. Every rank passes claims (of any length: a
+    /// wrong one fails).
     pub(crate) fn certify(
         &mut self,
         comm: &dyn Comm,
@@ -88,7 +87,7 @@ impl Levels {
         inc: &Incidence,
         shares: &mut Shares,
         (root, parents, claims): (u64, &[u64], &[u8]),
-    ) -> Option<(u64, u64)> {
+    ) -> Certified {
         let (me, rows) = (comm.rank(), inc.rows());
         let fits = claims.len() == rows && parents.len() == rows;
         let claim = |i: usize| if fits { claims[i] } else { NO_LEVEL };
@@ -104,6 +103,7 @@ impl Levels {
             .with_min_len(1 << 12)
             .for_each(|(l, &c)| l.store(as_level(c), Relaxed));
         let own_root = (part.owner(root) == me).then(|| part.local(root));
+        let (n, start) = (part.num_vertices(), part.first(me));
         let (ghosts, ghost_claims) = (inc.ghosts(), &shares.ghost_claims);
         let claim_of = |cell: u32| match (cell as usize).checked_sub(rows) {
             None => claims[cell as usize],
@@ -113,13 +113,25 @@ impl Levels {
         let (failed, reached, depth) = pass
             .with_min_len(1 << 12)
             .map(|(i, (up, l))| {
-                if !fits {
-                    return (true, 0, 0);
+                if parents.len() != rows {
+                    return (Outcome::Entries, 0, 0);
                 }
-                let (p, c) = (parents[i], claims[i]);
+                let p = parents[i];
+                // Check 1's entry (`DistValidator::check_pointers`), fused:
+                // tested whatever the claims, so `Claims` means check 1 holds.
+                let own = Some(i) == own_root;
+                let out_of_range = p != u64::MAX && p >= n;
+                if out_of_range || (own && p != root) || (!own && p == start + i as u64) {
+                    *up = MISSING;
+                    return (Outcome::Entries, 0, 0);
+                }
+                if !fits {
+                    return (Outcome::Claims, 0, 0);
+                }
+                let c = claims[i];
                 let (cell, holds) = match p {
                     u64::MAX => (NO_PARENT, c == NO_LEVEL),
-                    _ if Some(i) == own_root => (NO_PARENT, c == 0),
+                    _ if own => (NO_PARENT, c == 0),
                     _ => match ghosts.cell(part, me, rows, p) {
                         None => (MISSING, false),
                         Some(cell) => {
@@ -132,18 +144,43 @@ impl Levels {
                 *up = cell;
                 l.store(as_level(c), Relaxed);
                 let reached = p != u64::MAX;
-                (!holds, u64::from(reached), if reached { c } else { 0 })
+                let outcome = if holds {
+                    Outcome::Tree
+                } else {
+                    Outcome::Claims
+                };
+                (outcome, u64::from(reached), if reached { c } else { 0 })
             })
             .reduce(
-                || (false, 0, 0),
-                |a, b| (a.0 || b.0, a.1 + b.1, a.2.max(b.2)),
+                || (Outcome::Tree, 0, 0),
+                |a, b| (a.0.max(b.0), a.1 + b.1, a.2.max(b.2)),
             );
-        let mine = [u64::from(failed), reached, u64::from(depth)];
-        all_gather_equal(comm, &mine, &mut shares.records);
-        let records = shares.records.chunks_exact(RECORD);
-        let failed = records.clone().any(|r| r[0] != 0);
-        let reached = records.clone().map(|r| r[1]).sum();
-        let depth = records.map(|r| r[2]).max().unwrap_or(0);
-        (!failed).then_some((reached, depth))
+        let [failed, depth] = all_reduce(comm, [failed as u64, u64::from(depth)], Reduce::Max);
+        let [reached] = all_reduce(comm, [reached], Reduce::Sum);
+        match failed {
+            0 => Certified::Tree(reached, depth),
+            1 => Certified::Claims,
+            _ => Certified::Entries,
+        }
     }
+}
+
+/// What a rank's pass found, the worst first when ranks or pieces meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    Tree = 0,
+    Claims = 1,
+    Entries = 2,
+}
+
+/// What [`Levels::certify`] proved, the same on every rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Certified {
+    /// Checks 1 and 2 hold and the claims are the levels: the reached
+    /// vertices and the depth.
+    Tree(u64, u64),
+    /// Check 1 holds on every rank, but some claim fails.
+    Claims,
+    /// Some rank's entries fail check 1 (which then names the failure).
+    Entries,
 }

@@ -216,8 +216,9 @@ fn ghosts(c: &Case, p: usize) -> u64 {
     seen.len() as u64
 }
 
-/// Guards the volume of a certified search: exactly check 1's agreement,
-/// one byte a ghost, the claims' agreement and the verdict.
+/// Guards the volume of a certified search: exactly one byte a ghost, the
+/// claims' agreement (which carries check 1's: no agreement of its own)
+/// and the verdict.
 #[test]
 fn a_certified_search_sends_a_byte_a_ghost_and_the_agreements() {
     for (scale, seed) in [(9, 2), (10, 8), (11, 9)] {
@@ -236,8 +237,47 @@ fn a_certified_search_sends_a_byte_a_ghost_and_the_agreements() {
                 "scale {scale}, P {p}"
             );
             let (p64, q) = (p as u64, p as u64 - 1);
-            let model = p64 * q * (8 * RECORD as u64 + 24 + 16) + ghosts(&c, p);
+            let model = p64 * q * (24 + 16) + ghosts(&c, p);
             assert_eq!(run.bytes, model, "scale {scale}, P {p}");
+        }
+    }
+}
+
+/// Guards check 1 under claims that do not fit: every rank's claims one
+/// short and a parent out of range still give check 1's failure, the one
+/// without claims (the claims' pass tests the entries whatever the
+/// claims).
+#[test]
+fn claims_of_the_wrong_length_leave_check_1_its_failure() {
+    let c = case(9, 6);
+    let claims = claims_of(&c.levels());
+    let mut bad = c.parents.clone();
+    let v = (0..c.n())
+        .rev()
+        .find(|&v| bad[v] >= 0 && v as u64 != c.root)
+        .unwrap();
+    bad[v] = c.n() as i64 + 5;
+    let want = c.single(&bad, Some(c.nedge));
+    assert!(matches!(want, Err(Invalid::ParentOutOfRange { .. })));
+    let edges = c.list.edges();
+    let m = edges.len();
+    for p in 1..=4 {
+        let part = Partition::new(c.n() as u64, p);
+        let got = ThreadRanks::run(p, |comm| {
+            let r = comm.rank();
+            let (lo, hi) = (m * r / p, m * (r + 1) / p);
+            let (first, count) = (part.first(r) as usize, part.count(r));
+            let mine: Vec<u64> = bad[first..first + count]
+                .iter()
+                .map(|&x| x as u64)
+                .collect();
+            let mut validator =
+                DistValidator::with_round(comm, part, &edges[lo..hi], lo as u64, ROUND);
+            let short = &claims[first..first + count.saturating_sub(1)];
+            validator.check_claimed(c.root, &mine, Some(short), Some(c.nedge))
+        });
+        for verdict in got {
+            assert_eq!(verdict, want, "P {p}");
         }
     }
 }
