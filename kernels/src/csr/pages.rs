@@ -17,7 +17,7 @@ use crate::Backend;
 
 /// Arrays below this many bytes are left to fault in as they are written
 /// (a few pages: not worth a call per worker).
-const MIN_BYTES: usize = 1 << 21;
+pub(super) const MIN_BYTES: usize = 1 << 21;
 /// Pieces per worker: the work of mapping is the same per page, but a
 /// busy worker should not hold the others up.
 const PIECES_PER_WORKER: usize = 4;
