@@ -13,8 +13,10 @@
 //! *region* is known once its arcs are counted.
 //! 1. count: the tuples are cut into `P` parts ([`Csr::parts`]), each counting
 //!    its arcs per block;
-//! 2. scatter: each part owns a slice of every block's region (blocks in order,
-//!    parts in order inside one) and appends each arc there as
+//! 2. scatter: `targets`' pages are mapped first, in parallel, one call a
+//!    piece instead of a trap a page (`pages.rs`); then each part owns a
+//!    slice of every block's region (blocks in order, parts in order
+//!    inside one) and appends each arc there as
 //!    `target << b | source offset`, through a one-line buffer per block
 //!    written out whole past the caches ([`LineWriter`]), in two stages
 //!    ([`Bins::scatter_staged`]) when those buffers outgrow the cache;
@@ -295,6 +297,7 @@ fn build_rows_as<W: Word>(
         .map(|b| counts.iter().map(|c| c[b] as usize).sum())
         .collect();
     let mut targets: Vec<W> = bytemuck::zeroed_vec(block_arcs.iter().sum());
+    pages::prefault(backend, &mut targets);
 
     // Each part's slice of each block's region: blocks in order, parts
     // in order inside a block.
@@ -669,5 +672,6 @@ impl Word for u64 {
     }
 }
 
+mod pages;
 #[cfg(test)]
 mod tests;

@@ -271,3 +271,25 @@ fn nedge_is_half_the_degree_sum_of_the_reached_vertices() {
     assert_eq!(g.nedge(&all), (edges.len() - edges.self_loops()) as u64);
     assert_eq!(g.nedge(&Parents::new(n as usize)), 0);
 }
+
+/// Guards the pages mapped ahead of the scatter (`pages.rs`): on a graph
+/// whose `targets` is big enough to be mapped so, in parallel pieces,
+/// every row holds exactly its tuples' arcs.
+#[test]
+fn a_graph_whose_pages_are_mapped_ahead_has_the_rows_of_its_tuples() {
+    let edges = generator::EdgeGenerator::generate(&generator::Kronecker::new(15, 16, 7).unwrap());
+    let g = par::in_pool(2, || Csr::from_edge_list(&edges)).unwrap();
+    assert!(
+        size_of_val(g.targets.as_slice()) >= pages::MIN_BYTES,
+        "mapped ahead"
+    );
+    let mut rows = vec![Vec::new(); edges.num_vertices()];
+    for e in edges.edges().iter().filter(|e| !e.is_self_loop()) {
+        rows[e.u as usize].push(e.v);
+        rows[e.v as usize].push(e.u);
+    }
+    for (v, row) in rows.iter_mut().enumerate() {
+        row.sort_unstable();
+        assert_eq!(sorted_neighbors(&g, v as u32), *row, "row {v}");
+    }
+}

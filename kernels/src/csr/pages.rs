@@ -1,0 +1,106 @@
+//! Kernel 1's fresh `targets` mapped before the scatter writes it.
+//!
+//! A big fresh array comes from the kernel unmapped: the first write to each
+//! 4 KiB page traps, and the kernel finds a page, zeroes it (leaving its
+//! lines dirty in cache, which the scatter's streaming stores then evict)
+//! and maps it. At SCALE 20 that is 32,768 traps for `targets`, about as
+//! long as the rest of the scatter. `madvise(MADV_POPULATE_WRITE)` (Linux
+//! 5.14 on) maps a whole range in one call, without a trap a page, and the
+//! pieces are mapped in parallel (measured: docs/history-kernels.md#csr).
+//!
+//! Invariants: the contents do not change (the pages that were mapped keep
+//! their bytes, the others read as zeros before and after); a kernel
+//! without the call, or any other failure, leaves the pages to be faulted
+//! in by the writes, as before: the call is a hint, its result ignored.
+
+use crate::Backend;
+
+/// Arrays below this many bytes are left to fault in as they are written
+/// (a few pages: not worth a call per worker).
+pub(super) const MIN_BYTES: usize = 1 << 21;
+/// Pieces per worker: the work of mapping is the same per page, but a
+/// busy worker should not hold the others up.
+const PIECES_PER_WORKER: usize = 4;
+/// The page size the calls round to: 4 KiB (a bigger page is a multiple).
+const PAGE: usize = 4096;
+
+/// Maps the pages of `slice` for writing, in parallel pieces on `backend`,
+/// if it is at least `MIN_BYTES` (2 MiB) long. Changes no byte of it.
+pub(super) fn prefault<T: Send>(backend: Backend, slice: &mut [T]) {
+    if size_of_val(slice) < MIN_BYTES {
+        return;
+    }
+    let pieces = backend.threads().max(1) * PIECES_PER_WORKER;
+    let piece_len = slice.len().div_ceil(pieces).max(1);
+    backend.for_each_init(
+        slice.chunks_mut(piece_len).collect(),
+        || (),
+        |(), piece| {
+            // A hint: a piece left unmapped is faulted in by the writes.
+            populate(piece);
+        },
+    );
+}
+
+/// Maps the whole pages inside `slice` for writing (one `madvise` call);
+/// its partial first and last pages are left to the writes. Returns whether
+/// the kernel did it (false on other systems, or a kernel before 5.14).
+pub(super) fn populate<T>(slice: &mut [T]) -> bool {
+    let start = slice.as_mut_ptr().addr().next_multiple_of(PAGE);
+    let end = (slice.as_mut_ptr().addr() + size_of_val(slice)) & !(PAGE - 1);
+    if end <= start {
+        return false;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        #[allow(unsafe_code)]
+        // SAFETY: `[start, end)` lies inside `slice`, memory this function
+        // borrows mutably, so no other code reads or writes it meanwhile;
+        // `start` is page-aligned as `madvise` requires. MADV_POPULATE_WRITE
+        // only maps the range's pages writable as a write would (an
+        // unmapped page becomes a zeroed one, which it already read as; a
+        // mapped page is left as it is), so no byte `slice` holds changes.
+        let done = unsafe {
+            libc::madvise(
+                slice.as_mut_ptr().with_addr(start).cast(),
+                end - start,
+                libc::MADV_POPULATE_WRITE,
+            )
+        };
+        done == 0
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefaulting_keeps_every_word_of_a_written_array() {
+        let words: Vec<u32> = (0..(3 << 20))
+            .map(|i: u32| i.wrapping_mul(2_654_435_761))
+            .collect();
+        let mut copy = words.clone();
+        prefault(Backend::Rayon, &mut copy);
+        prefault(Backend::Pipes, &mut copy[5..]);
+        assert!(copy == words, "a word changed");
+    }
+
+    #[test]
+    fn a_prefaulted_fresh_array_reads_as_zeros() {
+        let mut fresh: Vec<u64> = bytemuck::zeroed_vec(1 << 20);
+        prefault(Backend::Rayon, &mut fresh);
+        assert!(fresh.iter().all(|&w| w == 0));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_kernel_maps_whole_pages_and_skips_a_range_without_one() {
+        let mut fresh: Vec<u32> = bytemuck::zeroed_vec(1 << 20);
+        assert!(populate(&mut fresh), "Linux 5.14 or later maps the range");
+        assert!(!populate(&mut fresh[..100]), "no whole page inside");
+        assert!(fresh.iter().all(|&w| w == 0));
+    }
+}
