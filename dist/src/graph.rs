@@ -12,7 +12,10 @@
 //! tuples and the parallel slice of their weights). The weighted rows come
 //! out of the same passes, split light-first at a bound: the sort below
 //! counts each row's arcs lighter than it and the others apart, so each
-//! row holds its light arcs, then its heavy ones, each part in arc order.
+//! row holds its light arcs in arc order, then its heavy ones, which the
+//! sort then orders by weight band (64 bands of `[0, 1)`; a part of at
+//! most 32 arcs by weight), lowest first: a pull of kernel 3 reads a
+//! row's heavy part only up to the first band that cannot help.
 //!
 //! Propagation blocking, as in the single-process build (kernels'
 //! `csr.rs`), with the messages in the middle. A rank's vertices are cut
@@ -30,19 +33,23 @@
 //! 3. sort: each region is counting-sorted by row offset (and, weighted,
 //!    light before heavy) through a scratch buffer, in parallel over
 //!    blocks, which unpacks the targets and gives the block's `offsets`
-//!    (and its rows' light counts).
+//!    (and its rows' light counts); weighted, each row's heavy part is
+//!    then ordered by weight band (a counting sort through the same
+//!    scratch, `O(d)` for a part of `d` arcs; a short part is sorted).
 //!
 //! Peak memory per rank: its rows (`8 (N/P + 1) + size_of::<W>() * arcs`,
 //! the regions being the final words, plus 4 bytes a row of light counts
 //! when weighted), a round's buffers and a sort scratch per worker; never
 //! a second copy of its arcs. The arcs of a row are in the order source
-//! ranks, then tuples: fixed for a given `P`.
+//! ranks, then tuples (the heavy ones of a weighted row by band first):
+//! fixed for a given `P`.
 
 use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known, exchange_known_into};
 use crate::route::{Outbox, Sends, route_indexed_on};
 use crate::{Id, Partition};
 use generator::Tuple;
 use par::Backend;
+use par::hint::prefetch;
 
 /// Tuples a rank sends per round of kernel 1 (each makes up to two arcs).
 pub const ROUND_TUPLES: usize = 1 << 20;
@@ -90,6 +97,11 @@ pub trait RowWord: bytemuck::Pod + Default + Send + Sync + std::fmt::Debug {
     /// The class of this arc in a row split at `light_below`, below
     /// [`CLASSES`](Self::CLASSES): 0 light, 1 heavy.
     fn class(self, light_below: f32) -> usize;
+    /// Puts a row's heavy part in its final order through `scratch`: for
+    /// weighted words by weight band (64 bands of `[0, 1)`, the last open
+    /// above; a part of at most 32 arcs by weight), lowest first, so that
+    /// a pull of kernel 3 stops early; ids alone keep theirs.
+    fn order_heavy(_heavy: &mut [Self], _scratch: &mut Vec<Self>) {}
 }
 
 impl<I: Id> RowWord for I {
@@ -132,6 +144,58 @@ impl<I: Id> RowWord for [I; 2] {
     fn class(self, light_below: f32) -> usize {
         usize::from(weight(self) >= light_below)
     }
+    fn order_heavy(heavy: &mut [Self], scratch: &mut Vec<Self>) {
+        if heavy.len() <= SORTED_UP_TO {
+            // Non-negative floats order as their bits; the sort has no
+            // randomness, so ties keep an order fixed by the input's.
+            heavy.sort_unstable_by_key(|&word| weight(word).to_bits());
+            return;
+        }
+        // A counting sort by band, stable.
+        let mut next = [0usize; HEAVY_BANDS + 1];
+        for &word in heavy.iter() {
+            next[heavy_band(weight(word)) + 1] += 1;
+        }
+        for b in 1..=HEAVY_BANDS {
+            next[b] += next[b - 1];
+        }
+        scratch.clear();
+        scratch.resize(heavy.len(), Self::default());
+        for &word in heavy.iter() {
+            let at = &mut next[heavy_band(weight(word))];
+            scratch[*at] = word;
+            *at += 1;
+        }
+        heavy.copy_from_slice(scratch);
+    }
+}
+
+/// How many bands of weight order a weighted row's heavy part: band `b`
+/// holds the weights in `[b, b + 1) / HEAVY_BANDS`, the last one all from
+/// `(HEAVY_BANDS - 1) / HEAVY_BANDS` on. A power of two, so the bounds are
+/// exact in `f32`; one band is 2^-6 wide, the default `delta` of kernel 3.
+const HEAVY_BANDS: usize = 64;
+/// Heavy parts of at most this many arcs are sorted by weight outright.
+const SORTED_UP_TO: usize = 32;
+
+/// The band of weight `w` (finite, `>= 0`) in a heavy part
+/// ([`HEAVY_BANDS`]).
+#[inline]
+fn heavy_band(w: f32) -> usize {
+    // Exact: a product by a power of two, truncated; saturates.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let band = (w * HEAVY_BANDS as f32) as usize;
+    band.min(HEAVY_BANDS - 1)
+}
+
+/// A lower bound on the weight of every arc from one of weight `w` to the
+/// end of a heavy part of a [`WeightedLocalGraph`] (whose heavy parts are
+/// ordered by band): the low end of `w`'s band, exact in `f32`.
+#[inline]
+pub(crate) fn heavy_floor(w: f32) -> f32 {
+    #[allow(clippy::cast_precision_loss)] // below 2^24
+    let floor = heavy_band(w) as f32 / HEAVY_BANDS as f32;
+    floor
 }
 
 /// The weight of a weighted word.
@@ -289,6 +353,24 @@ impl<I: Id> WeightedLocalGraph<I> {
         let (light, heavy) = self.row(row).split_at(self.light[row] as usize);
         let pair = |&w: &[I; 2]| (w.target(), weight(w));
         (light.iter().map(pair), heavy.iter().map(pair))
+    }
+
+    /// Starts loading the bounds of local vertex `row` (its offsets and
+    /// light count), for a loop that visits rows out of order.
+    #[inline]
+    pub(crate) fn prefetch_bounds(&self, row: usize) {
+        prefetch(&self.offsets[row]);
+        prefetch(&self.light[row]);
+    }
+
+    /// Starts loading the arcs of local vertex `row` from its light one
+    /// (`heavy` false) or its first heavy one.
+    #[inline]
+    pub(crate) fn prefetch_row(&self, row: usize, heavy: bool) {
+        let (light, heavy_part) = self.row(row).split_at(self.light[row] as usize);
+        if let Some(word) = if heavy { heavy_part } else { light }.first() {
+            prefetch(word);
+        }
     }
 }
 
@@ -502,6 +584,14 @@ impl Sort {
             *at += 1;
         }
         region.copy_from_slice(scratch);
+        if classes > 1 {
+            let mut from = 0;
+            for (&end, &light) in ends.iter().zip(light.iter()) {
+                let end = usize::try_from(end - start).expect("in memory");
+                W::order_heavy(&mut region[from + light as usize..end], scratch);
+                from = end;
+            }
+        }
     }
 }
 

@@ -55,9 +55,12 @@ fn the_ranks_rows_are_the_single_process_graph() {
 /// Guards the weighted build: for P = 1..4, u32 and u64 ids, every
 /// rank's row of `v` holds exactly the `(target, weight)` arcs the tuples
 /// give `v` (as multisets, self-loops dropped), light ones (lighter than
-/// the bound) first, and the light part is a prefix of the row.
+/// the bound) first, the light part is a prefix of the row, and the
+/// heavy part is ordered by weight band (a pull of kernel 3 stops at the
+/// first band that cannot help): no arc's weight below an earlier arc's
+/// band floor.
 #[test]
-fn weighted_rows_carry_each_tuple_weight_light_arcs_first() {
+fn weighted_rows_carry_each_tuple_weight_light_arcs_first_heavy_by_band() {
     let g = Kronecker::new(9, 8, 5).unwrap();
     let list = g.generate();
     let weights = generator::generate_weights(&g, 0..g.num_blocks(), &|| {});
@@ -126,6 +129,13 @@ fn weighted_rows_carry_each_tuple_weight_light_arcs_first() {
                 let v = first as usize + i;
                 assert!(light.iter().all(|a| a.1 < below), "P {p} vertex {v}");
                 assert!(heavy.iter().all(|a| a.1 >= below), "P {p} vertex {v}");
+                assert!(
+                    heavy.is_sorted_by(|a, b| heavy_floor(a.1) <= b.1),
+                    "P {p} vertex {v}"
+                );
+                if heavy.len() <= 32 {
+                    assert!(heavy.is_sorted_by(|a, b| a.1 <= b.1), "P {p} vertex {v}");
+                }
                 let mut got: Vec<(u64, u32)> = light
                     .iter()
                     .chain(&heavy)
@@ -136,4 +146,25 @@ fn weighted_rows_carry_each_tuple_weight_light_arcs_first() {
             }
         }
     }
+}
+
+/// Guards the bound a pull of kernel 3 stops on: `heavy_floor(w)` is at
+/// most `w`, never falls as `w` grows, and is exact at band edges, for
+/// weights from 0 through the edges of the bands to huge ones.
+#[test]
+fn heavy_floor_is_a_monotone_lower_bound_of_the_weight() {
+    let mut weights: Vec<f32> = (0..=200).map(|i| i as f32 / 128.0).collect();
+    weights.extend([1e-30, 0.999_999_9, 1.0, 3.5, 1e30, f32::MAX]);
+    weights.extend((0..64).map(|b| f32::from_bits((b as f32 / 64.0).to_bits().wrapping_sub(1))));
+    weights.retain(|w| w.is_finite() && *w >= 0.0);
+    weights.sort_by(f32::total_cmp);
+    for w in &weights {
+        assert!(heavy_floor(*w) <= *w, "{w}");
+    }
+    for pair in weights.windows(2) {
+        assert!(heavy_floor(pair[0]) <= heavy_floor(pair[1]), "{pair:?}");
+    }
+    assert_eq!(heavy_floor(1.0 / 64.0), 1.0 / 64.0);
+    assert_eq!(heavy_floor(0.5), 0.5);
+    assert_eq!(heavy_floor(1e30), 63.0 / 64.0);
 }

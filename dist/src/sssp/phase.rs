@@ -6,13 +6,18 @@
 use super::{DistSssp, NOT_WAITING, Phase, Worker, done::Done};
 use crate::comm::{Reduce, exchange_into};
 use crate::{Id, WeightedLocalGraph};
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use par::hint::prefetch;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Queued vertices per parallel task.
 const GRAIN: usize = 64;
 /// Received offers per parallel task.
 const OFFER_GRAIN: usize = 1 << 10;
+/// How far ahead in a queue a vertex's state and row bounds are
+/// prefetched, and its row (as the single process's queues).
+const AHEAD: usize = 16;
+const ROW_AHEAD: usize = 8;
 
 impl<I: Id> DistSssp<'_, I> {
     /// Makes every worker's bin `bucket` the queue.
@@ -46,6 +51,7 @@ impl<I: Id> DistSssp<'_, I> {
             dist: &self.dist,
             rank: self.comm.rank(),
             delta: self.delta,
+            split: self.split,
             done: &self.done,
         };
         let (waiting, settled, workers) = (&self.waiting, &self.settled, &self.workers);
@@ -55,7 +61,8 @@ impl<I: Id> DistSssp<'_, I> {
             GRAIN,
             || claim(workers),
             |worker, chunk| {
-                for &u in chunk {
+                for (i, &u) in chunk.iter().enumerate() {
+                    scan.prefetch_ahead(chunk, i, phase == Phase::Heavy, (waiting, settled));
                     let u = u as usize;
                     if phase == Phase::Light {
                         if waiting[u].load(Relaxed) != bucket {
@@ -188,10 +195,39 @@ struct Scan<'a, I: Id> {
     dist: &'a [AtomicU32],
     rank: usize,
     delta: f32,
+    split: bool,
     done: &'a Done<I>,
 }
 
 impl<I: Id> Scan<'_, I> {
+    /// Prefetches, for the vertex at `i` of `chunk`, the state and row
+    /// bounds of the one [`AHEAD`] entries on and the row (from its light
+    /// or its heavy arcs) of the one [`ROW_AHEAD`] on: a queue visits
+    /// vertices at random, so each would otherwise miss the cache in
+    /// turn. A split graph only (the rows' light counts).
+    #[inline]
+    fn prefetch_ahead(
+        &self,
+        chunk: &[u32],
+        i: usize,
+        heavy: bool,
+        (waiting, settled): (&[AtomicU32], &[AtomicBool]),
+    ) {
+        if !self.split {
+            return;
+        }
+        if let Some(&far) = chunk.get(i + AHEAD) {
+            let far = far as usize;
+            prefetch(&self.dist[far]);
+            prefetch(&waiting[far]);
+            prefetch(&settled[far]);
+            self.graph.prefetch_bounds(far);
+        }
+        if let Some(&near) = chunk.get(i + ROW_AHEAD) {
+            self.graph.prefetch_row(near as usize, heavy);
+        }
+    }
+
     /// Offers the targets of `arcs` the distance through local vertex `u`:
     /// dropped for a done target, an own target it cannot improve and a
     /// target of another rank offered no more before

@@ -8,10 +8,13 @@
 //! Which one runs is one choice for all ranks, from figures summed over
 //! them as the bucket's settled vertices are published: a pull when
 //! `kernels::SsspCost` finds it cheaper than the push of the settled
-//! vertices' heavy arcs. The rows are not sorted by weight, so a pull
-//! reads each open vertex's heavy arcs; an arc whose weight added to the
-//! bucket's lower bound cannot beat the vertex's distance is passed over
-//! without a look at its target.
+//! vertices' heavy arcs. Kernel 1 orders each row's heavy part by weight
+//! band ([`WeightedLocalGraph`](crate::WeightedLocalGraph)), so a pull
+//! reads an open vertex's heavy arcs, lowest band first, only up to the
+//! first arc whose band's low end added to the bucket's lower bound cannot
+//! beat the vertex's distance (no later arc can then); rows not split at
+//! `delta` are read whole. An arc whose own weight cannot help is passed
+//! over without a look at its target.
 //!
 //! Exact: a pull leaves every vertex with the least of its distance and
 //! the heavy offers of the done vertices, which is what the push leaves
@@ -22,11 +25,16 @@
 use super::phase::{bucket_of, claim, index};
 use super::{DistSssp, FIGURES};
 use crate::Id;
+use crate::graph::heavy_floor;
 use kernels::{EXACT_BUCKETS, SsspCost};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Own vertices per parallel task of a pull.
 const PULL_GRAIN: usize = 1 << 10;
+/// How far ahead of the vertex it reads a pull prefetches a row's heavy
+/// part: rows are read in order, but a few arcs of each, at strides no
+/// hardware prefetcher follows (as the single process's pull).
+const PULL_AHEAD: usize = 16;
 
 impl<I: Id> DistSssp<'_, I> {
     /// The figures a rank publishes with its settled vertices (the queue):
@@ -88,27 +96,41 @@ impl<I: Id> DistSssp<'_, I> {
         self.backend
             .map_ranges(self.dist.len(), PULL_GRAIN, |range| {
                 let mut worker = None;
+                let end = range.end;
                 for u in range {
+                    if self.split && u + PULL_AHEAD < end {
+                        graph.prefetch_row(u + PULL_AHEAD, true);
+                    }
                     if done.has(first + u as u64) {
                         continue;
                     }
                     let current = self.dist[u].load(Relaxed);
                     let (mut best, mut from) = (f32::from_bits(current), None);
+                    // Takes the arc's offer if it helps; whether a later
+                    // arc of a banded part may (none can once the band's
+                    // low end cannot: `best` only drops).
                     let mut look = |(t, w): (u64, f32)| {
-                        if low + w < best && done.has(t) {
+                        if low + w >= best {
+                            return low + heavy_floor(w) < best;
+                        }
+                        if done.has(t) {
                             let d = f32::from_bits(done.distance(t)) + w;
                             if d < best {
                                 (best, from) = (d, Some(t));
                             }
                         }
+                        true
                     };
                     if self.split {
-                        graph.light_and_heavy(u).1.for_each(&mut look);
+                        let mut heavy = graph.light_and_heavy(u).1;
+                        heavy.all(&mut look);
                     } else {
                         graph
                             .arcs(u)
                             .filter(|&(_, w)| w >= self.delta)
-                            .for_each(&mut look);
+                            .for_each(|arc| {
+                                look(arc);
+                            });
                     }
                     let Some(t) = from else { continue };
                     self.dist[u].store(best.to_bits(), Relaxed);
