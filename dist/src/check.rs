@@ -165,12 +165,12 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
 
     /// About the most bytes a validator takes on a rank with `rows` own
     /// vertices and `tuples` tuples, of `n` vertices in all: the
-    /// `Incidence` (8 bytes a tuple, 8 an own vertex, `3 n / 16`), the
-    /// proof's `Levels` (4 a cell, 16 an own vertex, `n / 8` for a round's
-    /// announcements), the held searches' `Batch` (16 bytes a cell, 192
-    /// an own vertex, 8 a tuple), 9 per own vertex for the tuple rounds' state, and
-    /// the shares for claimed levels (6 bytes a ghost), the larger of
-    /// their level round's buffers (about 32 per vertex) and
+    /// `Incidence` (8 bytes a tuple, 8 an own vertex, `3 n / 16`), the proof's
+    /// `Levels` (4 a cell, 16 an own vertex, `n / 8` for a round's
+    /// announcements), the held searches' `Batch` (16 bytes a cell, 192 an own
+    /// vertex, 8 a tuple), 9 per own vertex for the tuple rounds' state, and
+    /// the shares for claimed levels (6 bytes a ghost), the larger of their
+    /// level round's buffers (about 32 per vertex) and
     /// a tuple round's (about `48 + 4 size_of::<T>()` per tuple of the
     /// round; the same as the incidence's construction needs).
     pub fn bytes_for(rows: u64, tuples: u64, n: u64) -> u64 {

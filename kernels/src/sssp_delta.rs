@@ -31,16 +31,18 @@
 //! - a vertex waits at most once in the bin of its distance, exactly when
 //!   marked: its distance's sign bit, set by the CAS that improves it and
 //!   cleared by the `fetch_and` that takes it, in one atomic step;
-//! - buckets are exact for every finite distance ([`bucket_of`](crate::bucket_of));
+//! - buckets are exact for every finite distance
+//!   ([`bucket_of`](crate::bucket_of));
 //! - a vertex is listed as settled once a search, by its bucket, and marked
 //!   done by its bucket's heavy phase: before a pull, as a phase of its own;
 //!   in a push, by the chunk that pushes it (a heavy arc cannot improve a
 //!   vertex of its own bucket, so an arc that finds it not yet done changes
 //!   nothing);
-//! - the phases run as `'static` [`LoopBody`](par::LoopBody)s on either [`Backend`]
-//!   ([`Loops`]), sharing the graph and per-search arrays through one `Arc`
-//!   (`Shared`); the workers' [`Bins`](crate::Bins) ([`Backend::slot`]) are kept from search
-//!   to search, so a search allocates nothing once warm.
+//! - the phases run as `'static` [`LoopBody`](par::LoopBody)s on either
+//!   [`Backend`] ([`Loops`]), sharing the graph and per-search arrays through
+//!   one `Arc` (`Shared`); the workers' [`Bins`](crate::Bins)
+//!   ([`Backend::slot`]) are kept from search to search, so a search
+//!   allocates nothing once warm.
 //!
 //! Cost: a vertex relaxes its light arcs once per light phase it is queued in
 //! (usually one), its heavy arcs at most once; per phase a barrier and a gather

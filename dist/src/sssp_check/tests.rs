@@ -602,9 +602,9 @@ fn proof_model(g: &Graph, s: &Search, p: usize) -> u64 {
 }
 
 /// Guards the proof's volume: a valid search costs exactly the bytes of
-/// the model (no message about a tuple: each reached vertex announced
-/// once, each ghost's distance sent once), under the level rounds and 4
-/// bytes a vertex for each other rank and, from SCALE 10, under a tenth of the tuple
+/// the model (no message about a tuple: each reached vertex announced once,
+/// each ghost's distance sent once), under the level rounds and 4 bytes a
+/// vertex for each other rank and, from SCALE 10, under a tenth of the tuple
 /// rounds' `4 s + 16` bytes a tuple.
 #[test]
 fn a_proven_search_sends_what_the_model_says() {

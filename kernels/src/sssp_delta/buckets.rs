@@ -1,7 +1,7 @@
 //! Bucket bookkeeping: which bin a distance waits in, queueing an improved
-//! vertex there once, gathering a light phase's queue from every worker's
-//! bins (merging small neighbouring bins, [`MERGE`](super::MERGE)), and finding the next
-//! bucket that holds any vertex. Each worker keeps its own bins
+//! vertex there once, gathering a light phase's queue from every worker's bins
+//! (merging small neighbouring bins, [`MERGE`](super::MERGE)), and finding the
+//! next bucket that holds any vertex. Each worker keeps its own bins
 //! ([`Worker`]), locked by the phase chunk that runs on its thread.
 
 use super::{DeltaStepping, QUEUED, Shared, dist};
@@ -11,8 +11,8 @@ use generator::Vertex;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 impl DeltaStepping {
-    /// Moves the lowest non-empty bin of `bucket`, and the bins after it
-    /// while they hold at most [`MERGE`](super::MERGE) vertices together, from every
+    /// Moves the lowest non-empty bin of `bucket`, and the bins after it while
+    /// they hold at most [`MERGE`](super::MERGE) vertices together, from every
     /// worker into the queue; false when the bucket's bins are all empty.
     pub(super) fn gather(&mut self, bucket: u64) -> bool {
         let shared = self.shared_mut();

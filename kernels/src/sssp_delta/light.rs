@@ -22,9 +22,9 @@ impl Shared {
     }
 
     /// Bucket fusion (after GAPBS): once its share of the queue is done,
-    /// a worker takes its own entries in the bins of the bucket from the
-    /// lowest this phase gathered, lowest bin first, while the bin holds
-    /// at most [`FUSE`](super::FUSE) of them, and processes them at once instead of in
+    /// a worker takes its own entries in the bins of the bucket from the lowest
+    /// this phase gathered, lowest bin first, while the bin holds at most
+    /// [`FUSE`](super::FUSE) of them, and processes them at once instead of in
     /// a later phase; it stops at the first larger bin, which a later phase
     /// gathers with the other workers' entries.
     fn fuse(&self, worker: &mut Worker) {

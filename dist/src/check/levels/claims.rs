@@ -17,20 +17,20 @@
 //!   the parent's claim is exactly one less than its own, at most
 //!   `DEEPEST - 1` (levels the batch's bytes hold).
 //!
-//! Then levels fall by one along every parent pointer down to the only
-//! level-0 vertex, the root: the parents form a tree (check 2) whose
-//! depths are the claims, and the cells hold them as the rounds would
-//! have left them (`UNREACHED` for `NO_LEVEL`), so checks 3 and 4 follow
-//! unchanged. One agreement (an all-reduce of the failure flag and the
-//! depth, one of the reached count) makes every rank take the same way:
-//! any claim failing anywhere sends the search to the level rounds, which judge it exactly as without
-//! claims. The claims are read, never trusted; nothing of a kernel's
+//! Then levels fall by one along every parent pointer down to the only level-0
+//! vertex, the root: the parents form a tree (check 2) whose depths are the
+//! claims, and the cells hold them as the rounds would have left them
+//! (`UNREACHED` for `NO_LEVEL`), so checks 3 and 4 follow unchanged. One
+//! agreement (an all-reduce of the failure flag and the depth, one of the
+//! reached count) makes every rank take the same way: any claim failing
+//! anywhere sends the search to the level rounds, which judge it exactly as
+//! without claims. The claims are read, never trusted; nothing of a kernel's
 //! graph or code is used.
 //!
-//! Cost per search: `O(n_r + ghosts)` work, parallel; all ranks together
-//! send one byte per ghost (each rank's ghosts summed) and `24 P (P - 1)`
-//! bytes for the agreement, `2 log2 P` messages deep. Memory: 5 bytes per vertex another rank holds
-//! as a ghost and one per ghost ([`Shares::bytes_for`]).
+//! Cost per search: `O(n_r + ghosts)` work, parallel; all ranks together send
+//! one byte per ghost (each rank's ghosts summed) and `24 P (P - 1)` bytes for
+//! the agreement, `2 log2 P` messages deep. Memory: 5 bytes per vertex another
+//! rank holds as a ghost and one per ghost ([`Shares::bytes_for`]).
 
 use super::super::incidence::{GhostRoutes, Incidence};
 use super::{Levels, MISSING, NO_PARENT, UNREACHED};
