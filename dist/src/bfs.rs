@@ -43,9 +43,8 @@
 //! once against [`Backend::map_ranges`] / [`Backend::map`]: on rayon, a
 //! task per piece; on pipes, `par`'s threads started per loop.
 
-use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
+use crate::comm::{Comm, Reduce, all_reduce};
 use crate::{Id, LocalGraph};
-use bottom_up::BottomUp;
 use kernels::{Direction, DoParams, NO_LEVEL, SearchStats};
 use par::Backend;
 use std::sync::Arc;
@@ -340,159 +339,10 @@ impl<'c, I: Id> DistBfs<'c, I> {
     pub fn steps(&self) -> &[DistStep] {
         &self.steps
     }
-
-    /// Claims the neighbours of the queue's vertices: its own at once, the
-    /// others' through one exchange, at `level`. Makes the claimed local
-    /// vertices the queue; returns how many and their degree sum.
-    fn top_down_step(&mut self, level: u8) -> (u64, u64) {
-        let (graph, parents, visited) = (&*self.graph, &self.parents[..], &self.visited[..]);
-        let found = Found {
-            parents,
-            visited,
-            claims: &self.claims,
-            level,
-        };
-        let part = *graph.partition();
-        let (rank, first) = (graph.rank(), graph.first());
-        // Per piece of the queue: flattened (vertex, parent) pairs per
-        // rank, and the vertices claimed here.
-        let queue = &self.queue;
-        let grain = pieces_of(queue.len(), self.backend.threads(), TOP_DOWN_GRAIN);
-        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>)> =
-            self.backend.map_ranges(queue.len(), grain, |r| {
-                let (mut out, mut won) = (vec![Vec::new(); part.ranks()], Vec::new());
-                for &u in &queue[r] {
-                    let parent = first + u as u64;
-                    for &v in graph.neighbors(u) {
-                        let (owner, local) = part.place(v.to_u64());
-                        if owner != rank {
-                            out[owner].extend([v, I::from_u64(parent)]);
-                        } else if found.claim(local, parent) {
-                            won.push(local);
-                        }
-                    }
-                }
-                (out, won)
-            });
-        self.send.clear();
-        for (r, count) in self.send_counts.iter_mut().enumerate() {
-            let before = self.send.len();
-            for (out, _) in &pieces {
-                self.send.extend_from_slice(&out[r]);
-            }
-            *count = self.send.len() - before;
-        }
-        let (received, _) = exchange(self.comm, &self.send, &self.send_counts);
-        let pairs = received.len() / 2;
-        let grain = pieces_of(pairs, self.backend.threads(), TOP_DOWN_GRAIN);
-        let won_for_others: Vec<Vec<usize>> = self.backend.map_ranges(pairs, grain, |r| {
-            (received[2 * r.start..2 * r.end].chunks_exact(2))
-                .filter_map(|pair| {
-                    let u = part.local(pair[0].to_u64());
-                    found.claim(u, pair[1].to_u64()).then_some(u)
-                })
-                .collect()
-        });
-        self.next_queue.clear();
-        for (_, won) in &pieces {
-            self.next_queue.extend_from_slice(won);
-        }
-        for won in &won_for_others {
-            self.next_queue.extend_from_slice(won);
-        }
-        std::mem::swap(&mut self.queue, &mut self.next_queue);
-        let queue = &self.queue;
-        let scout = (self.backend)
-            .map_ranges(queue.len(), SCOUT_GRAIN, |r| {
-                queue[r].iter().map(|&u| graph.degree(u)).sum::<u64>()
-            })
-            .into_iter()
-            .sum();
-        (self.queue.len() as u64, scout)
-    }
-
-    /// Gathers the global frontier from every rank's `front`, finds a
-    /// frontier parent for every unreached local vertex that has one, and
-    /// makes those the new `front` (found at `level`); returns how many.
-    fn bottom_up_step(&mut self, level: u8) -> u64 {
-        all_gather(self.comm, &self.front, &self.word_counts, &mut self.global);
-        let scan = BottomUp {
-            graph: &self.graph,
-            parents: &self.parents,
-            claims: &self.claims,
-            level,
-            hubs: &self.hubs,
-            visited: &self.visited,
-            global: &self.global,
-        };
-        let pieces: Vec<_> = self.next.chunks_mut(BOTTOM_UP_GRAIN).enumerate().collect();
-        let found: u64 = (self.backend)
-            .map(pieces, |(piece, words)| {
-                scan.words(piece * BOTTOM_UP_GRAIN, words)
-            })
-            .into_iter()
-            .sum();
-        std::mem::swap(&mut self.front, &mut self.next);
-        found
-    }
-
-    /// Sets the bits of the queue's vertices in `front` (after clearing it).
-    /// O(local words + queue).
-    fn queue_to_front(&mut self) {
-        self.front.fill(0);
-        for &u in &self.queue {
-            self.front[u / 64] |= 1 << (u % 64);
-        }
-    }
-
-    /// Makes the vertices of `front` the queue; returns their degree sum.
-    /// O(local words + frontier).
-    fn front_to_queue(&mut self) -> u64 {
-        self.queue.clear();
-        let mut arcs = 0;
-        for (w, &word) in self.front.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let u = w * 64 + bits.trailing_zeros() as usize;
-                self.queue.push(u);
-                arcs += self.graph.degree(u);
-                bits &= bits - 1;
-            }
-        }
-        arcs
-    }
-}
-
-/// What a top-down step writes when it finds a vertex.
-struct Found<'a> {
-    parents: &'a [AtomicU64],
-    visited: &'a [AtomicU64],
-    claims: &'a [AtomicU8],
-    /// The step's level, as claimed.
-    level: u8,
-}
-
-impl Found<'_> {
-    /// Makes `parent` the parent of local vertex `u` if it has none yet,
-    /// marks it visited and claims the step's level for it; true if this
-    /// call did it. A plain load first skips the CAS for vertices already
-    /// reached.
-    #[inline]
-    fn claim(&self, u: usize, parent: u64) -> bool {
-        let slot = &self.parents[u];
-        let won = slot.load(Relaxed) == NO_PARENT
-            && slot
-                .compare_exchange(NO_PARENT, parent, Relaxed, Relaxed)
-                .is_ok();
-        if won {
-            self.visited[u / 64].fetch_or(1 << (u % 64), Relaxed);
-            self.claims[u].store(self.level, Relaxed);
-        }
-        won
-    }
 }
 
 mod bottom_up;
 mod hubs;
 #[cfg(test)]
 mod tests;
+mod top_down;

@@ -3,8 +3,13 @@
 //! a vertex of the global frontier bitmap, and claims that as its parent
 //! (and the step's level as its own).
 //! Workers take runs of bitmap words; the rows of a word are prefetched
-//! while the next word's hubs are tested.
+//! while the next word's hubs are tested. The step starts with one
+//! all-gather of every rank's frontier words (the global frontier, `N / 8`
+//! bytes to each rank); the conversions between the top-down queue and the
+//! bottom-up bitmap live here too.
 
+use super::{BOTTOM_UP_GRAIN, DistBfs};
+use crate::comm::all_gather;
 use crate::{Id, LocalGraph};
 use par::hint::prefetch;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -101,5 +106,58 @@ fn prefetch_rows<I: Id>(graph: &LocalGraph<I>, w: usize, mut rows: u64) {
         if let Some(first) = graph.neighbors(u).first() {
             prefetch(first);
         }
+    }
+}
+
+impl<I: Id> DistBfs<'_, I> {
+    /// Gathers the global frontier from every rank's `front`, finds a
+    /// frontier parent for every unreached local vertex that has one, and
+    /// makes those the new `front` (found at `level`); returns how many.
+    pub(super) fn bottom_up_step(&mut self, level: u8) -> u64 {
+        all_gather(self.comm, &self.front, &self.word_counts, &mut self.global);
+        let scan = BottomUp {
+            graph: &self.graph,
+            parents: &self.parents,
+            claims: &self.claims,
+            level,
+            hubs: &self.hubs,
+            visited: &self.visited,
+            global: &self.global,
+        };
+        let pieces: Vec<_> = self.next.chunks_mut(BOTTOM_UP_GRAIN).enumerate().collect();
+        let found: u64 = (self.backend)
+            .map(pieces, |(piece, words)| {
+                scan.words(piece * BOTTOM_UP_GRAIN, words)
+            })
+            .into_iter()
+            .sum();
+        std::mem::swap(&mut self.front, &mut self.next);
+        found
+    }
+
+    /// Sets the bits of the queue's vertices in `front` (after clearing it).
+    /// O(local words + queue).
+    pub(super) fn queue_to_front(&mut self) {
+        self.front.fill(0);
+        for &u in &self.queue {
+            self.front[u / 64] |= 1 << (u % 64);
+        }
+    }
+
+    /// Makes the vertices of `front` the queue; returns their degree sum.
+    /// O(local words + frontier).
+    pub(super) fn front_to_queue(&mut self) -> u64 {
+        self.queue.clear();
+        let mut arcs = 0;
+        for (w, &word) in self.front.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let u = w * 64 + bits.trailing_zeros() as usize;
+                self.queue.push(u);
+                arcs += self.graph.degree(u);
+                bits &= bits - 1;
+            }
+        }
+        arcs
     }
 }
