@@ -35,14 +35,44 @@ fn weighted_graph(dir: &Path) -> String {
     graph
 }
 
+/// The arguments of one search over `graph` from `root`: `graph500 bfs
+/// ... --parents-out PARENTS`, or with `dist`, `graph500 sssp ...
+/// --dist-out DIST`.
+fn search<'a>(
+    graph: &'a str,
+    root: &'a str,
+    parents: &'a str,
+    dist: Option<&'a str>,
+) -> Vec<&'a str> {
+    let kind = if dist.is_some() { "sssp" } else { "bfs" };
+    let mut args = vec![
+        kind,
+        "--input",
+        graph,
+        "--root",
+        root,
+        "--parents-out",
+        parents,
+    ];
+    if let Some(dist) = dist {
+        args.extend(["--dist-out", dist]);
+    }
+    args
+}
+
 /// The reached count of `graph500 validate` accepting `parents` (and
 /// `dist`, an SSSP's) as a search of `graph` from `root`.
-fn validated(graph: &str, root: &str, parents: &Path, dist: Option<&Path>) -> u64 {
-    let mut args = vec!["validate", "--input", graph, "--root", root, "--parents"];
-    let parents = parents.display().to_string();
-    args.push(&parents);
-    let dist = dist.map(|d| d.display().to_string());
-    if let Some(dist) = &dist {
+fn validated(graph: &str, root: &str, parents: &str, dist: Option<&str>) -> u64 {
+    let mut args = vec![
+        "validate",
+        "--input",
+        graph,
+        "--root",
+        root,
+        "--parents",
+        parents,
+    ];
+    if let Some(dist) = dist {
         args.extend(["--sssp", "--dist", dist]);
     }
     let out = Command::new(env!("CARGO_BIN_EXE_graph500"))
@@ -64,17 +94,10 @@ fn good_root(graph: &str, dir: &Path) -> String {
     (0..64)
         .map(|r| r.to_string())
         .find(|root| {
-            one_process(&[
-                "bfs",
-                "--input",
-                graph,
-                "--root",
-                root,
-                "--parents-out",
-                &parents,
-                "--quiet",
-            ]);
-            validated(graph, root, Path::new(&parents), None) > 100
+            let mut args = search(graph, root, &parents, None);
+            args.push("--quiet");
+            one_process(&args);
+            validated(graph, root, &parents, None) > 100
         })
         .expect("a root with a large component")
 }
@@ -104,28 +127,12 @@ fn bfs_over_every_rank_count_writes_a_tree_validate_accepts() {
     let dir = tempfile::tempdir().unwrap();
     let graph = weighted_graph(dir.path());
     let root = good_root(&graph, dir.path());
-    let single = dir.path().join("single.p");
-    one_process(&[
-        "bfs",
-        "--input",
-        &graph,
-        "--root",
-        &root,
-        "--parents-out",
-        single.to_str().unwrap(),
-    ]);
+    let single = dir.path().join("single.p").display().to_string();
+    one_process(&search(&graph, &root, &single, None));
     let reached = validated(&graph, &root, &single, None);
     for ranks in 1..=4 {
-        let parents = dir.path().join(format!("p{ranks}.p"));
-        let args = [
-            "bfs",
-            "--input",
-            &graph,
-            "--root",
-            &root,
-            "--parents-out",
-            parents.to_str().unwrap(),
-        ];
+        let parents = dir.path().join(format!("p{ranks}.p")).display().to_string();
+        let args = search(&graph, &root, &parents, None);
         over_ranks(ranks, &args, &root);
         assert_eq!(
             validated(&graph, &root, &parents, None),
@@ -136,7 +143,7 @@ fn bfs_over_every_rank_count_writes_a_tree_validate_accepts() {
 }
 
 /// The distances of a file written by `graph500 sssp`.
-fn distances(path: &Path) -> Vec<f32> {
+fn distances(path: &str) -> Vec<f32> {
     let bytes = std::fs::read(path).unwrap();
     let words = bytes.chunks_exact(4);
     words
@@ -154,34 +161,14 @@ fn sssp_over_every_rank_count_writes_the_single_process_distances() {
     let dir = tempfile::tempdir().unwrap();
     let graph = weighted_graph(dir.path());
     let root = good_root(&graph, dir.path());
-    let file = |name: &str| dir.path().join(name);
-    let sssp = |parents: &Path, dist: &Path| {
-        [
-            "sssp",
-            "--input",
-            &graph,
-            "--root",
-            &root,
-            "--parents-out",
-            parents.to_str().unwrap(),
-            "--dist-out",
-            dist.to_str().unwrap(),
-        ]
-        .map(String::from)
-    };
+    let file = |name: &str| dir.path().join(name).display().to_string();
     let (parents, dist) = (file("single.p"), file("single.d"));
-    let args = sssp(&parents, &dist);
-    one_process(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    one_process(&search(&graph, &root, &parents, Some(&dist)));
     let reached = validated(&graph, &root, &parents, Some(&dist));
     let single = distances(&dist);
     for ranks in 1..=4 {
         let (parents, dist) = (file(&format!("p{ranks}.p")), file(&format!("p{ranks}.d")));
-        let args = sssp(&parents, &dist);
-        over_ranks(
-            ranks,
-            &args.iter().map(String::as_str).collect::<Vec<_>>(),
-            &root,
-        );
+        over_ranks(ranks, &search(&graph, &root, &parents, Some(&dist)), &root);
         assert_eq!(
             validated(&graph, &root, &parents, Some(&dist)),
             reached,
@@ -201,19 +188,9 @@ fn a_text_input_under_mpirun_is_refused_once() {
     one_process(&["convert", &graph, &text, "--quiet"]);
     let parents = dir.path().join("p").display().to_string();
     let dist = dir.path().join("d").display().to_string();
-    let bfs = [
-        "bfs",
-        "--input",
-        &text,
-        "--root",
-        "0",
-        "--parents-out",
-        &parents,
-    ];
-    let mut sssp = bfs.to_vec();
-    sssp[0] = "sssp";
-    sssp.extend(["--dist-out", &dist]);
-    for args in [&bfs[..], &sssp] {
+    let bfs = search(&text, "0", &parents, None);
+    let sssp = search(&text, "0", &parents, Some(&dist));
+    for args in [&bfs, &sssp] {
         let out = finish(mpirun(3, args), 120);
         assert_refused_once(&out, "only a binary edge list has");
     }
@@ -230,28 +207,10 @@ fn an_output_refused_under_mpirun_is_printed_once() {
     let before = std::fs::read(&graph).unwrap();
     let missing = dir.path().join("no/such/folder/p").display().to_string();
     let fine = dir.path().join("p").display().to_string();
-    let bfs = [
-        "bfs",
-        "--input",
-        &graph,
-        "--root",
-        "0",
-        "--parents-out",
-        &missing,
-    ];
+    let bfs = search(&graph, "0", &missing, None);
     let out = finish(mpirun(3, &bfs), 120);
     assert_refused_once(&out, "no/such/folder");
-    let sssp = [
-        "sssp",
-        "--input",
-        &graph,
-        "--root",
-        "0",
-        "--parents-out",
-        &fine,
-        "--dist-out",
-        &graph,
-    ];
+    let sssp = search(&graph, "0", &fine, Some(&graph));
     let out = finish(mpirun(2, &sssp), 120);
     assert_refused_once(&out, "g.bin");
     assert_eq!(std::fs::read(&graph).unwrap(), before);
@@ -266,36 +225,17 @@ fn a_bad_root_kernel_or_unweighted_file_under_mpirun_is_refused_once() {
     let dir = tempfile::tempdir().unwrap();
     let graph = weighted_graph(dir.path());
     let parents = dir.path().join("p").display().to_string();
-    let bfs = [
-        "bfs",
-        "--input",
-        &graph,
-        "--root",
-        "256",
-        "--parents-out",
-        &parents,
-    ];
+    let bfs = search(&graph, "256", &parents, None);
     let out = finish(mpirun(2, &bfs), 120);
     assert_refused_once(&out, "--root for");
-    let mut par = bfs.to_vec();
-    par[4] = "0";
+    let mut par = search(&graph, "0", &parents, None);
     par.extend(["--kernel", "par"]);
     let out = finish(mpirun(2, &par), 120);
     assert_refused_once(&out, "only --kernel dobfs runs, not par");
     let plain = dir.path().join("plain.bin").display().to_string();
     one_process(&["generate", "--scale", "6", "--out", &plain, "--quiet"]);
     let dist = dir.path().join("d").display().to_string();
-    let sssp = [
-        "sssp",
-        "--input",
-        &plain,
-        "--root",
-        "0",
-        "--parents-out",
-        &parents,
-        "--dist-out",
-        &dist,
-    ];
+    let sssp = search(&plain, "0", &parents, Some(&dist));
     let out = finish(mpirun(2, &sssp), 120);
     assert_refused_once(&out, "needs a weight per tuple");
 }
