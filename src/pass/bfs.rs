@@ -4,8 +4,9 @@
 //! - One process: [`BfsSearcher`] drives any [`Bfs`] engine over the
 //!   shared [`Csr`]; [`BfsChecker`] reads the engine's parent array where
 //!   it lies (no `i64` copy) and, over block-ordered tuples of at most
-//!   `2^26` vertices, holds up to [`validate::batch::LANES`] searches and
-//!   judges their tuples in one pass ([`Batch`]).
+//!   `2^26` vertices, holds up to [`validate::batch::LANES`] searches (8
+//!   above `2^25` vertices: [`Batch::lanes_for`]) and judges their tuples
+//!   in one pass ([`Batch`]).
 //! - Ranks: `RankBfs` drives a [`DistBfs`] (1-D) and `RankGridBfs` a
 //!   [`GridBfs`] (2-D), each recording the bytes each search sent;
 //!   `RankBfsChecker` copies this rank's parents and the levels the engine
@@ -62,7 +63,7 @@ impl Searcher for BfsSearcher {
 
 /// The validator of BFS parent arrays over an edge list; it reads the
 /// kernel's parent array where it lies (no `i64` copy). Over block-ordered
-/// tuples of at most `2^26` vertices it holds up to [`validate::batch::LANES`]
+/// tuples of at most `2^26` vertices it holds up to [`Batch::lanes`]
 /// searches and judges their tuples in one pass ([`Batch`]).
 pub struct BfsChecker<'a> {
     judge: Judge<'a>,
@@ -107,9 +108,9 @@ impl Checker<Parents> for BfsChecker<'_> {
     }
 
     fn lanes(&self) -> usize {
-        match self.judge {
+        match &self.judge {
             Judge::Alone(..) => 1,
-            Judge::Batched(..) => validate::batch::LANES,
+            Judge::Batched(batch, _) => batch.lanes(),
         }
     }
 
