@@ -8,8 +8,8 @@
 //! each vertex's sixteen cells, one per held search (a *lane*), lie side by
 //! side in one 64-byte line, and a tuple's two lines give its verdict in
 //! all sixteen lanes with one pair of loads and lane-wise arithmetic.
-//! Above `2^25` vertices a batch holds 8 searches ([`Batch::lanes_for`]):
-//! half the memory, a pass per 8 searches.
+//! Where the memory free does not hold sixteen lanes, a batch holds 8
+//! searches ([`Batch::lanes_within`]): half the memory, a pass per 8.
 //!
 //! Per search ([`Batch::hold`]): checks 1 and 2 as a single validation
 //! runs them (`tree.rs`: ranges, then tree levels), or, when the kernel
@@ -61,9 +61,6 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 /// The most vertices a batch judges: `2^26`, whose ids leave a lane's
 /// cell 6 bits of level (61 levels, deeper than any Kronecker tree).
 const MAX_VERTICES: usize = 1 << 26;
-/// Above this many vertices a batch holds 8 searches, not 16
-/// ([`Batch::lanes_for`]).
-const NARROW_ABOVE: usize = 1 << 25;
 /// Tiles per parallel work item of the copies and the sweep.
 const TILE_GRAIN: usize = 1 << 8;
 
@@ -115,42 +112,47 @@ impl Batch {
     }
 
     /// How many searches a batch of a graph of `num_vertices` vertices
-    /// holds: [`LANES`] (16) up to `2^25` vertices, 8 above. Above `2^25`
-    /// a run's peak memory is that of its batched searches (the graph, the
-    /// block-ordered tuples and the batch's cells, 64 bytes a vertex with
-    /// 16 lanes: 4 bytes a tuple at edgefactor 16); 8 lanes halve the
-    /// cells, at the price of one pass over the tuples per 8 searches
-    /// instead of 16 (docs/results.md, "Where the peak is").
-    pub fn lanes_for(num_vertices: usize) -> usize {
-        if num_vertices > NARROW_ABOVE {
-            LANES / 2
-        } else {
-            LANES
+    /// holds when `available` bytes are free (`None`: unknown): [`LANES`]
+    /// (16) when their batch fits, else 8, whose cells take half the bytes
+    /// (32 a vertex, 2 a tuple at edgefactor 16) at the price of one pass
+    /// over the tuples per 8 searches instead of 16: at SCALE 24 the
+    /// narrow batch took the run's batched phase from 17.6 to 15.6 bytes a
+    /// tuple, and its validations 1.7-2.4 times as long
+    /// (docs/results.md, "Where the peak is").
+    pub fn lanes_within(num_vertices: usize, workers: usize, available: Option<u64>) -> usize {
+        let wide = Batch::bytes_with(num_vertices as u64, LANES, workers);
+        match available {
+            Some(free) if free < wide => LANES / 2,
+            _ => LANES,
         }
     }
 
-    /// The working memory of a batch for `num_vertices` vertices and
-    /// `workers` threads ([`Batch::lanes_for`] lanes): 4 bytes a vertex
-    /// for the walks' levels, 4 a vertex per lane for the cells and 2 per
-    /// worker ([`Batch`]'s overview), vertices padded to a whole block of
-    /// 64 Ki.
+    /// The most working memory a batch for `num_vertices` vertices and
+    /// `workers` threads takes: that of 16 lanes ([`Batch::bytes_with`]).
     pub fn bytes_for(num_vertices: u64, workers: usize) -> u64 {
-        let lanes = usize::try_from(num_vertices).map_or(LANES / 2, Batch::lanes_for);
+        Batch::bytes_with(num_vertices, LANES, workers)
+    }
+
+    /// The working memory of a batch of `lanes` lanes for `num_vertices`
+    /// vertices and `workers` threads: 4 bytes a vertex for the walks'
+    /// levels, 4 a vertex per lane for the cells and 2 per worker
+    /// ([`Batch`]'s overview), vertices padded to a whole block of 64 Ki.
+    pub fn bytes_with(num_vertices: u64, lanes: usize, workers: usize) -> u64 {
         let padded = num_vertices.next_multiple_of(BLOCK as u64);
         let per_vertex = size_of::<AtomicU32>() + lanes * size_of::<u32>();
         per_vertex as u64 * padded + (size_of::<AtomicU16>() * workers) as u64 * padded
     }
 
-    /// A batch for graphs of `num_vertices` vertices (at most `2^26`:
-    /// [`Batch::suits`]) holding [`Batch::lanes_for`] searches, for the
-    /// current rayon pool's workers (a pool with more workers makes
-    /// [`Batch::settle`] allocate for them).
+    /// A batch of [`LANES`] (16) lanes for graphs of `num_vertices`
+    /// vertices (at most `2^26`: [`Batch::suits`]), for the current rayon
+    /// pool's workers (a pool with more workers makes [`Batch::settle`]
+    /// allocate for them).
     pub fn new(num_vertices: usize) -> Self {
-        Batch::with_lanes(num_vertices, Batch::lanes_for(num_vertices))
+        Batch::with_lanes(num_vertices, LANES)
     }
 
-    /// [`Batch::new`] holding `lanes` searches at a time (16 or 8; tests
-    /// use 8 on small graphs). Panics on another count.
+    /// [`Batch::new`] holding `lanes` searches at a time (16, or 8:
+    /// [`Batch::lanes_within`]). Panics on another count.
     pub fn with_lanes(num_vertices: usize, lanes: usize) -> Self {
         assert!(Batch::suits(num_vertices), "too many vertices for a batch");
         let padded = padded(num_vertices);
@@ -178,7 +180,7 @@ impl Batch {
     }
 
     /// How many searches it holds at a time: 16, or 8
-    /// ([`Batch::lanes_for`]).
+    /// ([`Batch::lanes_within`]).
     pub fn lanes(&self) -> usize {
         self.layout.lanes
     }

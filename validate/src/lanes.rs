@@ -3,9 +3,8 @@
 //! (`Tile`), and the batch's edge pass over one block pair (`judge_item`).
 //!
 //! A tile is 256 cells: 16 vertices by 16 lanes, or, in the narrow layout,
-//! 32 vertices by 8 lanes (half the bytes a vertex, for the graphs above
-//! `2^25` vertices where a run's peak memory is the batch's: see
-//! `Batch::lanes_for`). Before a settle a lane's cells of the tile's
+//! 32 vertices by 8 lanes (half the bytes a vertex, for a run whose free
+//! memory does not hold sixteen: `Batch::lanes_within`). Before a settle a lane's cells of the tile's
 //! vertices are contiguous; after its transposition a vertex's cells are,
 //! and because every tile holds 256 cells, vertex `v`'s `L` cells then lie
 //! at `v L` of the tiles seen as one array: the pass reads them as

@@ -436,14 +436,24 @@ fn above_2_to_the_24_vertices_a_batch_still_judges_as_a_single_validation() {
     );
 }
 
-/// Guards the gate of the narrow batch and its memory: 16 lanes up to
-/// `2^25` vertices, 8 above, whose cells take half the bytes.
+/// Guards the gate of the narrow batch and its memory: 16 lanes when
+/// their batch fits in the memory free (or it is unknown), 8 below, whose
+/// cells take half the bytes.
 #[test]
-fn above_2_to_the_25_vertices_a_batch_holds_8_lanes_in_half_the_cells() {
-    assert_eq!(Batch::lanes_for(1 << 25), LANES);
-    assert_eq!(Batch::lanes_for((1 << 25) + 1), LANES / 2);
-    let n = 1u64 << 25;
-    assert_eq!(Batch::bytes_for(n, 2), n * (4 + 64 + 2 * 2));
-    let n = 1u64 << 26;
-    assert_eq!(Batch::bytes_for(n, 2), n * (4 + 32 + 2 * 2));
+fn a_batch_holds_8_lanes_only_where_16_do_not_fit() {
+    let n = 1usize << 26;
+    let wide = Batch::bytes_with(n as u64, LANES, 2);
+    assert_eq!(
+        wide,
+        Batch::bytes_for(n as u64, 2),
+        "the estimate is the widest"
+    );
+    assert_eq!(wide, (n as u64) * (4 + 64 + 2 * 2));
+    assert_eq!(
+        Batch::bytes_with(n as u64, 8, 2),
+        (n as u64) * (4 + 32 + 2 * 2)
+    );
+    assert_eq!(Batch::lanes_within(n, 2, None), LANES);
+    assert_eq!(Batch::lanes_within(n, 2, Some(wide)), LANES);
+    assert_eq!(Batch::lanes_within(n, 2, Some(wide - 1)), LANES / 2);
 }
