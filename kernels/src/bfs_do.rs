@@ -3,7 +3,8 @@
 //! A level-synchronous search that picks, per level, the cheaper direction:
 //!
 //! - **top-down**: scan the neighbours of each frontier vertex (a queue,
-//!   [`Frontier`]) and claim the unreached ones by CAS, as [`ParBfs`] does.
+//!   [`Frontier`]) and claim the unreached ones, as [`ParBfs`] does, but by
+//!   an atomic OR on their `visited` bit rather than a CAS on their parent.
 //!   Cost: the edges of the frontier, `m_f`.
 //! - **bottom-up**: every unreached vertex scans its own neighbours for one
 //!   in the frontier (a [`Bitmap`]) and stops at the first. Cost: at most the
@@ -24,7 +25,7 @@
 //! the last top-down step claimed, gathered as they are claimed.
 //!
 //! Invariants: a vertex gets its parent in the step that discovers it, from
-//! a vertex of the previous level, and only once (CAS top-down; one owner
+//! a vertex of the previous level, and only once (its `visited` bit top-down; one owner
 //! bottom-up); the same step records its level beside the parent
 //! ([`Parents::levels`]), which the validator may check instead of walking
 //! the tree. All working memory (parents and levels, queue, three bitmaps)

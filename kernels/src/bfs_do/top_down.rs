@@ -3,12 +3,16 @@
 //!
 //! Idea: each frontier vertex (the queue's window, in chunks of
 //! `TOP_DOWN_GRAIN`) scans its row and claims every unreached neighbour
-//! ([`claim_neighbors`]: a load, then a CAS on its parent slot); a winner
-//! records its level, joins the next window through the worker's
-//! [`LocalBuffer`], and sets its `visited` bit.
+//! ([`claim_neighbors_by`]) by its `visited` bit: a load, then an atomic
+//! OR on a bitmap word that stays in cache (1 bit a vertex), not a CAS on
+//! a parent slot, which misses and, being a locked instruction, holds up
+//! the loads after it. The winner then stores its parent and level
+//! plainly, and joins the next window through the worker's
+//! [`LocalBuffer`].
 //!
-//! Invariants: a vertex is claimed once (the CAS), by a vertex of the
-//! previous level; `visited` holds every claimed vertex by the end of the
+//! Invariants: a vertex is claimed once (the OR that set its bit), by a
+//! vertex of the previous level, and only its claimer writes its parent
+//! and level; `visited` holds every claimed vertex by the end of the
 //! step, so the next bottom-up step skips them; the step returns the
 //! degree sum of the vertices it claimed (`m_f` for the switch).
 
@@ -17,7 +21,7 @@ use super::{
     first_vertex_of_word,
 };
 use crate::LocalBuffer;
-use crate::frontier::claim_neighbors;
+use crate::frontier::claim_neighbors_by;
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -57,15 +61,20 @@ impl Shared {
         let chunk = &queue.current()[range];
         let level = self.discovering.load(Relaxed);
         let mut scout = 0;
-        let examined = claim_neighbors::<COUNT>(
+        let examined = claim_neighbors_by::<COUNT>(
             graph,
-            parents,
             chunk,
             |v| visited.get(v as usize),
+            |v, u| {
+                let won = !visited.test_and_set(v as usize);
+                if won {
+                    parents.set(v, u);
+                }
+                won
+            },
             |v| {
                 parents.record_level(v, level);
                 next.push(v);
-                visited.set_atomic(v as usize);
                 scout += graph.degree(v);
             },
         );
