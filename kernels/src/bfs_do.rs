@@ -3,7 +3,8 @@
 //! A level-synchronous search that picks, per level, the cheaper direction:
 //!
 //! - **top-down**: scan the neighbours of each frontier vertex (a queue,
-//!   [`Frontier`]) and claim the unreached ones by CAS, as [`ParBfs`] does.
+//!   [`Frontier`]) and claim the unreached ones, as [`ParBfs`] does, but by
+//!   an atomic OR on their `visited` bit rather than a CAS on their parent.
 //!   Cost: the edges of the frontier, `m_f`.
 //! - **bottom-up**: every unreached vertex scans its own neighbours for one
 //!   in the frontier (a [`Bitmap`]) and stops at the first. Cost: at most the
@@ -24,7 +25,7 @@
 //! the last top-down step claimed, gathered as they are claimed.
 //!
 //! Invariants: a vertex gets its parent in the step that discovers it, from
-//! a vertex of the previous level, and only once (CAS top-down; one owner
+//! a vertex of the previous level, and only once (its `visited` bit top-down; one owner
 //! bottom-up); the same step records its level beside the parent
 //! ([`Parents::levels`]), which the validator may check instead of walking
 //! the tree. All working memory (parents and levels, queue, three bitmaps)
@@ -37,21 +38,24 @@
 //! bitmaps' words, each writing parents and bits in place. The code of a
 //! step is the same on both; only who runs the chunks differs.
 //!
-//! [`ParBfs`]: crate::ParBfs
+//!
+//! Files: this one holds the parameters, the engine and its shared state,
+//! and the dispatch of the parallel steps; `bfs_do/top_down.rs` the
+//! top-down step and the queue/bitmap conversions, `bfs_do/bottom_up.rs`
+//! the bottom-up step (hub tests, row scans, prefetching), and
+//! `bfs_do/switch.rs` the search itself: which direction each level takes.
 
-use crate::frontier::claim_neighbors;
+mod bottom_up;
+mod switch;
+mod top_down;
+
 use crate::loops::Loops;
-use crate::{
-    Backend, Bfs, Bitmap, Csr, Direction, Frontier, LocalBuffer, Parents, SearchKey, SearchStats,
-    Step, StepLog, Vertex,
-};
+use crate::{Backend, Bitmap, Csr, Frontier, LocalBuffer, Parents, StepLog, Vertex};
+use bottom_up::degree_zero_bitmap;
 use par::LoopBody;
-use par::hint::prefetch;
-use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
-use std::time::Instant;
 
 const WORD_BITS: usize = Bitmap::WORD_BITS;
 
@@ -264,252 +268,6 @@ impl DoBfs {
         };
         self.loops.run(pass, len, grain).unwrap_or((0, 0))
     }
-
-    /// Claims the neighbours of the queue's window; returns the degree sum
-    /// of the claimed vertices and, when `COUNT`, the adjacency entries read.
-    fn top_down_step<const COUNT: bool>(&mut self) -> (u64, u64) {
-        let len = self.shared.queue.current().len();
-        self.run(Parallel::TopDown { count: COUNT }, len, TOP_DOWN_GRAIN)
-    }
-
-    /// Finds a frontier parent for every unreached vertex that has one;
-    /// writes them to `next` and `visited`; returns how many, and, when
-    /// `COUNT`, the adjacency entries read (else 0: counting in this loop
-    /// has a measured cost, docs/history-kernels.md#bfs_do).
-    fn bottom_up_step<const COUNT: bool>(&mut self) -> (u64, u64) {
-        let step = Parallel::BottomUp {
-            count: COUNT,
-            ablation: Ablation {
-                scan_every_vertex: self.params.scan_every_vertex,
-                ask_hubs: self.params.ask_hubs,
-            },
-        };
-        let words = self.shared.front.num_words();
-        self.run(step, words, BOTTOM_UP_GRAIN)
-    }
-
-    /// Sets the bits of the queue's window in `front` (after clearing it).
-    fn queue_to_bitmap(&mut self) {
-        let words = self.shared.front.num_words();
-        self.run(Parallel::ClearFront, words, CLEAR_GRAIN);
-        let len = self.shared.queue.current().len();
-        self.run(Parallel::QueueToBitmap, len, QUEUE_GRAIN);
-    }
-
-    /// Appends the vertices of `front` to the queue and makes them its window.
-    fn bitmap_to_queue(&mut self) {
-        let words = self.shared.front.num_words();
-        self.run(Parallel::BitmapToQueue, words, BOTTOM_UP_GRAIN);
-        self.shared.queue.advance();
-    }
-
-    /// Makes `next` the frontier bitmap. No step holds the shared state
-    /// between steps ([`Loops::run`] drops its body before returning).
-    fn swap_bitmaps(&mut self) {
-        let shared = Arc::get_mut(&mut self.shared).expect("no step runs between steps");
-        std::mem::swap(&mut shared.front, &mut shared.next);
-    }
-}
-
-impl Shared {
-    /// The top-down step for the queue entries `range` of its window.
-    fn top_down<const COUNT: bool>(
-        &self,
-        next: &mut LocalBuffer<'_>,
-        range: Range<usize>,
-    ) -> (u64, u64) {
-        let (graph, parents, queue, visited) =
-            (&*self.graph, &self.parents, &self.queue, &self.visited);
-        let chunk = &queue.current()[range];
-        let level = self.discovering.load(Relaxed);
-        let mut scout = 0;
-        let examined = claim_neighbors::<COUNT>(
-            graph,
-            parents,
-            chunk,
-            |v| visited.get(v as usize),
-            |v| {
-                parents.record_level(v, level);
-                next.push(v);
-                visited.set_atomic(v as usize);
-                scout += graph.degree(v);
-            },
-        );
-        (scout, examined)
-    }
-
-    /// The bottom-up step for the bitmap words `words`. Per word, first
-    /// the hub test of every vertex to scan ([`Shared::ask_hubs`]), then
-    /// the rows of those whose hub is not in the frontier. The hub tests of
-    /// word `w + 1` run before the rows of word `w`, so that the rows left
-    /// for `w + 1` are prefetched a word ahead.
-    fn bottom_up<const COUNT: bool>(&self, ablation: Ablation, words: Range<usize>) -> (u64, u64) {
-        let (graph, parents, front, next, visited) = (
-            &*self.graph,
-            &self.parents,
-            &self.front,
-            &self.next,
-            &self.visited,
-        );
-        let num_words = front.num_words();
-        let level = self.discovering.load(Relaxed);
-        let (mut total_found, mut total_examined) = (0, 0);
-        let mut ahead = self.ask_hubs::<COUNT>(ablation, words.start);
-        for w in words.clone() {
-            let seen = visited.word(w);
-            let Asked {
-                mut found,
-                rest,
-                mut examined,
-            } = ahead;
-            if w + 1 < words.end {
-                ahead = self.ask_hubs::<COUNT>(ablation, w + 1);
-                prefetch_rows(graph, w + 1, ahead.rest);
-            } else if w + 1 < num_words {
-                prefetch_rows(graph, w + 1, self.to_scan(ablation, w + 1));
-            }
-            let mut todo = rest;
-            while todo != 0 {
-                let bit = todo.trailing_zeros();
-                todo &= todo - 1;
-                let u = first_vertex_of_word(w) + bit;
-                let neighbors = graph.neighbors(u);
-                if COUNT {
-                    match neighbors.iter().position(|&v| front.get(v as usize)) {
-                        Some(i) => {
-                            parents.set(u, neighbors[i]);
-                            parents.record_level(u, level);
-                            found |= 1 << bit;
-                            examined += i as u64 + 1;
-                        }
-                        None => examined += neighbors.len() as u64,
-                    }
-                } else if let Some(&v) = neighbors.iter().find(|&&v| front.get(v as usize)) {
-                    parents.set(u, v);
-                    parents.record_level(u, level);
-                    found |= 1 << bit;
-                }
-            }
-            next.store_word(w, found);
-            if found != 0 {
-                visited.store_word(w, seen | found);
-            }
-            total_found += u64::from(found.count_ones());
-            total_examined += examined;
-        }
-        (total_found, total_examined)
-    }
-
-    /// The vertices of word `w` a bottom-up step looks at: the clear bits
-    /// of `visited`, or, when scanning every vertex, all of them.
-    fn to_scan(&self, ablation: Ablation, w: usize) -> u64 {
-        if ablation.scan_every_vertex {
-            vertices_of_word(w, self.graph.num_vertices())
-        } else {
-            !self.visited.word(w)
-        }
-    }
-
-    /// The hub tests of word `w` (none for a word past the bitmap): each
-    /// vertex to scan whose hub is in the frontier gets it as its parent.
-    /// Returns those vertices and the rest, whose rows are still to scan.
-    /// The hubs array is read in order, so a hit costs no row at all.
-    fn ask_hubs<const COUNT: bool>(&self, ablation: Ablation, w: usize) -> Asked {
-        if w >= self.front.num_words() {
-            return Asked::default();
-        }
-        let mut todo = self.to_scan(ablation, w);
-        if ablation.scan_every_vertex {
-            let mut bits = todo;
-            while bits != 0 {
-                let bit = bits.trailing_zeros();
-                bits &= bits - 1;
-                if self.parents.is_reached(first_vertex_of_word(w) + bit) {
-                    todo &= !(1 << bit);
-                }
-            }
-        }
-        if !ablation.ask_hubs {
-            return Asked {
-                rest: todo,
-                ..Asked::default()
-            };
-        }
-        let examined = if COUNT { todo.count_ones().into() } else { 0 };
-        let level = self.discovering.load(Relaxed);
-        let mut found = 0;
-        let mut bits = todo;
-        while bits != 0 {
-            let bit = bits.trailing_zeros();
-            bits &= bits - 1;
-            let u = first_vertex_of_word(w) + bit;
-            let hub = self.graph.hub(u);
-            if self.front.get(hub as usize) {
-                self.parents.set(u, hub);
-                self.parents.record_level(u, level);
-                found |= 1 << bit;
-            }
-        }
-        Asked {
-            found,
-            rest: todo & !found,
-            examined,
-        }
-    }
-
-    /// Appends the vertices of `front`'s words `words` to `buffer`.
-    fn bitmap_to_queue(&self, buffer: &mut LocalBuffer<'_>, words: Range<usize>) {
-        for w in words {
-            let mut bits = self.front.word(w);
-            while bits != 0 {
-                buffer.push(first_vertex_of_word(w) + bits.trailing_zeros());
-                bits &= bits - 1;
-            }
-        }
-    }
-}
-
-/// A bitmap of the vertices without neighbours, and of the padding bits
-/// past the last vertex.
-fn degree_zero_bitmap(graph: &Csr) -> Bitmap {
-    let n = graph.num_vertices();
-    let bitmap = Bitmap::new(n);
-    (0..bitmap.num_words()).into_par_iter().for_each(|w| {
-        let first = first_vertex_of_word(w);
-        let bits = (0..64u32).fold(0u64, |bits, b| {
-            let v = first + b;
-            let isolated = (v as usize) >= n || graph.degree(v) == 0;
-            bits | (u64::from(isolated) << b)
-        });
-        bitmap.store_word(w, bits);
-    });
-    bitmap
-}
-
-/// The bits of word `w` that stand for vertices (all but the padding past
-/// `n` in the last word).
-fn vertices_of_word(w: usize, n: usize) -> u64 {
-    match n.saturating_sub(w * WORD_BITS) {
-        rest if rest >= WORD_BITS => u64::MAX,
-        rest => (1u64 << rest) - 1,
-    }
-}
-
-/// Starts loading the first adjacency entry of each vertex of word `w`
-/// whose bit is set in `vertices`: the rows the next word of a bottom-up
-/// step will scan. Rows lie in vertex order, but unevenly spaced and mostly
-/// a cache line apart, so the hardware prefetcher misses them and every
-/// scanned vertex would wait for memory (measured:
-/// docs/history-kernels.md#bfs_do).
-#[inline]
-fn prefetch_rows(graph: &Csr, w: usize, mut vertices: u64) {
-    while vertices != 0 {
-        let u = first_vertex_of_word(w) + vertices.trailing_zeros();
-        vertices &= vertices - 1;
-        if let Some(first) = graph.neighbors(u).first() {
-            prefetch(first);
-        }
-    }
 }
 
 /// The first vertex of bitmap word `w`; ids fit a [`Vertex`] by the graph's
@@ -517,97 +275,4 @@ fn prefetch_rows(graph: &Csr, w: usize, mut vertices: u64) {
 #[inline]
 fn first_vertex_of_word(w: usize) -> Vertex {
     Vertex::try_from(w * WORD_BITS).expect("bitmap words cover vertex ids")
-}
-
-impl Bfs for DoBfs {
-    fn reset(&mut self) {
-        let shared = &self.shared;
-        shared.parents.reset();
-        shared.queue.reset();
-        shared.visited.copy_from(&self.unreachable);
-        self.log.clear();
-    }
-
-    /// Allocates nothing, on either backend.
-    fn search(&mut self, root: SearchKey) -> SearchStats {
-        let n = self.shared.graph.num_vertices() as u64;
-        let (alpha, beta) = (self.params.alpha.max(1), self.params.beta.max(1));
-        let root = root.vertex();
-        self.shared.parents.set(root, root);
-        self.shared.parents.record_level(root, 0);
-        self.shared.visited.set_atomic(root as usize);
-        self.shared.queue.append(&[root]);
-        self.shared.queue.advance();
-        let mut edges_to_check = self.shared.graph.num_arcs() as u64;
-        let mut scout = self.shared.graph.degree(root);
-        let (mut reached, mut depth) = (1u64, 0u32);
-        while !self.shared.queue.is_empty() {
-            if scout > edges_to_check / alpha {
-                self.queue_to_bitmap();
-                let mut awake = self.shared.queue.current().len() as u64;
-                loop {
-                    let previous = awake;
-                    self.shared.discovering.store(depth + 1, Relaxed);
-                    let start = Instant::now();
-                    let examined;
-                    (awake, examined) = if self.tracing {
-                        self.bottom_up_step::<true>()
-                    } else {
-                        self.bottom_up_step::<false>()
-                    };
-                    self.swap_bitmaps();
-                    let examined = self.tracing.then_some(examined);
-                    self.log
-                        .record(Direction::BottomUp, previous, awake, examined, start);
-                    if awake == 0 {
-                        break;
-                    }
-                    reached += awake;
-                    depth += 1;
-                    if awake < previous && awake <= n / beta {
-                        break;
-                    }
-                }
-                self.bitmap_to_queue();
-                scout = 1;
-            } else {
-                edges_to_check = edges_to_check.saturating_sub(scout);
-                self.shared.discovering.store(depth + 1, Relaxed);
-                let start = Instant::now();
-                let frontier = self.shared.queue.current().len() as u64;
-                let examined;
-                (scout, examined) = if self.tracing {
-                    self.top_down_step::<true>()
-                } else {
-                    self.top_down_step::<false>()
-                };
-                self.shared.queue.advance();
-                let discovered = self.shared.queue.current().len() as u64;
-                self.log.record(
-                    Direction::TopDown,
-                    frontier,
-                    discovered,
-                    self.tracing.then_some(examined),
-                    start,
-                );
-                if !self.shared.queue.is_empty() {
-                    reached += self.shared.queue.current().len() as u64;
-                    depth += 1;
-                }
-            }
-        }
-        SearchStats { reached, depth }
-    }
-
-    fn parents(&self) -> &Parents {
-        &self.shared.parents
-    }
-
-    fn steps(&self) -> &[Step] {
-        self.log.steps()
-    }
-
-    fn set_tracing(&mut self, on: bool) {
-        self.tracing = on;
-    }
 }

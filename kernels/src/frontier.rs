@@ -134,6 +134,21 @@ pub(crate) fn claim_neighbors<const COUNT: bool>(
     parents: &crate::Parents,
     window: &[AtomicU32],
     reached: impl Fn(Vertex) -> bool,
+    won: impl FnMut(Vertex),
+) -> u64 {
+    claim_neighbors_by::<COUNT>(graph, window, reached, |v, u| parents.claim(v, u), won)
+}
+
+/// [`claim_neighbors`] with the claim itself given: `claim(v, u)` makes
+/// `u` the parent of `v` and is true for exactly one caller per vertex and
+/// search (a kernel with a visited bitmap claims by its bit, an atomic OR
+/// on a cached word, then stores the parent plainly).
+#[inline]
+pub(crate) fn claim_neighbors_by<const COUNT: bool>(
+    graph: &crate::Csr,
+    window: &[AtomicU32],
+    reached: impl Fn(Vertex) -> bool,
+    claim: impl Fn(Vertex, Vertex) -> bool,
     mut won: impl FnMut(Vertex),
 ) -> u64 {
     let mut examined = 0;
@@ -143,7 +158,7 @@ pub(crate) fn claim_neighbors<const COUNT: bool>(
             examined += neighbors.len() as u64;
         }
         for &v in neighbors {
-            if !reached(v) && parents.claim(v, u) {
+            if !reached(v) && claim(v, u) {
                 won(v);
             }
         }
@@ -195,5 +210,48 @@ mod tests {
         });
         f.advance();
         assert_eq!(window(&f), (0..n as u32).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn claims_by_visited_bit_give_each_neighbour_one_parent_from_the_window() {
+        use crate::{Bitmap, Csr, Parents};
+        use generator::Edge;
+        // Window 0..64, each joined to the 200 vertices 64..264 (shared
+        // by all): parallel chunks race to claim every one of them.
+        let edges: Vec<Edge> = (0..64u32)
+            .flat_map(|u| (64..264u32).map(move |v| Edge::new(u, v)))
+            .collect();
+        let graph = Csr::build(264, &edges);
+        let (visited, parents) = (Bitmap::new(264), Parents::new(264));
+        (0..64).for_each(|u| visited.set_atomic(u));
+        let window: Vec<AtomicU32> = (0..64).map(AtomicU32::new).collect();
+        let won: Vec<u32> = window
+            .par_chunks(3)
+            .flat_map_iter(|chunk| {
+                let mut won = Vec::new();
+                claim_neighbors_by::<false>(
+                    &graph,
+                    chunk,
+                    |v| visited.get(v as usize),
+                    |v, u| {
+                        let first = !visited.test_and_set(v as usize);
+                        if first {
+                            parents.set(v, u);
+                        }
+                        first
+                    },
+                    |v| won.push(v),
+                );
+                won
+            })
+            .collect();
+        let mut sorted = won.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (64..264).collect::<Vec<_>>(), "each claimed once");
+        assert!((64..264).all(|v| parents.get(v).is_some_and(|p| p < 64)));
+        assert!(
+            (0..64).all(|u| parents.get(u).is_none()),
+            "window untouched"
+        );
     }
 }

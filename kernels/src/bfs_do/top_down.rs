@@ -1,0 +1,94 @@
+//! The top-down step of [`DoBfs`](super::DoBfs), and the conversions
+//! between its two frontier forms that a change of direction needs.
+//!
+//! Idea: each frontier vertex (the queue's window, in chunks of
+//! `TOP_DOWN_GRAIN`) scans its row and claims every unreached neighbour
+//! ([`claim_neighbors_by`]) by its `visited` bit: a load, then an atomic
+//! OR on a bitmap word that stays in cache (1 bit a vertex), not a CAS on
+//! a parent slot, which misses and, being a locked instruction, holds up
+//! the loads after it. The winner then stores its parent and level
+//! plainly, and joins the next window through the worker's
+//! [`LocalBuffer`].
+//!
+//! Invariants: a vertex is claimed once (the OR that set its bit), by a
+//! vertex of the previous level, and only its claimer writes its parent
+//! and level; `visited` holds every claimed vertex by the end of the
+//! step, so the next bottom-up step skips them; the step returns the
+//! degree sum of the vertices it claimed (`m_f` for the switch).
+
+use super::{
+    BOTTOM_UP_GRAIN, CLEAR_GRAIN, DoBfs, Parallel, QUEUE_GRAIN, Shared, TOP_DOWN_GRAIN,
+    first_vertex_of_word,
+};
+use crate::LocalBuffer;
+use crate::frontier::claim_neighbors_by;
+use std::ops::Range;
+use std::sync::atomic::Ordering::Relaxed;
+
+impl DoBfs {
+    /// Claims the neighbours of the queue's window; returns the degree sum
+    /// of the claimed vertices and, when `COUNT`, the adjacency entries read.
+    pub(super) fn top_down_step<const COUNT: bool>(&mut self) -> (u64, u64) {
+        let len = self.shared.queue.current().len();
+        self.run(Parallel::TopDown { count: COUNT }, len, TOP_DOWN_GRAIN)
+    }
+
+    /// Sets the bits of the queue's window in `front` (after clearing it).
+    pub(super) fn queue_to_bitmap(&mut self) {
+        let words = self.shared.front.num_words();
+        self.run(Parallel::ClearFront, words, CLEAR_GRAIN);
+        let len = self.shared.queue.current().len();
+        self.run(Parallel::QueueToBitmap, len, QUEUE_GRAIN);
+    }
+
+    /// Appends the vertices of `front` to the queue and makes them its window.
+    pub(super) fn bitmap_to_queue(&mut self) {
+        let words = self.shared.front.num_words();
+        self.run(Parallel::BitmapToQueue, words, BOTTOM_UP_GRAIN);
+        self.shared.queue.advance();
+    }
+}
+
+impl Shared {
+    /// The top-down step for the queue entries `range` of its window.
+    pub(super) fn top_down<const COUNT: bool>(
+        &self,
+        next: &mut LocalBuffer<'_>,
+        range: Range<usize>,
+    ) -> (u64, u64) {
+        let (graph, parents, queue, visited) =
+            (&*self.graph, &self.parents, &self.queue, &self.visited);
+        let chunk = &queue.current()[range];
+        let level = self.discovering.load(Relaxed);
+        let mut scout = 0;
+        let examined = claim_neighbors_by::<COUNT>(
+            graph,
+            chunk,
+            |v| visited.get(v as usize),
+            |v, u| {
+                let won = !visited.test_and_set(v as usize);
+                if won {
+                    parents.set(v, u);
+                }
+                won
+            },
+            |v| {
+                parents.record_level(v, level);
+                next.push(v);
+                scout += graph.degree(v);
+            },
+        );
+        (scout, examined)
+    }
+
+    /// Appends the vertices of `front`'s words `words` to `buffer`.
+    pub(super) fn bitmap_to_queue(&self, buffer: &mut LocalBuffer<'_>, words: Range<usize>) {
+        for w in words {
+            let mut bits = self.front.word(w);
+            while bits != 0 {
+                buffer.push(first_vertex_of_word(w) + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+    }
+}
