@@ -12,7 +12,7 @@
 //! bits), the bucket it waits in and two flags packed in one word
 //! (`state.rs`), and the parent (global id). A phase scans the
 //! queue, offering each arc's target `dist[u] + w`, sends the offers in one
-//! exchange, applies those received (the least distance by `fetch_min`,
+//! exchange, applies those received (the least distance by compare-and-swap,
 //! then the parent of an offer of that distance), and agrees on what comes
 //! next in one all-reduce (`phase.rs`).
 //!
@@ -67,7 +67,7 @@
 use crate::comm::Comm;
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
 use done::{Done, FIGURES};
-use kernels::{Bins, BucketStep, SsspParams, SsspStats};
+use kernels::{Bins, Bitmap, BucketStep, SsspParams, SsspStats};
 use par::Backend;
 use phase::{index, lock};
 use state::UNREACHED_STATE;
@@ -110,6 +110,12 @@ pub struct DistSssp<'c, I: Id> {
     delta: f32,
     /// Whether the rows are split at `delta` (light arcs a prefix).
     split: bool,
+    /// Split rows only: the own vertices with a light arc, so that a light
+    /// scan passes the others (most of a Kronecker graph's: `delta` is
+    /// about a sixty-fourth of the weights) without reading their rows'
+    /// bounds: `N / (8 P)` bytes, which stay in cache where the bounds
+    /// (12 bytes a row) do not.
+    light_rows: Bitmap,
     tracing: bool,
     /// Per own vertex: distance bits, the bucket it waits in, lowered by
     /// the current apply, listed as settled by the bucket (`state.rs`);
@@ -150,14 +156,14 @@ impl<'c, I: Id> DistSssp<'c, I> {
 
     /// Bytes of the per-search arrays of a rank with `rows` vertices: 16 a
     /// vertex (a state word of distance, bucket and two flags, 8; parent
-    /// 8). The phase
+    /// 8), and a bit a vertex of which have light arcs. The phase
     /// buffers come on top and are kept at the largest phase's size: 4
     /// bytes per queued or waiting vertex, and per offer `3 size_of::<I>()`
     /// bytes in a worker's buffer, again in the outgoing run, and as many
     /// per offer received; so do `N / 8 + 4 N` bytes of what the rank
     /// knows of the whole graph (the module comment).
     pub fn bytes_for(rows: u64, num_vertices: u64, ranks: usize) -> u64 {
-        16 * rows + Done::<I>::bytes_for(num_vertices, ranks)
+        16 * rows + rows.div_ceil(64) * 8 + Done::<I>::bytes_for(num_vertices, ranks)
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
@@ -188,11 +194,20 @@ impl<'c, I: Id> DistSssp<'c, I> {
             "a rank counts its vertices in 32 bits"
         );
         let delta = params.delta();
+        let split = graph.light_below() == delta;
+        let light_rows = Bitmap::new(if split { rows } else { 0 });
+        if split {
+            backend.map_ranges(rows, COUNT_GRAIN, |r| {
+                r.filter(|&u| graph.light_and_heavy(u).0.len() > 0)
+                    .for_each(|u| light_rows.set_atomic(u));
+            });
+        }
         let mut engine = DistSssp {
             comm,
             backend,
             delta,
-            split: graph.light_below() == delta,
+            split,
+            light_rows,
             tracing: false,
             state: (0..rows).map(|_| AtomicU64::new(UNREACHED_STATE)).collect(),
             parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),

@@ -7,6 +7,7 @@ use super::state::{self, NOT_WAITING, dist_bits, settled, waiting, with_settled,
 use super::{DistSssp, Phase, Worker, done::Done};
 use crate::comm::{Reduce, exchange_into};
 use crate::{Id, WeightedLocalGraph};
+use kernels::Bitmap;
 use par::hint::prefetch;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -53,21 +54,22 @@ impl<I: Id> DistSssp<'_, I> {
             rank: self.comm.rank(),
             delta: self.delta,
             split: self.split,
+            light_rows: &self.light_rows,
             done: &self.done,
         };
         let (states, workers) = (&self.state, &self.workers);
-        let split = self.split;
+        let (split, light) = (self.split, phase == Phase::Light);
         self.backend.for_each_chunk_init(
             &self.queue,
             GRAIN,
             || claim(workers),
             |worker, chunk| {
                 for (i, &u) in chunk.iter().enumerate() {
-                    scan.prefetch_ahead(chunk, i, phase == Phase::Heavy);
+                    scan.prefetch_ahead(chunk, i, light);
                     let u = u as usize;
                     // This worker alone writes `u`'s state in the scan.
                     let s = states[u].load(Relaxed);
-                    if phase == Phase::Light {
+                    if light {
                         if waiting(s) != bucket {
                             continue; // stale: it left the bucket
                         }
@@ -78,8 +80,10 @@ impl<I: Id> DistSssp<'_, I> {
                     } else {
                         states[u].store(with_settled(s, false), Relaxed);
                     }
+                    if light && !scan.has_light(u) {
+                        continue; // no arc to relax: leave its row unread
+                    }
                     let du = f32::from_bits(dist_bits(s));
-                    let light = phase == Phase::Light;
                     let out = &mut worker.out;
                     if split {
                         let (l, h) = scan.graph.light_and_heavy(u);
@@ -195,6 +199,7 @@ struct Scan<'a, I: Id> {
     rank: usize,
     delta: f32,
     split: bool,
+    light_rows: &'a Bitmap,
     done: &'a Done<I>,
 }
 
@@ -203,20 +208,32 @@ impl<I: Id> Scan<'_, I> {
     /// bounds of the one [`AHEAD`] entries on and the row (from its light
     /// or its heavy arcs) of the one [`ROW_AHEAD`] on: a queue visits
     /// vertices at random, so each would otherwise miss the cache in
-    /// turn. A split graph only (the rows' light counts).
+    /// turn; in a light phase, only the rows of vertices with light arcs.
+    /// A split graph only (the rows' light counts).
     #[inline]
-    fn prefetch_ahead(&self, chunk: &[u32], i: usize, heavy: bool) {
+    fn prefetch_ahead(&self, chunk: &[u32], i: usize, light: bool) {
         if !self.split {
             return;
         }
         if let Some(&far) = chunk.get(i + AHEAD) {
             let far = far as usize;
             prefetch(&self.state[far]);
-            self.graph.prefetch_bounds(far);
+            if !light || self.has_light(far) {
+                self.graph.prefetch_bounds(far);
+            }
         }
         if let Some(&near) = chunk.get(i + ROW_AHEAD) {
-            self.graph.prefetch_row(near as usize, heavy);
+            let near = near as usize;
+            if !light || self.has_light(near) {
+                self.graph.prefetch_row(near, !light);
+            }
         }
+    }
+
+    /// Whether own vertex `u` may have light arcs (on rows not split, any).
+    #[inline]
+    fn has_light(&self, u: usize) -> bool {
+        !self.split || self.light_rows.get(u)
     }
 
     /// Offers the targets of `arcs` the distance through local vertex `u`
