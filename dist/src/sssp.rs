@@ -9,9 +9,10 @@
 //! waiting in it, then one *heavy phase* (every vertex it settled relaxes
 //! its heavy arcs, once); the next bucket is the lowest one any rank has a
 //! vertex waiting in. Each rank owns its vertices' state: distance (`f32`
-//! bits), parent (global id), the bucket it waits in. A phase scans the
+//! bits), the bucket it waits in and two flags packed in one word
+//! (`state.rs`), and the parent (global id). A phase scans the
 //! queue, offering each arc's target `dist[u] + w`, sends the offers in one
-//! exchange, applies those received (the least distance by `fetch_min`,
+//! exchange, applies those received (the least distance by compare-and-swap,
 //! then the parent of an offer of that distance), and agrees on what comes
 //! next in one all-reduce (`phase.rs`).
 //!
@@ -42,9 +43,10 @@
 //!   buckets; parents may differ;
 //! - after a bucket's publishing every rank holds the same done set, the
 //!   vertices of the buckets settled so far, with their final distances;
-//! - a vertex waits in at most one bin (the bucket in `waiting`) and never
+//! - a vertex waits in at most one bin (the bucket in its state) and never
 //!   returns to a bucket it left, so a phase's queue holds it once and one
-//!   worker at a time writes its `waiting` and `settled` entries;
+//!   worker at a time writes its state in a scan or a pull (an apply
+//!   writes it only by compare-and-swap);
 //! - only global values steer the collectives (the push or pull choice
 //!   too), so every rank, one without vertices too, makes the same calls
 //!   in the same order.
@@ -65,10 +67,11 @@
 use crate::comm::Comm;
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
 use done::{Done, FIGURES};
-use kernels::{Bins, BucketStep, SsspParams, SsspStats};
+use kernels::{Bins, Bitmap, BucketStep, SsspParams, SsspStats};
 use par::Backend;
 use phase::{index, lock};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use state::UNREACHED_STATE;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -76,11 +79,8 @@ mod done;
 mod phase;
 mod pull;
 mod results;
+mod state;
 
-/// The distance bits of a vertex not reached.
-const UNREACHED: u32 = f32::INFINITY.to_bits();
-/// The `waiting` entry of a vertex in no bin (never a bucket).
-const NOT_WAITING: u32 = u32::MAX;
 /// Vertices per parallel task of the passes over all of them.
 const RESET_GRAIN: usize = 1 << 14;
 const COUNT_GRAIN: usize = 1 << 12;
@@ -110,14 +110,18 @@ pub struct DistSssp<'c, I: Id> {
     delta: f32,
     /// Whether the rows are split at `delta` (light arcs a prefix).
     split: bool,
+    /// Split rows only: the own vertices with a light arc, so that a light
+    /// scan passes the others (most of a Kronecker graph's: `delta` is
+    /// about a sixty-fourth of the weights) without reading their rows'
+    /// bounds: `N / (8 P)` bytes, which stay in cache where the bounds
+    /// (12 bytes a row) do not.
+    light_rows: Bitmap,
     tracing: bool,
-    /// Per own vertex: distance bits, parent, the bucket it waits in,
-    /// lowered by the current apply, listed as settled by the bucket.
-    dist: Vec<AtomicU32>,
+    /// Per own vertex: distance bits, the bucket it waits in, lowered by
+    /// the current apply, listed as settled by the bucket (`state.rs`);
+    /// and its parent.
+    state: Vec<AtomicU64>,
     parents: Vec<AtomicU64>,
-    waiting: Vec<AtomicU32>,
-    lowered: Vec<AtomicBool>,
-    settled: Vec<AtomicBool>,
     /// The vertices of every rank whose distance is final.
     done: Done<I>,
     /// This rank's heavy arcs, and its vertices and heavy arcs not done.
@@ -150,15 +154,16 @@ impl<'c, I: Id> DistSssp<'c, I> {
         self.done = Done::new(self.graph.partition(), false);
     }
 
-    /// Bytes of the per-search arrays of a rank with `rows` vertices: 18 a
-    /// vertex (distance 4, parent 8, bucket 4, two flags). The phase
+    /// Bytes of the per-search arrays of a rank with `rows` vertices: 16 a
+    /// vertex (a state word of distance, bucket and two flags, 8; parent
+    /// 8), and a bit a vertex of which have light arcs. The phase
     /// buffers come on top and are kept at the largest phase's size: 4
     /// bytes per queued or waiting vertex, and per offer `3 size_of::<I>()`
     /// bytes in a worker's buffer, again in the outgoing run, and as many
     /// per offer received; so do `N / 8 + 4 N` bytes of what the rank
     /// knows of the whole graph (the module comment).
     pub fn bytes_for(rows: u64, num_vertices: u64, ranks: usize) -> u64 {
-        18 * rows + Done::<I>::bytes_for(num_vertices, ranks)
+        16 * rows + rows.div_ceil(64) * 8 + Done::<I>::bytes_for(num_vertices, ranks)
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
@@ -189,17 +194,23 @@ impl<'c, I: Id> DistSssp<'c, I> {
             "a rank counts its vertices in 32 bits"
         );
         let delta = params.delta();
+        let split = graph.light_below() == delta;
+        let light_rows = Bitmap::new(if split { rows } else { 0 });
+        if split {
+            backend.map_ranges(rows, COUNT_GRAIN, |r| {
+                r.filter(|&u| graph.light_and_heavy(u).0.len() > 0)
+                    .for_each(|u| light_rows.set_atomic(u));
+            });
+        }
         let mut engine = DistSssp {
             comm,
             backend,
             delta,
-            split: graph.light_below() == delta,
+            split,
+            light_rows,
             tracing: false,
-            dist: (0..rows).map(|_| AtomicU32::new(UNREACHED)).collect(),
+            state: (0..rows).map(|_| AtomicU64::new(UNREACHED_STATE)).collect(),
             parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
-            waiting: (0..rows).map(|_| AtomicU32::new(NOT_WAITING)).collect(),
-            lowered: (0..rows).map(|_| AtomicBool::new(false)).collect(),
-            settled: (0..rows).map(|_| AtomicBool::new(false)).collect(),
             done: Done::new(&part, part.ranks() <= done::SHARED_UP_TO),
             heavy_arcs: 0,
             open: [0; 2],
@@ -233,18 +244,15 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// Clears the per-search state: every local vertex unreached and in no
     /// bin. O(local N), parallel; not collective.
     pub fn reset(&mut self) {
-        let rows = self.dist.len();
+        let rows = self.state.len();
         self.backend.map_ranges(rows, RESET_GRAIN, |r| {
             for u in r {
-                self.dist[u].store(UNREACHED, Relaxed);
+                self.state[u].store(UNREACHED_STATE, Relaxed);
                 self.parents[u].store(NO_PARENT, Relaxed);
-                self.waiting[u].store(NOT_WAITING, Relaxed);
-                self.lowered[u].store(false, Relaxed);
-                self.settled[u].store(false, Relaxed);
             }
         });
         self.done.clear(self.backend);
-        self.open = [self.dist.len() as u64, self.heavy_arcs];
+        self.open = [self.state.len() as u64, self.heavy_arcs];
         self.pulls = 0;
         for w in &self.workers {
             let mut w = lock(w);
@@ -288,9 +296,8 @@ impl<'c, I: Id> DistSssp<'c, I> {
         let sent = self.comm.bytes_sent();
         if part.owner(root) == self.comm.rank() {
             let u = part.local(root);
-            self.dist[u].store(0f32.to_bits(), Relaxed);
+            self.state[u].store(state::pack(0f32.to_bits(), 0), Relaxed);
             self.parents[u].store(root, Relaxed);
-            self.waiting[u].store(0, Relaxed);
             let mut w = lock(&self.workers[0]);
             w.bins.push(0, index(u));
         }

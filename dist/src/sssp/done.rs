@@ -43,7 +43,7 @@ use crate::comm::{Comm, all_gather};
 use crate::{Id, Partition};
 use kernels::Bitmap;
 use par::Backend;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// Published ids per parallel task of setting their bits.
 const SET_GRAIN: usize = 1 << 12;
@@ -92,7 +92,9 @@ impl<I: Id> Done<I> {
         };
         Done {
             bits: Bitmap::new(n),
-            offered: (0..n).map(|_| AtomicU32::new(super::UNREACHED)).collect(),
+            offered: (0..n)
+                .map(|_| AtomicU32::new(super::state::UNREACHED))
+                .collect(),
             mine: Vec::new(),
             counts: vec![0; (FIGURES + 1) * part.ranks()],
             sizes: Vec::new(),
@@ -108,7 +110,7 @@ impl<I: Id> Done<I> {
         backend.map_ranges(offered.len(), CLEAR_GRAIN, |r| {
             offered[r]
                 .iter()
-                .for_each(|d| d.store(super::UNREACHED, Relaxed));
+                .for_each(|d| d.store(super::state::UNREACHED, Relaxed));
         });
     }
 
@@ -144,18 +146,18 @@ impl<I: Id> Done<I> {
 
     /// Marks done the vertices every rank settled, with their distances:
     /// here the local indices `settled` of the rank whose first vertex is
-    /// `first`, distances in `dist`. Returns `figures` summed over the
+    /// `first`, distances in `state` (`state.rs`). Returns `figures` summed over the
     /// ranks. Collective: two all-gathers.
     pub(super) fn publish(
         &mut self,
         comm: &dyn Comm,
         backend: Backend,
-        (first, settled, dist): (u64, &[u32], &[AtomicU32]),
+        (first, settled, state): (u64, &[u32], &[AtomicU64]),
         figures: [u64; FIGURES],
     ) -> [u64; FIGURES] {
         self.mine.clear();
         self.mine.extend(settled.iter().map(|&u| {
-            let d = dist[u as usize].load(Relaxed);
+            let d = super::state::dist_bits(state[u as usize].load(Relaxed));
             [I::from_u64(first + u64::from(u)), I::from_u64(d.into())]
         }));
         let ranks = comm.size();

@@ -3,11 +3,13 @@
 //! helpers the phases share. The invariants are the module's
 //! ([`super`]).
 
-use super::{DistSssp, NOT_WAITING, Phase, Worker, done::Done};
+use super::state::{self, NOT_WAITING, dist_bits, settled, waiting, with_settled, with_waiting};
+use super::{DistSssp, Phase, Worker, done::Done};
 use crate::comm::{Reduce, exchange_into};
 use crate::{Id, WeightedLocalGraph};
+use kernels::Bitmap;
 use par::hint::prefetch;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Queued vertices per parallel task.
@@ -48,46 +50,52 @@ impl<I: Id> DistSssp<'_, I> {
     pub(super) fn phase(&mut self, phase: Phase, bucket: u32) {
         let scan = Scan {
             graph: &*self.graph,
-            dist: &self.dist,
+            state: &self.state,
             rank: self.comm.rank(),
             delta: self.delta,
             split: self.split,
+            light_rows: &self.light_rows,
             done: &self.done,
         };
-        let (waiting, settled, workers) = (&self.waiting, &self.settled, &self.workers);
-        let split = self.split;
+        let (states, workers) = (&self.state, &self.workers);
+        let (split, light) = (self.split, phase == Phase::Light);
         self.backend.for_each_chunk_init(
             &self.queue,
             GRAIN,
             || claim(workers),
             |worker, chunk| {
                 for (i, &u) in chunk.iter().enumerate() {
-                    scan.prefetch_ahead(chunk, i, phase == Phase::Heavy, (waiting, settled));
+                    scan.prefetch_ahead(chunk, i, light);
                     let u = u as usize;
-                    if phase == Phase::Light {
-                        if waiting[u].load(Relaxed) != bucket {
+                    // This worker alone writes `u`'s state in the scan.
+                    let s = states[u].load(Relaxed);
+                    if light {
+                        if waiting(s) != bucket {
                             continue; // stale: it left the bucket
                         }
-                        waiting[u].store(NOT_WAITING, Relaxed);
-                        if !settled[u].load(Relaxed) {
-                            settled[u].store(true, Relaxed);
+                        if !settled(s) {
                             worker.settled.push(index(u));
                         }
+                        states[u].store(with_settled(with_waiting(s, NOT_WAITING), true), Relaxed);
                     } else {
-                        settled[u].store(false, Relaxed);
+                        states[u].store(with_settled(s, false), Relaxed);
                     }
-                    let light = phase == Phase::Light;
+                    if light && !scan.has_light(u) {
+                        continue; // no arc to relax: leave its row unread
+                    }
+                    let du = f32::from_bits(dist_bits(s));
                     let out = &mut worker.out;
                     if split {
                         let (l, h) = scan.graph.light_and_heavy(u);
                         if light {
-                            scan.offer(out, u, l);
+                            scan.offer(out, (u, du), l);
                         } else {
-                            scan.offer(out, u, h);
+                            scan.offer(out, (u, du), h);
                         }
                     } else {
                         let arcs = scan.graph.arcs(u);
-                        scan.offer(out, u, arcs.filter(|&(_, w)| (w < scan.delta) == light));
+                        let arcs = arcs.filter(|&(_, w)| (w < scan.delta) == light);
+                        scan.offer(out, (u, du), arcs);
                     }
                 }
             },
@@ -107,12 +115,12 @@ impl<I: Id> DistSssp<'_, I> {
     }
 
     /// Applies the offers received, in two parallel passes: the first
-    /// lowers each target's distance to its least offer (`fetch_min` on the
+    /// lowers each target's distance to its least offer (a minimum on the
     /// bits: non-negative `f32`s order as their bits) and marks the targets
-    /// it lowered; the second gives each marked target the parent of one
-    /// offer equal to its new distance (the first to take the mark, so one
-    /// writer) and queues the target in its new bucket's bin unless it
-    /// waits there already.
+    /// it lowered ([`state::lower`]); the second gives each marked target
+    /// the parent of one offer equal to its new distance (the first to take
+    /// the mark, so one writer) and queues the target in its new bucket's
+    /// bin unless it waits there already ([`state::claim_lowered`]).
     ///
     /// Every offer was computed from the distances as the phase began, so
     /// `dist[v] == dist[parent] + w`; a later drop of the parent's distance
@@ -125,7 +133,7 @@ impl<I: Id> DistSssp<'_, I> {
     /// no larger than its new one, which is below its old one: impossible,
     /// also with zero weights.
     fn apply(&self) {
-        let (dist, lowered) = (&self.dist, &self.lowered);
+        let states = &self.state;
         let received = &self.received;
         (self.backend).for_each_chunk_init(
             received,
@@ -133,10 +141,7 @@ impl<I: Id> DistSssp<'_, I> {
             || (),
             |(), chunk| {
                 for offer in chunk {
-                    let (v, d) = (local(offer[0]), bits(offer[1]));
-                    if d < dist[v].load(Relaxed) && d < dist[v].fetch_min(d, Relaxed) {
-                        lowered[v].store(true, Relaxed);
-                    }
+                    state::lower(&states[local(offer[0])], bits(offer[1]));
                 }
             },
         );
@@ -148,13 +153,10 @@ impl<I: Id> DistSssp<'_, I> {
             |worker, chunk| {
                 for offer in chunk {
                     let (v, d) = (local(offer[0]), bits(offer[1]));
-                    let mark = &lowered[v];
-                    if mark.load(Relaxed) && dist[v].load(Relaxed) == d && mark.swap(false, Relaxed)
-                    {
+                    let b = bucket_of(f32::from_bits(d), self.delta);
+                    if let Some(before) = state::claim_lowered(&states[v], d, b) {
                         self.parents[v].store(offer[2].to_u64(), Relaxed);
-                        let b = bucket_of(f32::from_bits(d), self.delta);
-                        if self.waiting[v].load(Relaxed) != b {
-                            self.waiting[v].store(b, Relaxed);
+                        if before != b {
                             worker.bins.push(b.into(), index(v));
                         }
                     }
@@ -167,14 +169,15 @@ impl<I: Id> DistSssp<'_, I> {
     /// in, or none. Drops the entries of vertices that left a bin on the
     /// way. Collective: one all-reduce.
     pub(super) fn lowest_waiting(&self, from: u32) -> Option<u32> {
-        let waiting = &self.waiting;
+        let states = &self.state;
         let lowest = |w: &Mutex<Worker<I>>| {
             let mut w = lock(w);
             let mut from = u64::from(from);
             while let Some(b) = w.bins.lowest_from(from) {
                 let bucket = u32::try_from(b).ok();
-                w.bins
-                    .retain(b, |&v| Some(waiting[v as usize].load(Relaxed)) == bucket);
+                w.bins.retain(b, |&v| {
+                    Some(waiting(states[v as usize].load(Relaxed))) == bucket
+                });
                 if w.bins.len(b) > 0 {
                     return Some(b);
                 }
@@ -192,10 +195,11 @@ impl<I: Id> DistSssp<'_, I> {
 /// What a scan reads: the rows, the distances, and where offers go.
 struct Scan<'a, I: Id> {
     graph: &'a WeightedLocalGraph<I>,
-    dist: &'a [AtomicU32],
+    state: &'a [AtomicU64],
     rank: usize,
     delta: f32,
     split: bool,
+    light_rows: &'a Bitmap,
     done: &'a Done<I>,
 }
 
@@ -204,38 +208,47 @@ impl<I: Id> Scan<'_, I> {
     /// bounds of the one [`AHEAD`] entries on and the row (from its light
     /// or its heavy arcs) of the one [`ROW_AHEAD`] on: a queue visits
     /// vertices at random, so each would otherwise miss the cache in
-    /// turn. A split graph only (the rows' light counts).
+    /// turn; in a light phase, only the rows of vertices with light arcs.
+    /// A split graph only (the rows' light counts).
     #[inline]
-    fn prefetch_ahead(
-        &self,
-        chunk: &[u32],
-        i: usize,
-        heavy: bool,
-        (waiting, settled): (&[AtomicU32], &[AtomicBool]),
-    ) {
+    fn prefetch_ahead(&self, chunk: &[u32], i: usize, light: bool) {
         if !self.split {
             return;
         }
         if let Some(&far) = chunk.get(i + AHEAD) {
             let far = far as usize;
-            prefetch(&self.dist[far]);
-            prefetch(&waiting[far]);
-            prefetch(&settled[far]);
-            self.graph.prefetch_bounds(far);
+            prefetch(&self.state[far]);
+            if !light || self.has_light(far) {
+                self.graph.prefetch_bounds(far);
+            }
         }
         if let Some(&near) = chunk.get(i + ROW_AHEAD) {
-            self.graph.prefetch_row(near as usize, heavy);
+            let near = near as usize;
+            if !light || self.has_light(near) {
+                self.graph.prefetch_row(near, !light);
+            }
         }
     }
 
-    /// Offers the targets of `arcs` the distance through local vertex `u`:
+    /// Whether own vertex `u` may have light arcs (on rows not split, any).
+    #[inline]
+    fn has_light(&self, u: usize) -> bool {
+        !self.split || self.light_rows.get(u)
+    }
+
+    /// Offers the targets of `arcs` the distance through local vertex `u`
+    /// (at distance `du`):
     /// dropped for a done target, an own target it cannot improve and a
     /// target of another rank offered no more before
     /// ([`Done::worth_sending`]), else put in `out` by destination rank.
     #[inline]
-    fn offer(&self, out: &mut [Vec<[I; 3]>], u: usize, arcs: impl Iterator<Item = (u64, f32)>) {
+    fn offer(
+        &self,
+        out: &mut [Vec<[I; 3]>],
+        (u, du): (usize, f32),
+        arcs: impl Iterator<Item = (u64, f32)>,
+    ) {
         let part = self.graph.partition();
-        let du = f32::from_bits(self.dist[u].load(Relaxed));
         let parent = I::from_u64(self.graph.first() + u as u64);
         for (t, w) in arcs {
             if self.done.has(t) {
@@ -244,7 +257,7 @@ impl<I: Id> Scan<'_, I> {
             let d = du + w;
             let (owner, v) = part.place(t);
             let improves = if owner == self.rank {
-                d.to_bits() < self.dist[v].load(Relaxed)
+                d.to_bits() < dist_bits(self.state[v].load(Relaxed))
             } else {
                 self.done.worth_sending(t, d.to_bits())
             };
@@ -288,7 +301,10 @@ pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// never meets [`NOT_WAITING`].
 #[inline]
 pub(super) fn bucket_of(d: f32, delta: f32) -> u32 {
-    u32::try_from(kernels::bucket_of(d, delta)).unwrap_or(NOT_WAITING - 1)
+    let b = kernels::bucket_of(d, delta).min((NOT_WAITING - 1).into());
+    #[allow(clippy::cast_possible_truncation)] // below NOT_WAITING
+    let b = b as u32;
+    b
 }
 
 /// A local index as a queue entry (below 2^32: checked by `new`).

@@ -23,6 +23,7 @@
 //! worker that reads its row, with the distance one parent's offer gave.
 
 use super::phase::{bucket_of, claim, index};
+use super::state::{dist_bits, waiting, with_dist, with_settled, with_waiting};
 use super::{DistSssp, FIGURES};
 use crate::Id;
 use crate::graph::heavy_floor;
@@ -55,7 +56,7 @@ impl<I: Id> DistSssp<'_, I> {
     /// and says whether its heavy phase should pull. Collective.
     pub(super) fn publish_pulls(&mut self) -> bool {
         let figures = self.heavy_figures();
-        let mine = (self.graph.first(), &self.queue[..], &self.dist[..]);
+        let mine = (self.graph.first(), &self.queue[..], &self.state[..]);
         let all = (self.done).publish(self.comm, self.backend, mine, figures);
         Self::pull_pays(all)
     }
@@ -81,7 +82,8 @@ impl<I: Id> DistSssp<'_, I> {
     /// Not collective.
     pub(super) fn pull(&self, bucket: u32) {
         for &u in &self.queue {
-            self.settled[u as usize].store(false, Relaxed);
+            let state = &self.state[u as usize];
+            state.store(with_settled(state.load(Relaxed), false), Relaxed);
         }
         // The bucket's lower bound, exact below EXACT_BUCKETS (a power of
         // two times an integer below 2^24); 0 past it, which only reads more.
@@ -94,7 +96,7 @@ impl<I: Id> DistSssp<'_, I> {
         let (graph, done, workers) = (&*self.graph, &self.done, &self.workers);
         let first = graph.first();
         self.backend
-            .map_ranges(self.dist.len(), PULL_GRAIN, |range| {
+            .map_ranges(self.state.len(), PULL_GRAIN, |range| {
                 let mut worker = None;
                 let end = range.end;
                 for u in range {
@@ -104,8 +106,9 @@ impl<I: Id> DistSssp<'_, I> {
                     if done.has(first + u as u64) {
                         continue;
                     }
-                    let current = self.dist[u].load(Relaxed);
-                    let (mut best, mut from) = (f32::from_bits(current), None);
+                    // This worker alone writes `u`'s state in the pull.
+                    let s = self.state[u].load(Relaxed);
+                    let (mut best, mut from) = (f32::from_bits(dist_bits(s)), None);
                     // Takes the arc's offer if it helps; whether a later
                     // arc of a banded part may (none can once the band's
                     // low end cannot: `best` only drops).
@@ -133,11 +136,11 @@ impl<I: Id> DistSssp<'_, I> {
                             });
                     }
                     let Some(t) = from else { continue };
-                    self.dist[u].store(best.to_bits(), Relaxed);
-                    self.parents[u].store(t, Relaxed);
                     let b = bucket_of(best, self.delta);
-                    if self.waiting[u].load(Relaxed) != b {
-                        self.waiting[u].store(b, Relaxed);
+                    let new = with_waiting(with_dist(s, best.to_bits()), b);
+                    self.state[u].store(new, Relaxed);
+                    self.parents[u].store(t, Relaxed);
+                    if waiting(s) != b {
                         let worker = worker.get_or_insert_with(|| claim(workers));
                         worker.bins.push(b.into(), index(u));
                     }

@@ -2,7 +2,8 @@
 //! and this rank's part of the result (parents, distances, nedge, the
 //! trace). The invariants are the module's ([`super`]).
 
-use super::{COUNT_GRAIN, DistSssp, UNREACHED};
+use super::state::{UNREACHED, dist_bits};
+use super::{COUNT_GRAIN, DistSssp};
 use crate::comm::Reduce;
 use crate::{Id, NO_PARENT};
 use kernels::{BucketStep, SsspStats};
@@ -13,10 +14,10 @@ impl<I: Id> DistSssp<'_, I> {
     /// Ends a search: the global reached count and largest distance, the
     /// bytes sent, and the trace's sums and maxima, in two all-reduces.
     pub(super) fn finish(&mut self, sent: u64, buckets: u32, phases: u32) -> SsspStats {
-        let dist = &self.dist;
+        let states = &self.state;
         let (reached, max_bits) = (self.backend)
-            .map_ranges(dist.len(), COUNT_GRAIN, |r| {
-                (dist[r].iter().map(|d| d.load(Relaxed)))
+            .map_ranges(states.len(), COUNT_GRAIN, |r| {
+                (states[r].iter().map(|s| dist_bits(s.load(Relaxed))))
                     .filter(|&d| d != UNREACHED)
                     .fold((0u64, 0u32), |(c, m), d| (c + 1, m.max(d)))
             })
@@ -55,7 +56,7 @@ impl<I: Id> DistSssp<'_, I> {
     /// entries. O(local N), parallel; not collective.
     pub fn write_results(&self, parents: &mut [u64], dist: &mut [f32]) {
         assert_eq!(parents.len(), self.parents.len(), "a parent per vertex");
-        assert_eq!(dist.len(), self.dist.len(), "a distance per vertex");
+        assert_eq!(dist.len(), self.state.len(), "a distance per vertex");
         let pieces: Vec<_> = (parents.chunks_mut(COUNT_GRAIN))
             .zip(dist.chunks_mut(COUNT_GRAIN))
             .enumerate()
@@ -63,7 +64,7 @@ impl<I: Id> DistSssp<'_, I> {
         self.backend.map(pieces, |(piece, (parents, dist))| {
             let first = piece * COUNT_GRAIN;
             for (i, (p, d)) in parents.iter_mut().zip(dist).enumerate() {
-                let bits = self.dist[first + i].load(Relaxed);
+                let bits = dist_bits(self.state[first + i].load(Relaxed));
                 (*p, *d) = if bits == UNREACHED {
                     (NO_PARENT, -1.0)
                 } else {
@@ -79,10 +80,10 @@ impl<I: Id> DistSssp<'_, I> {
     /// `kernels::DeltaStepping::nedge`). Collective; one all-reduce and
     /// O(local N), parallel.
     pub fn nedge(&self) -> u64 {
-        let (graph, dist) = (&*self.graph, &self.dist);
+        let (graph, states) = (&*self.graph, &self.state);
         let arcs: u64 = (self.backend)
-            .map_ranges(dist.len(), COUNT_GRAIN, |r| {
-                r.filter(|&u| dist[u].load(Relaxed) != UNREACHED)
+            .map_ranges(states.len(), COUNT_GRAIN, |r| {
+                r.filter(|&u| dist_bits(states[u].load(Relaxed)) != UNREACHED)
                     .map(|u| graph.degree(u))
                     .sum::<u64>()
             })
