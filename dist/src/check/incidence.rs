@@ -310,6 +310,42 @@ impl Ghosts {
         self.cell_of_slot(rows, self.slot(owner, local))
     }
 
+    /// [`Ghosts::cell`], `missing` for `None`, with selects instead of
+    /// branches (whether `v` is own is a coin flip for a predictor): one
+    /// load of a slot word whatever the owner.
+    #[inline(always)]
+    pub(crate) fn cell_or(
+        &self,
+        part: Partition,
+        me: usize,
+        rows: usize,
+        v: u64,
+        missing: u32,
+    ) -> u32 {
+        let (owner, local) = part.place(v);
+        let slot = self.slot(owner, local);
+        let (w, bit) = (slot / 64, slot % 64);
+        let SlotWord { present, before } = self.words[w];
+        let below = (present & ((1 << bit) - 1)).count_ones();
+        // Cells are below `u32::MAX - 1` (`CELLS`), so these fit.
+        #[allow(clippy::cast_possible_truncation)]
+        let (ghost, local) = (rows as u32 + before + below, local as u32);
+        let ghost = if present >> bit & 1 == 1 {
+            ghost
+        } else {
+            missing
+        };
+        if owner == me { local } else { ghost }
+    }
+
+    /// Prefetches the slot word [`Ghosts::cell_or`] reads for `v` (below
+    /// `N`).
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, part: Partition, v: u64) {
+        let (owner, local) = part.place(v);
+        par::hint::prefetch(&self.words[self.slot(owner, local) / 64]);
+    }
+
     /// The slot of rank `owner`'s vertex `local`.
     #[inline]
     pub(crate) fn slot(&self, owner: usize, local: usize) -> usize {

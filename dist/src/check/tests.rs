@@ -1,5 +1,8 @@
+use super::record::{decode, encode, order};
 use super::*;
 use crate::ThreadRanks;
+use std::sync::atomic::Ordering::Relaxed;
+use validate::ExactF32;
 
 /// The 8-vertex graph of `validate`'s check tests and its trees, from
 /// their one source.

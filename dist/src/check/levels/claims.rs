@@ -8,9 +8,12 @@
 //! cells with no index sent.
 //!
 //! Per search ([`Levels::certify`]): one exchange of the ghosts' claims
-//! (sizes known, one byte a ghost), then one pass over the own
-//! vertices, each taking its parent's cell as the level rounds do
-//! (`Levels::start`), and holding when:
+//! (sizes known, one byte a ghost), the claims into the cells' levels (own
+//! and ghosts', one array), then a pass over the own vertices in pieces,
+//! each in two loops: check 1 and each parent's cell as the level rounds
+//! find it (`Levels::start`), then each parent's claim from the cells;
+//! both with selects, not branches, and their random loads prefetched
+//! (`docs/history-validate.md`). A vertex holds when:
 //! - unreached (parent `-1`) and claiming `NO_LEVEL`;
 //! - the root (its own parent, by check 1) and claiming 0;
 //! - otherwise its parent has a cell here (else no tuple joins them) and
@@ -36,6 +39,7 @@ use super::super::incidence::{GhostRoutes, Incidence};
 use super::{Levels, MISSING, NO_PARENT, UNREACHED};
 use crate::Partition;
 use crate::comm::{Comm, Reduce, all_reduce};
+use par::hint::prefetch;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
 use validate::NO_LEVEL;
@@ -43,6 +47,11 @@ use validate::NO_LEVEL;
 /// The deepest level a claim may name: the level rounds' bound, so the
 /// cells hold what they would hold after the rounds.
 const DEEPEST_CLAIM: u8 = super::DEEPEST - 1;
+/// Own vertices per parallel work item of the pass.
+const PIECE: usize = 1 << 12;
+/// How many vertices ahead the pass prefetches a parent's slot word and
+/// its claim.
+const AHEAD: usize = 16;
 
 /// The routes of the claims to the ghosts and the buffers of a search's
 /// exchange, kept from search to search.
@@ -102,54 +111,79 @@ impl Levels {
         (theirs.par_iter().zip(&shares.ghost_claims))
             .with_min_len(1 << 12)
             .for_each(|(l, &c)| l.store(as_level(c), Relaxed));
+        if fits {
+            // Own cells first, so that the pass reads every parent's claim
+            // from one array of cells, own or ghost, with no branch.
+            (own.par_iter().zip(claims))
+                .with_min_len(1 << 12)
+                .for_each(|(l, &c)| l.store(as_level(c), Relaxed));
+        }
         let own_root = (part.owner(root) == me).then(|| part.local(root));
         let (n, start) = (part.num_vertices(), part.first(me));
-        let (ghosts, ghost_claims) = (inc.ghosts(), &shares.ghost_claims);
-        let claim_of = |cell: u32| match (cell as usize).checked_sub(rows) {
-            None => claims[cell as usize],
-            Some(g) => ghost_claims[g],
-        };
-        let pass = (self.parent.par_iter_mut().zip(own)).enumerate();
-        let (failed, reached, depth) = pass
-            .with_min_len(1 << 12)
-            .map(|(i, (up, l))| {
+        let (ghosts, levels) = (inc.ghosts(), &self.levels[..]);
+        let pieces = self.parent.par_chunks_mut(PIECE).enumerate();
+        let (failed, reached, depth) = pieces
+            .map(|(k, ups)| {
                 if parents.len() != rows {
                     return (Outcome::Entries, 0, 0);
                 }
-                let p = parents[i];
-                // Check 1's entry (`DistValidator::check_pointers`), fused:
-                // tested whatever the claims, so `Claims` means check 1 holds.
-                let own = Some(i) == own_root;
-                let out_of_range = p != u64::MAX && p >= n;
-                if out_of_range || (own && p != root) || (!own && p == start + i as u64) {
-                    *up = MISSING;
-                    return (Outcome::Entries, 0, 0);
+                let (mut fails, mut reached, mut depth) = (false, 0u64, 0u8);
+                let first = k * PIECE;
+                // Pass 1: check 1, and each parent's cell, its slot word
+                // prefetched `AHEAD` vertices early.
+                for (j, up) in ups.iter_mut().enumerate() {
+                    let i = first + j;
+                    if let Some(&far) = parents.get(i + AHEAD) {
+                        ghosts.prefetch(part, if far < n { far } else { 0 });
+                    }
+                    let p = parents[i];
+                    // Check 1's entry (`DistValidator::check_pointers`),
+                    // fused: tested whatever the claims, so `Claims` means
+                    // check 1 holds.
+                    let own = Some(i) == own_root;
+                    let unreached = p == u64::MAX;
+                    let out_of_range = !unreached && p >= n;
+                    if out_of_range || (own && p != root) || (!own && p == start + i as u64) {
+                        *up = MISSING;
+                        return (Outcome::Entries, 0, 0);
+                    }
+                    // Unreached and the root have no parent cell; the
+                    // others' cells are found with selects rather than
+                    // branches: which rank owns a parent, and whether a
+                    // vertex is reached, are coin flips to a predictor.
+                    let none = unreached | own;
+                    let cell = ghosts.cell_or(part, me, rows, if none { 0 } else { p }, MISSING);
+                    *up = if none { NO_PARENT } else { cell };
                 }
                 if !fits {
                     return (Outcome::Claims, 0, 0);
                 }
-                let c = claims[i];
-                let (cell, holds) = match p {
-                    u64::MAX => (NO_PARENT, c == NO_LEVEL),
-                    _ if own => (NO_PARENT, c == 0),
-                    _ => match ghosts.cell(part, me, rows, p) {
-                        None => (MISSING, false),
-                        Some(cell) => {
-                            let above = u16::from(claim_of(cell));
-                            let below = (1..=DEEPEST_CLAIM).contains(&c);
-                            (cell, below && above + 1 == u16::from(c))
-                        }
-                    },
-                };
-                *up = cell;
-                l.store(as_level(c), Relaxed);
-                let reached = p != u64::MAX;
-                let outcome = if holds {
-                    Outcome::Tree
-                } else {
+                // Pass 2: each parent's claim, from the one array of cells,
+                // prefetched `AHEAD` vertices early, against the vertex's.
+                let at = |cell: u32| if cell < NO_PARENT { cell as usize } else { 0 };
+                for (j, &cell) in ups.iter().enumerate() {
+                    let i = first + j;
+                    if let Some(&far) = ups.get(j + AHEAD) {
+                        prefetch(&levels[at(far)]);
+                    }
+                    let (c, p) = (claims[i], parents[i]);
+                    let (unreached, own) = (p == u64::MAX, Some(i) == own_root);
+                    let above = u16::from(levels[at(cell)].load(Relaxed));
+                    let below = (1..=DEEPEST_CLAIM).contains(&c);
+                    let tree_edge = (cell < NO_PARENT) & below & (above + 1 == u16::from(c));
+                    let holds = (unreached & (c == NO_LEVEL))
+                        | (own & (c == 0))
+                        | (!(unreached | own) & tree_edge);
+                    fails |= !holds;
+                    reached += u64::from(!unreached);
+                    depth = depth.max(if unreached { 0 } else { c });
+                }
+                let outcome = if fails {
                     Outcome::Claims
+                } else {
+                    Outcome::Tree
                 };
-                (outcome, u64::from(reached), if reached { c } else { 0 })
+                (outcome, reached, depth)
             })
             .reduce(
                 || (Outcome::Tree, 0, 0),
