@@ -65,7 +65,7 @@ pub use sssp_delta::{
     BucketStep, Cost as SsspCost, DEFAULT_DELTA, DeltaStepping, SsspParams, SsspStats,
 };
 pub use trace::{Direction, MAX_STEPS, Step, StepLog};
-pub use weighted::{WeightedArc, WeightedCsr};
+pub use weighted::{Labels, WeightedArc, WeightedCsr};
 
 use std::sync::Arc;
 

@@ -54,7 +54,7 @@ use crate::loops::Loops;
 use crate::{Backend, Bitmap, WeightedCsr};
 use generator::Vertex;
 use std::ops::Range;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 mod buckets;
@@ -102,6 +102,9 @@ const AHEAD: usize = 16;
 const ROW_AHEAD: usize = 8;
 /// How far ahead in a row a light arc's target state is prefetched.
 const ARC_AHEAD: usize = 4;
+/// Vertices per parallel task of the translation of a relabelled graph's
+/// result.
+const TRANSLATE_GRAIN: usize = 1 << 14;
 
 /// A delta-stepping engine bound to one weighted graph.
 #[derive(Debug)]
@@ -141,6 +144,10 @@ struct Shared {
     /// The vertices of the buckets settled so far, and of the current one
     /// once its heavy phase starts: their distances are final.
     done: Bitmap,
+    /// On a relabelled graph, per original vertex, its state with its
+    /// parent in the original labels, written at the end of a search
+    /// ([`Shared::translate`]); empty otherwise.
+    results: Vec<AtomicU64>,
     /// Whether the graph's rows are split at `delta` (light arcs first).
     split: bool,
     /// Bins per bucket, a power of two: [`SUB_BINS`], fewer when the bins
@@ -160,6 +167,27 @@ struct Shared {
     fusing: Range<u64>,
     /// [`FUSE`] (tests turn fusion off with 0).
     fuse: usize,
+}
+
+impl Shared {
+    /// Writes the states of the original vertices `range` of a relabelled
+    /// graph into `results`, in the original labels: each read from its
+    /// row's state, its parent renumbered back (a reached vertex's; an
+    /// unreached one keeps [`UNREACHED`]).
+    fn translate(&self, range: Range<usize>) {
+        let labels = self.graph.labels().expect("a relabelled graph");
+        for v in range {
+            let s = self.state
+                [labels.new_label(Vertex::try_from(v).expect("ids fit Vertex")) as usize]
+                .load(Relaxed);
+            let s = if s == UNREACHED {
+                s
+            } else {
+                pack(dist(s), labels.original(parent(s)))
+            };
+            self.results[v].store(s, Relaxed);
+        }
+    }
 }
 
 /// A vertex state: `d`'s bits above `parent`.

@@ -18,6 +18,14 @@ use crate::csr::build_rows;
 use crate::{Backend, Csr};
 use generator::{Edge, Vertex};
 
+mod relabel;
+pub use relabel::Labels;
+
+/// Rows per piece of [`WeightedCsr::split_light`]'s pass.
+const ROWS: usize = 1 << 12;
+/// Arcs per piece of that pass, past its first row.
+const PIECE_ARCS: u64 = 1 << 16;
+
 /// One arc of a weighted row: the target and the weight of its tuple.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
@@ -43,6 +51,9 @@ pub struct WeightedCsr {
     /// Per vertex, the weight of its lightest heavy arc, infinite if none
     /// (empty unless split).
     lightest_heavy: Vec<f32>,
+    /// When set, row `i` is the original vertex `labels.original(i)`
+    /// ([`WeightedCsr::relabelled_on`]).
+    labels: Option<Labels>,
 }
 
 impl WeightedCsr {
@@ -70,6 +81,7 @@ impl WeightedCsr {
             light_below: None,
             light: Vec::new(),
             lightest_heavy: Vec::new(),
+            labels: None,
         }
     }
 
@@ -91,33 +103,57 @@ impl WeightedCsr {
 
     /// [`WeightedCsr::split_light`], its pass on `backend`.
     pub fn split_light_on(&mut self, backend: Backend, below: f32) {
-        const ROWS: usize = 1 << 12;
+        self.split_rows_on(backend, below, |_, _| {});
+    }
+
+    /// Fills each row with `fill(row index, row)` (its offsets set, its
+    /// words to be written) and splits it as [`WeightedCsr::split_light`]
+    /// does, while it is in cache: one parallel pass over pieces of at
+    /// most [`ROWS`] rows and, past their first row, [`PIECE_ARCS`] arcs
+    /// (so that a piece of hubs is not one thread's whole share).
+    fn split_rows_on(
+        &mut self,
+        backend: Backend,
+        below: f32,
+        fill: impl Fn(usize, &mut [u64]) + Sync + Send,
+    ) {
         let n = self.num_vertices();
         let offsets = &self.offsets;
         self.light.resize(n, 0);
         self.lightest_heavy.resize(n, f32::INFINITY);
-        let mut pieces = Vec::with_capacity(n.div_ceil(ROWS));
-        let mut rest = self.arcs.as_mut_slice();
-        let rows = (0..n).step_by(ROWS);
-        let counts = self
-            .light
-            .chunks_mut(ROWS)
-            .zip(self.lightest_heavy.chunks_mut(ROWS));
-        for (first, (light, lightest)) in rows.zip(counts) {
-            let ends = &offsets[first..=(first + ROWS).min(n)];
+        let mut pieces = Vec::new();
+        let (mut arcs, mut light, mut lightest) = (
+            self.arcs.as_mut_slice(),
+            self.light.as_mut_slice(),
+            self.lightest_heavy.as_mut_slice(),
+        );
+        let mut first = 0;
+        while first < n {
+            let mut last = first + 1;
+            while last < n
+                && last - first < ROWS
+                && offsets[last + 1] - offsets[first] <= PIECE_ARCS
+            {
+                last += 1;
+            }
+            let ends = &offsets[first..=last];
             let len = usize::try_from(ends[ends.len() - 1] - ends[0]).expect("in memory");
-            let (piece, tail) = rest.split_at_mut(len);
-            pieces.push((piece, ends, light, lightest));
-            rest = tail;
+            let (piece, rest) = std::mem::take(&mut arcs).split_at_mut(len);
+            let (counts, more) = std::mem::take(&mut light).split_at_mut(last - first);
+            let (weights, further) = std::mem::take(&mut lightest).split_at_mut(last - first);
+            pieces.push((first, piece, ends, counts, weights));
+            (arcs, light, lightest, first) = (rest, more, further, last);
         }
         backend.for_each_init(
             pieces,
             HeavyArcs::default,
-            |heavy, (piece, ends, light, lightest)| {
-                for ((row, count), lightest) in ends.windows(2).zip(light).zip(lightest) {
+            |heavy, (first, piece, ends, light, lightest)| {
+                let rows = ends.windows(2).zip(light).zip(lightest);
+                for (i, ((row, count), lightest)) in rows.enumerate() {
                     let from = usize::try_from(row[0] - ends[0]).expect("in memory");
                     let to = usize::try_from(row[1] - ends[0]).expect("in memory");
                     let row = &mut piece[from..to];
+                    fill(first + i, row);
                     *count = partition(row, below, heavy);
                     *lightest = row.get(*count as usize).map_or(f32::INFINITY, |&word| {
                         bytemuck::cast::<u64, WeightedArc>(word).weight

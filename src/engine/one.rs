@@ -174,18 +174,22 @@ impl Engine for OneProcess<'_> {
 
     /// The unweighted graph or, when a pass needs weights, the weighted
     /// graph, the unweighted one copied out of it, and the weighted rows
-    /// split light-first where a pass asks ([`crate::Pass::light_split`]).
+    /// split light-first (and renumbered by degree) where a pass asks
+    /// ([`crate::Pass::light_split`]).
     fn build(&mut self, plan: &Plan) -> OneGraph {
         let backend = plan.backend;
         let edges = self.list();
         let (n, tuples) = (edges.num_vertices(), edges.edges());
         match edges.weights() {
             Some(weights) if plan.needs_weights() => {
-                let mut weighted = WeightedCsr::build_on(backend, n, tuples, weights);
+                let weighted = WeightedCsr::build_on(backend, n, tuples, weights);
                 let graph = weighted.unweighted_on(backend);
-                if let Some(delta) = plan.light_split() {
-                    weighted.split_light_on(backend, delta);
-                }
+                // Split rows are also renumbered by degree, for kernel 3
+                // only (the BFS graph keeps the original labels).
+                let weighted = match plan.light_split() {
+                    Some(delta) => weighted.relabelled_on(backend, delta),
+                    None => weighted,
+                };
                 OneGraph {
                     graph: Some(Arc::new(graph)),
                     weighted: Some(Arc::new(weighted)),

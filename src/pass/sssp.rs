@@ -294,7 +294,8 @@ impl<I: Id> Checker<RankSssp<'_, I>> for RankSsspChecker<'_, I> {
 
 /// What kernel 3 adds to a run of one process on `m` tuples and `n`
 /// vertices: the weights, the weighted graph (the BFS graph is copied out
-/// of it, and both are held), the delta-stepping engine and, if
+/// of it, and both are held) and its renumbering by degree, the
+/// delta-stepping engine and, if
 /// validating, the SSSP checker (parents, distances, validator).
 pub fn bytes(m: u64, n: u64, validate: bool) -> u64 {
     let checking = if validate {
@@ -304,6 +305,7 @@ pub fn bytes(m: u64, n: u64, validate: bool) -> u64 {
     };
     EdgeList::weight_bytes(m)
         + WeightedCsr::bytes_for(n, m)
+        + WeightedCsr::relabel_bytes_for(n, m)
         + DeltaStepping::bytes_for(n)
         + checking
 }

@@ -5,7 +5,7 @@
 
 use super::{
     BucketStep, Cost, DeltaStepping, FUSE, GRAIN, MERGE, PULL_GRAIN, QUEUED, SUB_BINS, Shared,
-    SsspParams, SsspStats, UNREACHED, dist, lock, pack, parent,
+    SsspParams, SsspStats, TRANSLATE_GRAIN, UNREACHED, dist, lock, pack, parent,
 };
 use crate::bins::EXACT_BUCKETS;
 use crate::loops::Loops;
@@ -35,6 +35,9 @@ enum Parallel {
     Push,
     /// Over the done bitmap's words ([`Shared::pull`]).
     Pull { bucket: u64 },
+    /// Over the original vertices of a relabelled graph
+    /// ([`Shared::translate`]).
+    Translate,
 }
 
 impl LoopBody for Phase {
@@ -50,6 +53,7 @@ impl LoopBody for Phase {
             Parallel::Mark => s.mark_done(range),
             Parallel::Push => s.push(range),
             Parallel::Pull { bucket } => s.pull(bucket, range),
+            Parallel::Translate => s.translate(range),
         }
     }
 
@@ -87,6 +91,11 @@ impl DeltaStepping {
             merge: MERGE,
             split: graph.light_below() == Some(delta),
             done: Bitmap::new(n),
+            results: if graph.labels().is_some() {
+                (0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect()
+            } else {
+                Vec::new()
+            },
             queue: Vec::new(),
             fusing: 0..0,
             fuse: FUSE,
@@ -154,8 +163,13 @@ impl DeltaStepping {
         }
     }
 
-    /// Shortest paths from `root` (below `N`; panics otherwise).
+    /// Shortest paths from `root` (below `N`; panics otherwise), in the
+    /// graph's original labels: on a relabelled graph
+    /// ([`WeightedCsr::relabelled_on`]) the root is renumbered, and the
+    /// search ends with the translation of its result back
+    /// ([`DeltaStepping::write_results`] then only reads it).
     pub fn search(&mut self, root: Vertex) -> SsspStats {
+        let root = (self.shared.graph.labels()).map_or(root, |labels| labels.new_label(root));
         let threads = self.shared.backend.slots();
         if self.shared.workers.len() != threads {
             self.shared_mut().workers = (0..threads).map(|_| Mutex::default()).collect();
@@ -191,6 +205,10 @@ impl DeltaStepping {
         let max_dist = (self.farthest.iter())
             .map(|&v| dist(self.shared.state[v as usize].load(Relaxed)))
             .fold(0.0, f32::max);
+        if !self.shared.results.is_empty() {
+            let n = self.shared.results.len();
+            self.run(Parallel::Translate, n, TRANSLATE_GRAIN);
+        }
         SsspStats {
             reached: self.done_vertices,
             max_dist,
@@ -259,7 +277,12 @@ impl DeltaStepping {
     /// unreached, the root its own parent) and `dist[v]` (`-1` unreached).
     /// Both slices must have `N` entries. O(N), parallel (on rayon).
     pub fn write_results(&self, parents: &mut [i64], dist_out: &mut [f32]) {
-        (self.shared.state.par_iter())
+        let states = if self.shared.results.is_empty() {
+            &self.shared.state
+        } else {
+            &self.shared.results
+        };
+        (states.par_iter())
             .zip(parents)
             .zip(dist_out)
             .for_each(|((s, p), d)| {

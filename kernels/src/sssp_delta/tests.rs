@@ -41,9 +41,10 @@ fn dijkstra(g: &WeightedCsr, root: Vertex) -> Vec<f32> {
 }
 
 /// Searches `root` on `threads` threads of `backend`, on `g` (one
-/// thread) or its rows split at delta (more), taking bins one at a
+/// thread), its rows split at delta (two) or split and renumbered by
+/// degree (three, `relabelled`), taking bins one at a
 /// time and unfused on 2 threads and merged and fused otherwise, and
-/// checks: the distances
+/// checks, in `g`'s labels: the distances
 /// are Dijkstra's bit for bit (-1 unreached); every reached vertex's
 /// parent gives its distance exactly through an arc; following parents
 /// always ends at the root (a tree, also with zero weights); the
@@ -51,7 +52,7 @@ fn dijkstra(g: &WeightedCsr, root: Vertex) -> Vec<f32> {
 /// sum. Returns the heavy phases pulled.
 fn check_search(
     g: &Arc<WeightedCsr>,
-    split: &Arc<WeightedCsr>,
+    [split, relabelled]: [&Arc<WeightedCsr>; 2],
     params: SsspParams,
     (threads, backend): (usize, Backend),
     root: Vertex,
@@ -59,7 +60,7 @@ fn check_search(
 ) -> u32 {
     let n = g.num_vertices();
     let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
-    let graph = if threads == 1 { g } else { split };
+    let graph = [g, split, relabelled][threads.min(3) - 1];
     let (stats, nedge, pulls) = par::in_pool(threads, || {
         par::with_pool(threads, || {
             let mut engine = DeltaStepping::on(backend, Arc::clone(graph), params);
@@ -119,6 +120,7 @@ fn check_searches(list: &EdgeList, w: &[f32], deltas: &[f32], roots: usize) -> u
     for &delta in deltas {
         let params = SsspParams::new(delta).unwrap();
         split.split_light(params.delta());
+        let relabelled = Arc::new(g.relabelled_on(Backend::Rayon, params.delta()));
         let split = Arc::new(split.clone());
         let runs = [1, 2, 3]
             .into_iter()
@@ -130,7 +132,7 @@ fn check_searches(list: &EdgeList, w: &[f32], deltas: &[f32], roots: usize) -> u
                     run.0,
                     run.1.name()
                 );
-                pulls += check_search(&g, &split, params, run, root, &what);
+                pulls += check_search(&g, [&split, &relabelled], params, run, root, &what);
             }
         }
     }
@@ -138,8 +140,9 @@ fn check_searches(list: &EdgeList, w: &[f32], deltas: &[f32], roots: usize) -> u
 }
 
 /// Guards kernel 3: for several graphs, roots, deltas (the narrowest
-/// take fewer bins per bucket), thread counts, both backends and bins
-/// taken one at a time or merged, the search is right
+/// take fewer bins per bucket), thread counts, both backends, bins
+/// taken one at a time or merged, and rows in their original labels or
+/// renumbered by degree, the search is right
 /// ([`check_search`]), and some heavy phases are pulled.
 #[test]
 fn distances_are_dijkstras_and_parents_form_a_shortest_path_tree() {
@@ -341,4 +344,50 @@ fn a_pull_passes_over_exactly_the_vertices_no_heavy_arc_can_improve() {
         let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&dist), bits(&want), "{threads} threads");
     }
+}
+
+/// Guards the translation back of a relabelled graph's searches: on one
+/// thread, an engine reused over several roots of the graph renumbered
+/// by degree gives, in the original labels, the distances of the same
+/// searches on the graph as built, bit for bit, parents that give each
+/// distance through an arc of the original graph, and the same reached
+/// count and nedge.
+#[test]
+fn a_relabelled_graph_gives_results_in_the_original_labels() {
+    let list = Kronecker::new(11, 16, 8).unwrap().generate();
+    let w = weights(list.len());
+    let g = WeightedCsr::build(list.num_vertices(), list.edges(), &w);
+    let n = g.num_vertices();
+    let relabelled = Arc::new(g.relabelled_on(Backend::Rayon, DEFAULT_DELTA));
+    let mut split = g.clone();
+    split.split_light(DEFAULT_DELTA);
+    par::in_pool(1, || {
+        let mut renumbered = DeltaStepping::new(relabelled, SsspParams::DEFAULT);
+        let mut plain = DeltaStepping::new(Arc::new(split), SsspParams::DEFAULT);
+        for root in [0, 5, 1000, 2047] {
+            renumbered.reset();
+            plain.reset();
+            let (a, b) = (renumbered.search(root), plain.search(root));
+            assert_eq!(
+                (a.reached, a.max_dist),
+                (b.reached, b.max_dist),
+                "root {root}"
+            );
+            assert_eq!(renumbered.nedge(), plain.nedge(), "root {root}");
+            let (mut d1, mut d2) = (vec![0f32; n], vec![0f32; n]);
+            let (mut p1, mut p2) = (vec![0i64; n], vec![0i64; n]);
+            renumbered.write_results(&mut p1, &mut d1);
+            plain.write_results(&mut p2, &mut d2);
+            let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&d1), bits(&d2), "root {root}");
+            assert_eq!(p1[root as usize], i64::from(root));
+            for v in (0..n as u32).filter(|&v| v != root && d1[v as usize] >= 0.0) {
+                let p = p1[v as usize] as u32;
+                let via = (g.arcs(p).iter())
+                    .any(|a| a.target == v && d1[p as usize] + a.weight == d1[v as usize]);
+                assert!(via, "root {root}: {v} from {p}");
+            }
+        }
+    })
+    .unwrap();
 }
