@@ -672,6 +672,6 @@ impl Word for u64 {
     }
 }
 
-mod pages;
+pub(crate) mod pages;
 #[cfg(test)]
 mod tests;

@@ -26,7 +26,7 @@ const PAGE: usize = 4096;
 
 /// Maps the pages of `slice` for writing, in parallel pieces on `backend`,
 /// if it is at least `MIN_BYTES` (2 MiB) long. Changes no byte of it.
-pub(super) fn prefault<T: Send>(backend: Backend, slice: &mut [T]) {
+pub(crate) fn prefault<T: Send>(backend: Backend, slice: &mut [T]) {
     if size_of_val(slice) < MIN_BYTES {
         return;
     }

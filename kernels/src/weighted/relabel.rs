@@ -95,9 +95,13 @@ impl WeightedCsr {
             end += self.degree(v);
             offsets.push(end);
         }
+        // Fresh zeroed pages fault on first write; mapping them ahead in
+        // parallel pieces is what kernel 1 does for `targets` (a hint).
+        let mut arcs = vec![0; self.arcs.len()];
+        crate::csr::pages::prefault(backend, &mut arcs);
         let mut graph = WeightedCsr {
             offsets,
-            arcs: vec![0; self.arcs.len()],
+            arcs,
             light_below: None,
             light: Vec::new(),
             lightest_heavy: Vec::new(),
