@@ -4,8 +4,7 @@
 //! - One process: [`BfsSearcher`] drives any [`Bfs`] engine over the
 //!   shared [`Csr`]; [`BfsChecker`] reads the engine's parent array where
 //!   it lies (no `i64` copy) and, over block-ordered tuples of at most
-//!   `2^26` vertices, holds up to [`validate::batch::LANES`] searches (8
-//!   where the memory free does not hold 16: [`Batch::lanes_within`]) and
+//!   `2^26` vertices, holds up to [`validate::batch::LANES`] searches and
 //!   judges their tuples in one pass ([`Batch`]).
 //! - Ranks: `RankBfs` drives a [`DistBfs`] (1-D) and `RankGridBfs` a
 //!   [`GridBfs`] (2-D), each recording the bytes each search sent;
@@ -16,7 +15,6 @@
 
 use crate::report::{SearchRecord, TraceStep};
 use crate::searches::{Checker, Searcher};
-use crate::system;
 use dist::{Comm, DistBfs, DistValidator, GridBfs, Id, Partition};
 use generator::Tuple;
 use kernels::{Bfs, Csr, Parents, SearchKey, SearchStats};
@@ -64,7 +62,7 @@ impl Searcher for BfsSearcher {
 
 /// The validator of BFS parent arrays over an edge list; it reads the
 /// kernel's parent array where it lies (no `i64` copy). Over block-ordered
-/// tuples of at most `2^26` vertices it holds up to [`Batch::lanes`]
+/// tuples of at most `2^26` vertices it holds up to [`validate::batch::LANES`]
 /// searches and judges their tuples in one pass ([`Batch`]).
 pub struct BfsChecker<'a> {
     judge: Judge<'a>,
@@ -86,11 +84,7 @@ impl<'a> BfsChecker<'a> {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
         let judge = match tuples {
-            Tuples::Blocks(blocks) if Batch::suits(n) => {
-                let workers = rayon::current_num_threads();
-                let lanes = Batch::lanes_within(n, workers, system::available_memory_bytes());
-                Judge::Batched(Batch::with_lanes(n, lanes), blocks)
-            }
+            Tuples::Blocks(blocks) if Batch::suits(n) => Judge::Batched(Batch::new(n), blocks),
             _ => Judge::Alone(Validator::new(n), tuples),
         };
         BfsChecker { judge }
@@ -113,9 +107,9 @@ impl Checker<Parents> for BfsChecker<'_> {
     }
 
     fn lanes(&self) -> usize {
-        match &self.judge {
+        match self.judge {
             Judge::Alone(..) => 1,
-            Judge::Batched(batch, _) => batch.lanes(),
+            Judge::Batched(..) => validate::batch::LANES,
         }
     }
 

@@ -6,29 +6,26 @@
 //! search itself, per search. A run validates many searches of the same
 //! tuples, so the batch judges each tuple for sixteen searches at once:
 //! each vertex's sixteen cells, one per held search (a *lane*), lie side by
-//! side in one 64-byte line, and a tuple's two lines give its verdict in
-//! all sixteen lanes with one pair of loads and lane-wise arithmetic.
-//! Where the memory free does not hold sixteen lanes, a batch holds 8
-//! searches ([`Batch::lanes_within`]): half the memory, a pass per 8.
+//! side in one 64-byte `Line`, and a tuple's two lines give its verdict
+//! in all sixteen lanes with one pair of loads and lane-wise arithmetic.
 //!
 //! Per search ([`Batch::hold`]): checks 1 and 2 as a single validation
 //! runs them (`tree.rs`: ranges, then tree levels), or, when the kernel
 //! claims its levels, one pass that proves the claims instead of walking
 //! (`certificate.rs`; any failed claim falls back to the walks); as each
-//! chunk's levels are known, its vertices' levels and whole parents go, as
-//! 4-byte cells (`Layout`: the parent in the low 24 bits, or in as many as
-//! the ids need up to `2^26` vertices, the level above), into row `lane`
-//! of their `Tile`s of 256 cells (16 vertices by 16 lanes, or 32 by 8). A
-//! tree deeper than a cell's level holds (253 levels, 61 at `2^26`
-//! vertices) is validated alone at once instead.
+//! chunk's levels are known, its vertices' levels and whole parents go, as 4-byte cells
+//! (`Layout`: the parent in the low 24 bits, or in as many as the ids need
+//! up to `2^26` vertices, the level above), into row `lane` of their
+//! `Tile`s of sixteen vertices (whole 64-byte rows). A tree deeper than a
+//! cell's level holds (253 levels, 61 at `2^26` vertices) is validated
+//! alone at once instead.
 //!
 //! Per batch ([`Batch::settle`]): every tile is transposed in place, so
-//! that its row `i` holds vertex `i`'s cells (lanes not held are
+//! that its row `i` holds vertex `i`'s sixteen cells (lanes not held are
 //! unreached); one parallel pass over the block-ordered tuples
-//! (`lanes.rs`, in AVX-512 where the processor has it) gives per lane
-//! nedge and whether check 4 failed, and marks in a per-worker mask array
-//! which lanes' tree edge each vertex showed (a tuple one level apart
-//! whose lower end names the upper as its parent); a sweep over the
+//! (`lanes.rs`, in AVX-512 where the processor has it) gives per lane nedge and whether check 4 failed, and marks in a per-worker mask
+//! array which lanes' tree edge each vertex showed (a tuple one level
+//! apart whose lower end names the upper as its parent); a sweep over the
 //! vertices then finds the lanes in which a reached vertex other than the
 //! root showed none (check 3). A lane that failed is judged again alone
 //! by [`Validator`] on its cells, which hold its whole parent array, so
@@ -42,15 +39,15 @@
 //! Cost: per held search, checks 1 and 2 (the walks, or the certificate's
 //! one pass over the vertices), whose fill writes the tiles itself (no
 //! cell array, no copy); per batch, one pass over the block-ordered tuples
-//! for all its searches, a transposition of the tiles and one sweep over
-//! the vertices. Memory: 4 bytes a vertex a lane for the tiles (64 with
-//! 16 lanes, 32 with 8), 4 for the walks' levels, 2 a vertex per worker
-//! for the masks ([`Batch::bytes_for`]). The timings behind these choices
-//! are in `docs/history-validate.md`.
+//! for all sixteen searches, a transposition of the tiles and one sweep
+//! over the vertices. Memory: 64 bytes a vertex for the tiles, 4 for the
+//! walks' levels, 2 a vertex per worker for the masks
+//! ([`Batch::bytes_for`]). The timings behind these choices are in
+//! `docs/history-validate.md`.
 
 use crate::certificate::certify_and_fill_with;
 pub use crate::lanes::LANES;
-use crate::lanes::{CELLS, Form, Layout, Tile, judge_item, vertex_cells};
+use crate::lanes::{Form, Layout, Line, TILE, Tile, judge_item};
 use crate::order::{BLOCK, TupleBlocks};
 use crate::tree::UNREACHED;
 use crate::{Invalid, ParentArray, TreeSummary, Validator, check_nedge, padded, tree};
@@ -84,7 +81,7 @@ struct Held {
     depth: u32,
 }
 
-/// Working memory that validates up to [`Batch::lanes`] searches of one
+/// Working memory that validates up to [`LANES`] searches of one
 /// block-ordered graph with one edge pass. The verdicts are those of
 /// [`Validator::validate_any`], search by search.
 #[derive(Debug)]
@@ -111,52 +108,22 @@ impl Batch {
         num_vertices <= MAX_VERTICES
     }
 
-    /// How many searches a batch of a graph of `num_vertices` vertices
-    /// holds when `available` bytes are free (`None`: unknown): [`LANES`]
-    /// (16) when their batch fits, else 8, whose cells take half the bytes
-    /// (32 a vertex, 2 a tuple at edgefactor 16) at the price of one pass
-    /// over the tuples per 8 searches instead of 16: at SCALE 24 the
-    /// narrow batch took the run's batched phase from 17.6 to 15.6 bytes a
-    /// tuple, and its validations 1.7-2.4 times as long
-    /// (docs/results.md, "Where the peak is").
-    pub fn lanes_within(num_vertices: usize, workers: usize, available: Option<u64>) -> usize {
-        let wide = Batch::bytes_with(num_vertices as u64, LANES, workers);
-        match available {
-            Some(free) if free < wide => LANES / 2,
-            _ => LANES,
-        }
-    }
-
-    /// The most working memory a batch for `num_vertices` vertices and
-    /// `workers` threads takes: that of 16 lanes ([`Batch::bytes_with`]).
+    /// The working memory of a batch for `num_vertices` vertices and
+    /// `workers` threads: 68 bytes a vertex and 2 per worker ([`Batch`]'s
+    /// overview), vertices padded to a whole block of 64 Ki.
     pub fn bytes_for(num_vertices: u64, workers: usize) -> u64 {
-        Batch::bytes_with(num_vertices, LANES, workers)
-    }
-
-    /// The working memory of a batch of `lanes` lanes for `num_vertices`
-    /// vertices and `workers` threads: 4 bytes a vertex for the walks'
-    /// levels, 4 a vertex per lane for the cells and 2 per worker
-    /// ([`Batch`]'s overview), vertices padded to a whole block of 64 Ki.
-    pub fn bytes_with(num_vertices: u64, lanes: usize, workers: usize) -> u64 {
         let padded = num_vertices.next_multiple_of(BLOCK as u64);
-        let per_vertex = size_of::<AtomicU32>() + lanes * size_of::<u32>();
+        let per_vertex = size_of::<AtomicU32>() + size_of::<Line>();
         per_vertex as u64 * padded + (size_of::<AtomicU16>() * workers) as u64 * padded
     }
 
-    /// A batch of [`LANES`] (16) lanes for graphs of `num_vertices`
-    /// vertices (at most `2^26`: [`Batch::suits`]), for the current rayon
-    /// pool's workers (a pool with more workers makes [`Batch::settle`]
-    /// allocate for them).
+    /// A batch for graphs of `num_vertices` vertices (at most `2^26`:
+    /// [`Batch::suits`]), for the current rayon pool's workers (a pool
+    /// with more workers makes [`Batch::settle`] allocate for them).
     pub fn new(num_vertices: usize) -> Self {
-        Batch::with_lanes(num_vertices, LANES)
-    }
-
-    /// [`Batch::new`] holding `lanes` searches at a time (16, or 8:
-    /// [`Batch::lanes_within`]). Panics on another count.
-    pub fn with_lanes(num_vertices: usize, lanes: usize) -> Self {
         assert!(Batch::suits(num_vertices), "too many vertices for a batch");
         let padded = padded(num_vertices);
-        let layout = Layout::new(num_vertices, lanes);
+        let layout = Layout::for_vertices(num_vertices);
         Batch {
             num_vertices,
             layout,
@@ -165,7 +132,7 @@ impl Batch {
             // parallel: 64 bytes a vertex and 2 a worker's vertex, about
             // 4.3 GiB at 2^26 vertices, took seconds on one thread.
             levels: (0..num_vertices).map(|_| AtomicU32::new(0)).collect(),
-            tiles: (0..padded / layout.per_tile())
+            tiles: (0..padded / TILE)
                 .into_par_iter()
                 .map(|_| Tile::unreached(layout))
                 .collect(),
@@ -173,16 +140,10 @@ impl Batch {
                 .into_par_iter()
                 .map(|_| AtomicU16::new(0))
                 .collect(),
-            held: Vec::with_capacity(lanes),
+            held: Vec::with_capacity(LANES),
             single: None,
             certified: 0,
         }
-    }
-
-    /// How many searches it holds at a time: 16, or 8
-    /// ([`Batch::lanes_within`]).
-    pub fn lanes(&self) -> usize {
-        self.layout.lanes
     }
 
     /// Searches held, waiting for [`Batch::settle`].
@@ -207,8 +168,7 @@ impl Batch {
     /// them, are a certificate for checks 1 and 2 (`certificate.rs`): if
     /// every claim holds, no chain is walked; if any fails, the checks run
     /// as without it. Errors are those of checks 1 and 2. Panics if
-    /// [`Batch::lanes`] searches are held or the graph has another vertex
-    /// count.
+    /// [`LANES`] searches are held or the graph has another vertex count.
     pub fn hold<P: ParentArray + ?Sized>(
         &mut self,
         tuples: &TupleBlocks,
@@ -219,32 +179,31 @@ impl Batch {
     ) -> Result<Hold, Invalid> {
         let n = self.num_vertices;
         assert_eq!(tuples.num_vertices(), n, "a batch judges one graph");
-        assert!(self.held.len() < self.lanes(), "the batch is full");
+        assert!(self.held.len() < LANES, "the batch is full");
         // Each chunk's vertices are written straight into row `lane` of
         // their tiles: level and whole parent, or unreached (also the
         // padding past `n`).
         let (lane, layout) = (self.held.len(), self.layout);
         let (shift, max_level, unreached) = (layout.shift, layout.max_level(), layout.unreached());
-        let per = layout.per_tile();
         let fill = |first: usize, levels: &[u32], tiles: &mut [Tile]| {
             for (t, tile) in tiles.iter_mut().enumerate() {
-                let at = t * per;
-                let row = &mut tile.cells_mut()[lane * per..(lane + 1) * per];
-                for (i, cell) in row.iter_mut().enumerate() {
-                    let level = levels.get(at + i).copied().unwrap_or(UNREACHED);
-                    // A reached vertex's parent is a checked id; others'
-                    // cells do not use theirs (and past `n`, the last
-                    // vertex's).
-                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                    let parent = parents.parent((first + at + i).min(n - 1)) as u32;
-                    // Unreached, too deep (the tree goes alone), or
-                    // padding: the unreached cell.
-                    *cell = if level <= max_level {
-                        level << shift | parent
+                let at = t * TILE;
+                let level: [u32; TILE] =
+                    std::array::from_fn(|i| levels.get(at + i).copied().unwrap_or(UNREACHED));
+                // A reached vertex's parent is a checked id; others' cells
+                // do not use theirs (and past `n`, the last vertex's).
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let parent: [u32; TILE] =
+                    std::array::from_fn(|i| parents.parent((first + at + i).min(n - 1)) as u32);
+                // Unreached, too deep (the tree goes alone), or padding:
+                // the unreached cell.
+                tile.0[lane] = Line(std::array::from_fn(|i| {
+                    if level[i] <= max_level {
+                        level[i] << shift | parent[i]
                     } else {
                         unreached
-                    };
-                }
+                    }
+                }));
             }
             tree::count(levels.iter().copied())
         };
@@ -253,7 +212,7 @@ impl Batch {
         let certified = levels
             .filter(|_| parents.entries() == n)
             .and_then(|claims| {
-                certify_and_fill_with(parents, root, claims, &mut self.tiles, per, fill)
+                certify_and_fill_with(parents, root, claims, &mut self.tiles, TILE, fill)
             });
         let (reached, depth) = match certified {
             Some(counts) => {
@@ -262,7 +221,7 @@ impl Batch {
             }
             None => {
                 tree::check_ranges(n, root, parents, &self.levels)?;
-                tree::walk_and_fill_with(parents, &self.levels, &mut self.tiles, per, fill)?
+                tree::walk_and_fill_with(parents, &self.levels, &mut self.tiles, TILE, fill)?
             }
         };
         if depth > layout.max_level() {
@@ -297,7 +256,7 @@ impl Batch {
         let (layout, tiles) = (self.layout, &mut self.tiles);
         tiles.par_chunks_mut(TILE_GRAIN).for_each(|tiles| {
             for tile in tiles {
-                transpose(tile, held.len(), layout);
+                transpose(tile, held.len(), layout.unreached());
             }
         });
         seen.par_chunks(1 << 16)
@@ -360,26 +319,13 @@ impl Batch {
 }
 
 /// Turns a tile of rows by lane into rows by vertex; lanes from `held` on
-/// get the unreached cell.
-fn transpose(tile: &mut Tile, held: usize, layout: Layout) {
-    match layout.lanes {
-        LANES => transpose_in::<LANES>(tile, held, layout.unreached()),
-        _ => transpose_in::<{ LANES / 2 }>(tile, held, layout.unreached()),
-    }
-}
-
-/// [`transpose`] with `L` lanes.
-fn transpose_in<const L: usize>(tile: &mut Tile, held: usize, unreached: u32) {
-    let per = CELLS / L;
-    let rows = *tile.cells();
-    for (i, cells) in tile.cells_mut().chunks_exact_mut(L).enumerate() {
-        for (k, cell) in cells.iter_mut().enumerate() {
-            *cell = if k < held {
-                rows[k * per + i]
-            } else {
-                unreached
-            };
-        }
+/// get the `unreached` cell.
+fn transpose(tile: &mut Tile, held: usize, unreached: u32) {
+    let rows = tile.0;
+    for (i, line) in tile.0.iter_mut().enumerate() {
+        *line = Line(std::array::from_fn(|k| {
+            if k < held { rows[k].0[i] } else { unreached }
+        }));
     }
 }
 
@@ -397,7 +343,7 @@ impl ParentArray for LaneParents<'_> {
     }
 
     fn parent(&self, v: usize) -> i64 {
-        let cell = vertex_cells(self.tiles, self.layout, v)[self.lane];
+        let cell = self.tiles[v / TILE].0[v % TILE].0[self.lane];
         if cell >> self.layout.shift == self.layout.unreached_level() {
             -1
         } else {
@@ -406,28 +352,27 @@ impl ParentArray for LaneParents<'_> {
     }
 
     fn prefetch(&self, v: usize) {
-        prefetch(&vertex_cells(self.tiles, self.layout, v)[0]);
+        prefetch(&self.tiles[v / TILE].0[v % TILE]);
     }
 }
 
 /// The lanes in which some reached vertex other than the root had no tree
 /// edge marked by any worker (check 3).
 fn unconfirmed_lanes(tiles: &[Tile], seen: &[AtomicU16], workers: usize, layout: Layout) -> u16 {
-    let per = layout.per_tile();
-    let padded = tiles.len() * per;
+    let padded = tiles.len() * TILE;
     tiles
         .par_chunks(TILE_GRAIN)
         .enumerate()
         .map(|(chunk, tiles)| {
-            let first = chunk * TILE_GRAIN * per;
+            let first = chunk * TILE_GRAIN * TILE;
             let mut missing = 0u16;
             for (t, tile) in tiles.iter().enumerate() {
-                for (i, cells) in tile.cells().chunks_exact(layout.lanes).enumerate() {
-                    let v = first + t * per + i;
+                for (i, line) in tile.0.iter().enumerate() {
+                    let v = first + t * TILE + i;
                     let shown =
                         (0..workers).fold(0u16, |m, w| m | seen[w * padded + v].load(Relaxed));
                     let mut needs = 0u16;
-                    for (k, &cell) in cells.iter().enumerate() {
+                    for (k, &cell) in line.0.iter().enumerate() {
                         let level = cell >> layout.shift;
                         needs |= u16::from((level != layout.unreached_level()) & (level != 0)) << k;
                     }

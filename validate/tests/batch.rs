@@ -190,42 +190,10 @@ fn a_batch_gives_every_search_the_verdict_a_single_validation_gives() {
             .unwrap();
         pool.install(|| {
             let mut batch = Batch::new(n as usize);
-            assert_eq!(batch.lanes(), LANES, "16 lanes on a small graph");
             for per in [LANES, 5, 1] {
                 let got = batched(&mut batch, &blocks, &searches, per);
                 assert_eq!(got, expected, "{threads} threads, {per} a batch");
             }
-        });
-    }
-}
-
-/// Guards the narrow batch (8 lanes, what graphs above `2^25` vertices
-/// get): forced on a small graph, with and without claimed levels, it
-/// gives every search the single validation's verdict, on 1 and 2
-/// threads.
-#[test]
-fn a_batch_of_8_lanes_gives_every_search_the_verdict_a_single_validation_gives() {
-    let n = 2 * (1 << 16) + 1234;
-    let (blocks, searches, expected) = judged(n);
-    let honest: Vec<Option<Vec<u8>>> = searches
-        .iter()
-        .map(|(root, parents, _)| Some(depths(parents, *root)))
-        .collect();
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
-            let mut batch = Batch::with_lanes(n as usize, LANES / 2);
-            assert_eq!(batch.lanes(), 8);
-            for per in [8, 3] {
-                let got = batched(&mut batch, &blocks, &searches, per);
-                assert_eq!(got, expected, "{threads} threads, {per} a batch");
-                let got = batched_with_levels(&mut batch, &blocks, &searches, &honest, per);
-                assert_eq!(got, expected, "claimed, {threads} threads, {per} a batch");
-            }
-            assert!(batch.certified() > 0, "honest claims proved some trees");
         });
     }
 }
@@ -434,26 +402,4 @@ fn above_2_to_the_24_vertices_a_batch_still_judges_as_a_single_validation() {
             .map(|t| t.reached),
         Ok(5)
     );
-}
-
-/// Guards the gate of the narrow batch and its memory: 16 lanes when
-/// their batch fits in the memory free (or it is unknown), 8 below, whose
-/// cells take half the bytes.
-#[test]
-fn a_batch_holds_8_lanes_only_where_16_do_not_fit() {
-    let n = 1usize << 26;
-    let wide = Batch::bytes_with(n as u64, LANES, 2);
-    assert_eq!(
-        wide,
-        Batch::bytes_for(n as u64, 2),
-        "the estimate is the widest"
-    );
-    assert_eq!(wide, (n as u64) * (4 + 64 + 2 * 2));
-    assert_eq!(
-        Batch::bytes_with(n as u64, 8, 2),
-        (n as u64) * (4 + 32 + 2 * 2)
-    );
-    assert_eq!(Batch::lanes_within(n, 2, None), LANES);
-    assert_eq!(Batch::lanes_within(n, 2, Some(wide)), LANES);
-    assert_eq!(Batch::lanes_within(n, 2, Some(wide - 1)), LANES / 2);
 }
