@@ -139,6 +139,24 @@ pub(crate) fn claim_neighbors<const COUNT: bool>(
     claim_neighbors_by::<COUNT>(graph, window, reached, |v, u| parents.claim(v, u), won)
 }
 
+/// Claims `v` for parent `u` by its bit in `visited` (an atomic OR on a
+/// word that stays in cache, not a CAS on the parent slot), then stores
+/// the parent plainly: true for exactly one caller per vertex and search,
+/// the one whose OR set the bit.
+#[inline]
+pub(crate) fn claim_by_bit(
+    visited: &crate::Bitmap,
+    parents: &crate::Parents,
+    v: Vertex,
+    u: Vertex,
+) -> bool {
+    let won = !visited.test_and_set(v as usize);
+    if won {
+        parents.set(v, u);
+    }
+    won
+}
+
 /// [`claim_neighbors`] with the claim itself given: `claim(v, u)` makes
 /// `u` the parent of `v` and is true for exactly one caller per vertex and
 /// search (a kernel with a visited bitmap claims by its bit, an atomic OR
@@ -233,13 +251,7 @@ mod tests {
                     &graph,
                     chunk,
                     |v| visited.get(v as usize),
-                    |v, u| {
-                        let first = !visited.test_and_set(v as usize);
-                        if first {
-                            parents.set(v, u);
-                        }
-                        first
-                    },
+                    |v, u| claim_by_bit(&visited, &parents, v, u),
                     |v| won.push(v),
                 );
                 won

@@ -75,6 +75,11 @@ impl WeightedCsr {
     ) -> WeightedCsr {
         assert_eq!(weights.len(), edges.len(), "one weight per tuple");
         let (offsets, arcs) = build_rows::<u64>(backend, num_vertices, edges, weights);
+        WeightedCsr::of_rows(offsets, arcs)
+    }
+
+    /// The graph of these rows, not split and in its original labels.
+    fn of_rows(offsets: Vec<u64>, arcs: Vec<u64>) -> WeightedCsr {
         WeightedCsr {
             offsets,
             arcs,

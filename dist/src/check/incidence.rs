@@ -461,6 +461,18 @@ fn judges(a: usize, b: usize) -> bool {
     (a < b) != ((a ^ b) & 1 == 1)
 }
 
+/// How a tuple `(u, v)` is asked about: `(local(u), v)` to `u`'s owner
+/// and `(local(v), u)` to `v`'s.
+pub(super) fn to_both_ends<T: Tuple>(part: Partition, u: u64, v: u64) -> Sends<T> {
+    let ((ou, lu), (ov, lv)) = (part.place(u), part.place(v));
+    Sends::two(
+        ou,
+        T::from_ends(lu as u64, v),
+        ov,
+        T::from_ends(lv as u64, u),
+    )
+}
+
 /// Sends each tuple `(u, v)` of `chunk`, not a self-loop, as
 /// `(local(u), v)` to `u`'s owner and `(local(v), u)` to `v`'s; what came
 /// here lands in `asked`. Collective: one exchange and one of counts.
@@ -476,13 +488,7 @@ fn send<T: Tuple>(
             return Sends::none();
         }
         let (u, v) = e.ends();
-        let ((ou, lu), (ov, lv)) = (part.place(u), part.place(v));
-        Sends::two(
-            ou,
-            T::from_ends(lu as u64, v),
-            ov,
-            T::from_ends(lv as u64, u),
-        )
+        to_both_ends(part, u, v)
     });
     exchange_into(comm, &out.items, &out.counts, asked);
 }

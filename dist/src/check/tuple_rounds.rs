@@ -9,6 +9,7 @@
 //! answers with one cursor per rank: positions never travel. Every rank
 //! runs the same number of rounds (an all-reduce of the counts).
 
+use super::incidence::to_both_ends;
 use super::tree::GRAIN;
 use super::{Found, first};
 use crate::Partition;
@@ -71,13 +72,7 @@ impl<T: Tuple, A: Pod + Send + Sync> TupleRounds<T, A> {
             let Some((u, v)) = ends(item) else {
                 return Sends::none();
             };
-            let ((ou, lu), (ov, lv)) = (part.place(u), part.place(v));
-            Sends::two(
-                ou,
-                T::from_ends(lu as u64, v),
-                ov,
-                T::from_ends(lv as u64, u),
-            )
+            to_both_ends(part, u, v)
         });
         exchange_into(comm, &self.out.items, &self.out.counts, &mut self.asked)
     }

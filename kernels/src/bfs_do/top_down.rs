@@ -21,7 +21,7 @@ use super::{
     first_vertex_of_word,
 };
 use crate::LocalBuffer;
-use crate::frontier::claim_neighbors_by;
+use crate::frontier::{claim_by_bit, claim_neighbors_by};
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -65,13 +65,7 @@ impl Shared {
             graph,
             chunk,
             |v| visited.get(v as usize),
-            |v, u| {
-                let won = !visited.test_and_set(v as usize);
-                if won {
-                    parents.set(v, u);
-                }
-                won
-            },
+            |v, u| claim_by_bit(visited, parents, v, u),
             |v| {
                 parents.record_level(v, level);
                 next.push(v);

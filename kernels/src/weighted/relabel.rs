@@ -99,14 +99,7 @@ impl WeightedCsr {
         // parallel pieces is what kernel 1 does for `targets` (a hint).
         let mut arcs = vec![0; self.arcs.len()];
         crate::csr::pages::prefault(backend, &mut arcs);
-        let mut graph = WeightedCsr {
-            offsets,
-            arcs,
-            light_below: None,
-            light: Vec::new(),
-            lightest_heavy: Vec::new(),
-            labels: None,
-        };
+        let mut graph = WeightedCsr::of_rows(offsets, arcs);
         let old = &self.offsets;
         graph.split_rows_on(backend, below, |i, row| {
             let v = labels.original[i] as usize;
