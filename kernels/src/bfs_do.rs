@@ -25,11 +25,11 @@
 //! the last top-down step claimed, gathered as they are claimed.
 //!
 //! Invariants: a vertex gets its parent in the step that discovers it, from
-//! a vertex of the previous level, and only once (its `visited` bit top-down; one owner
-//! bottom-up); the same step records its level beside the parent
-//! ([`Parents::levels`]), which the validator may check instead of walking
-//! the tree. All working memory (parents and levels, queue, three bitmaps)
-//! is allocated once per engine; a search allocates nothing.
+//! a vertex of the previous level, and only once (its `visited` bit
+//! top-down; one owner bottom-up); the same step records its level beside
+//! the parent ([`Parents::levels`]), which the validator may check instead
+//! of walking the tree. All working memory (parents and levels, queue,
+//! three bitmaps) is allocated once per engine; a search allocates nothing.
 //!
 //! Backends: the engine's arrays and its graph sit in one `Arc` (`Shared`)
 //! that every parallel step holds, so the steps run as `'static` tasks on

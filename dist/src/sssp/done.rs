@@ -146,8 +146,8 @@ impl<I: Id> Done<I> {
 
     /// Marks done the vertices every rank settled, with their distances:
     /// here the local indices `settled` of the rank whose first vertex is
-    /// `first`, distances in `state` (`state.rs`). Returns `figures` summed over the
-    /// ranks. Collective: two all-gathers.
+    /// `first`, distances in `state` (`state.rs`). Returns `figures`
+    /// summed over the ranks. Collective: two all-gathers.
     pub(super) fn publish(
         &mut self,
         comm: &dyn Comm,

@@ -19,7 +19,8 @@ use std::time::Instant;
 
 impl DoBfs {
     /// Makes `next` the frontier bitmap. No step holds the shared state
-    /// between steps ([`Loops::run`](crate::loops::Loops::run) drops its body before returning).
+    /// between steps ([`Loops::run`](crate::loops::Loops::run) drops its
+    /// body before returning).
     fn swap_bitmaps(&mut self) {
         let shared = Arc::get_mut(&mut self.shared).expect("no step runs between steps");
         std::mem::swap(&mut shared.front, &mut shared.next);
