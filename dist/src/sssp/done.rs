@@ -43,7 +43,6 @@ use crate::comm::{Comm, all_gather};
 use crate::{Id, Partition};
 use kernels::Bitmap;
 use par::Backend;
-use par::hint::prefetch;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// Published ids per parallel task of setting their bits.
@@ -127,17 +126,6 @@ impl<I: Id> Done<I> {
         #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
         let least = &self.offered[v as usize];
         d < least.load(Relaxed) && d < least.fetch_min(d, Relaxed)
-    }
-
-    /// Starts loading the least distance offered global vertex `v` (and
-    /// its final one once done), which [`Done::worth_sending`] and
-    /// [`Done::distance`] read at random.
-    #[inline]
-    pub(super) fn prefetch(&self, v: u64) {
-        #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
-        if let Some(least) = self.offered.get(v as usize) {
-            prefetch(least);
-        }
     }
 
     /// Whether global vertex `v` is done.

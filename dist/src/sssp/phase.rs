@@ -20,13 +20,6 @@ const OFFER_GRAIN: usize = 1 << 10;
 /// prefetched, and its row (as the single process's queues).
 const AHEAD: usize = 16;
 const ROW_AHEAD: usize = 8;
-/// How far ahead in a row an offer prefetches its target's word (the
-/// targets are random: each would otherwise miss the cache in turn; as
-/// the single process's `ARC_AHEAD`); a pull's too, for the targets'
-/// published distances.
-pub(super) const ARC_AHEAD: usize = 4;
-/// How far ahead an apply prefetches the state of an offer's target.
-const OFFER_AHEAD: usize = 16;
 
 impl<I: Id> DistSssp<'_, I> {
     /// Makes every worker's bin `bucket` the queue.
@@ -147,10 +140,7 @@ impl<I: Id> DistSssp<'_, I> {
             OFFER_GRAIN,
             || (),
             |(), chunk| {
-                for (i, offer) in chunk.iter().enumerate() {
-                    if let Some(far) = chunk.get(i + OFFER_AHEAD) {
-                        prefetch(&states[local(far[0])]);
-                    }
+                for offer in chunk {
                     state::lower(&states[local(offer[0])], bits(offer[1]));
                 }
             },
@@ -246,18 +236,6 @@ impl<I: Id> Scan<'_, I> {
         !self.split || self.light_rows.get(u)
     }
 
-    /// Starts loading what an offer to global vertex `t` reads: its state
-    /// if own, else the least distance offered it ([`Done::prefetch`]).
-    #[inline]
-    fn prefetch_target(&self, t: u64) {
-        let (owner, v) = self.graph.partition().place(t);
-        if owner == self.rank {
-            prefetch(&self.state[v]);
-        } else {
-            self.done.prefetch(t);
-        }
-    }
-
     /// Offers the targets of `arcs` the distance through local vertex `u`
     /// (at distance `du`):
     /// dropped for a done target, an own target it cannot improve and a
@@ -268,15 +246,11 @@ impl<I: Id> Scan<'_, I> {
         &self,
         out: &mut [Vec<[I; 3]>],
         (u, du): (usize, f32),
-        arcs: impl Iterator<Item = (u64, f32)> + Clone,
+        arcs: impl Iterator<Item = (u64, f32)>,
     ) {
         let part = self.graph.partition();
         let parent = I::from_u64(self.graph.first() + u as u64);
-        let mut ahead = arcs.clone().skip(ARC_AHEAD);
         for (t, w) in arcs {
-            if let Some((far, _)) = ahead.next() {
-                self.prefetch_target(far);
-            }
             if self.done.has(t) {
                 continue; // final: no offer improves it
             }

@@ -14,9 +14,7 @@
 //! first arc whose band's low end added to the bucket's lower bound cannot
 //! beat the vertex's distance (no later arc can then); rows not split at
 //! `delta` are read whole. An arc whose own weight cannot help is passed
-//! over without a look at its target; the published distances of the
-//! targets `ARC_AHEAD` arcs on are prefetched (a few past the stop are
-//! loaded for nothing).
+//! over without a look at its target.
 //!
 //! Exact: a pull leaves every vertex with the least of its distance and
 //! the heavy offers of the done vertices, which is what the push leaves
@@ -24,7 +22,7 @@
 //! heavy phases and cannot improve); each vertex is written only by the
 //! worker that reads its row, with the distance one parent's offer gave.
 
-use super::phase::{ARC_AHEAD, bucket_of, claim, index};
+use super::phase::{bucket_of, claim, index};
 use super::state::{dist_bits, waiting, with_dist, with_settled, with_waiting};
 use super::{DistSssp, FIGURES};
 use crate::Id;
@@ -127,16 +125,8 @@ impl<I: Id> DistSssp<'_, I> {
                         true
                     };
                     if self.split {
-                        let heavy = graph.light_and_heavy(u).1;
-                        let mut ahead = heavy.clone().skip(ARC_AHEAD);
-                        for arc in heavy {
-                            if let Some((far, _)) = ahead.next() {
-                                done.prefetch(far);
-                            }
-                            if !look(arc) {
-                                break;
-                            }
-                        }
+                        let mut heavy = graph.light_and_heavy(u).1;
+                        heavy.all(&mut look);
                     } else {
                         graph
                             .arcs(u)
