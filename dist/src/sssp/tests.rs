@@ -485,3 +485,49 @@ fn ranks_that_share_nothing_give_the_same_distances_and_never_pull() {
         }
     }
 }
+
+/// Guards the heavy-arc figures of the push or pull choice, read from a
+/// byte a vertex capped at 255: for a hub of 300 heavy arcs (past the
+/// cap), a leaf of one and a vertex of none, on 1 and 2 ranks of 1 and 2
+/// workers, a bucket's settled heavy arcs and the open ones are the
+/// rows' counts exactly.
+#[test]
+fn capped_heavy_counts_give_exact_heavy_figures_for_hubs() {
+    let leaves = 300u32;
+    let n = u64::from(leaves) + 2;
+    let edges: Vec<Edge> = (1..=leaves).map(|leaf| Edge::new(0, leaf)).collect();
+    let weights = vec![0.5f32; edges.len()];
+    for (p, threads) in [(1, 1), (2, 2)] {
+        let part = Partition::new(n, p);
+        ThreadRanks::run(p, |c| {
+            kernels::par::with_pool(threads, || {
+                let m = edges.len();
+                let share = m * c.rank() / p..m * (c.rank() + 1) / p;
+                let tuples: Vec<<u32 as Id>::Tuple> = edges[share.clone()]
+                    .iter()
+                    .map(|e| Tuple::from_ends(e.u.into(), e.v.into()))
+                    .collect();
+                let graph = Arc::new(WeightedLocalGraph::<u32>::build_weighted(
+                    c,
+                    part,
+                    &tuples,
+                    &weights[share],
+                    0.25,
+                ));
+                let params = SsspParams::new(0.25).unwrap();
+                let mut sssp = DistSssp::new(c, Arc::clone(&graph), params);
+                let rows = graph.num_rows();
+                let degrees: Vec<u64> = (0..rows).map(|u| graph.degree(u)).collect();
+                let total: u64 = degrees.iter().sum();
+                assert_eq!(sssp.heavy_arcs, total, "every arc heavy");
+                sssp.queue = (0..rows).map(index).collect();
+                let figures = sssp.heavy_figures();
+                assert_eq!(figures, [total, 0, 0], "rank {} of {p}", c.rank());
+                if c.rank() == 0 {
+                    assert_eq!(degrees[0], u64::from(leaves), "the hub");
+                    assert_eq!(sssp.heavy_low[0], u8::MAX, "capped");
+                }
+            });
+        });
+    }
+}
