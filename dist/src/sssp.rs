@@ -124,10 +124,6 @@ pub struct DistSssp<'c, I: Id> {
     parents: Vec<AtomicU64>,
     /// The vertices of every rank whose distance is final.
     done: Done<I>,
-    /// Per own vertex its heavy arcs, capped at [`u8::MAX`] (then read
-    /// from the row): `N / P` bytes, which stay in cache where the rows'
-    /// bounds do not, for the figures of the push or pull choice.
-    heavy_low: Vec<u8>,
     /// This rank's heavy arcs, and its vertices and heavy arcs not done.
     heavy_arcs: u64,
     open: [u64; 2],
@@ -160,15 +156,14 @@ impl<'c, I: Id> DistSssp<'c, I> {
 
     /// Bytes of the per-search arrays of a rank with `rows` vertices: 16 a
     /// vertex (a state word of distance, bucket and two flags, 8; parent
-    /// 8), a byte a vertex of its heavy arcs (capped), and a bit a vertex
-    /// of which have light arcs. The phase
+    /// 8), and a bit a vertex of which have light arcs. The phase
     /// buffers come on top and are kept at the largest phase's size: 4
     /// bytes per queued or waiting vertex, and per offer `3 size_of::<I>()`
     /// bytes in a worker's buffer, again in the outgoing run, and as many
     /// per offer received; so do `N / 8 + 4 N` bytes of what the rank
     /// knows of the whole graph (the module comment).
     pub fn bytes_for(rows: u64, num_vertices: u64, ranks: usize) -> u64 {
-        17 * rows + rows.div_ceil(64) * 8 + Done::<I>::bytes_for(num_vertices, ranks)
+        16 * rows + rows.div_ceil(64) * 8 + Done::<I>::bytes_for(num_vertices, ranks)
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
@@ -217,7 +212,6 @@ impl<'c, I: Id> DistSssp<'c, I> {
             state: (0..rows).map(|_| AtomicU64::new(UNREACHED_STATE)).collect(),
             parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
             done: Done::new(&part, part.ranks() <= done::SHARED_UP_TO),
-            heavy_low: Vec::with_capacity(rows),
             heavy_arcs: 0,
             open: [0; 2],
             pulls: 0,
@@ -233,14 +227,9 @@ impl<'c, I: Id> DistSssp<'c, I> {
             graph,
         };
         let heavy = backend.map_ranges(rows, COUNT_GRAIN, |r| {
-            let degrees: Vec<u64> = r.map(|u| engine.heavy_degree(u)).collect();
-            let low = degrees.iter().map(|&d| u8::try_from(d).unwrap_or(u8::MAX));
-            (degrees.iter().sum::<u64>(), low.collect::<Vec<u8>>())
+            r.map(|u| engine.heavy_degree(u)).sum::<u64>()
         });
-        for (arcs, low) in heavy {
-            engine.heavy_arcs += arcs;
-            engine.heavy_low.extend_from_slice(&low);
-        }
+        engine.heavy_arcs = heavy.into_iter().sum();
         engine.open = [rows as u64, engine.heavy_arcs];
         engine
     }

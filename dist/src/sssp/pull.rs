@@ -42,11 +42,10 @@ impl<I: Id> DistSssp<'_, I> {
     /// their heavy arcs, and its vertices and heavy arcs not done once they
     /// are; the latter are kept for the next bucket.
     pub(super) fn heavy_figures(&mut self) -> [u64; FIGURES] {
-        let settled: u64 = (self.queue.iter())
-            .map(|&u| match self.heavy_low[u as usize] {
-                u8::MAX => self.heavy_degree(u as usize),
-                low => low.into(),
-            })
+        let settled: u64 = self
+            .queue
+            .iter()
+            .map(|&u| self.heavy_degree(u as usize))
             .sum();
         self.open[0] -= self.queue.len() as u64;
         self.open[1] -= settled;
