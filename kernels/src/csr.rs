@@ -673,5 +673,6 @@ impl Word for u64 {
 }
 
 pub(crate) mod pages;
+mod relabel;
 #[cfg(test)]
 mod tests;
