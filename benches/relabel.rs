@@ -119,15 +119,7 @@ fn renumber(edges: &[Edge], new_id: &[u32]) -> Vec<Edge> {
 
 /// Mean seconds of a `dobfs` search from each root.
 fn bfs_mean(graph: &Arc<Csr>, roots: &[u64]) -> f64 {
-    bfs_mean_of(
-        DoBfs::new(Arc::clone(graph), DoParams::DEFAULT),
-        graph,
-        roots,
-    )
-}
-
-/// Mean seconds of a search of `bfs` from each root (ids of `graph`).
-fn bfs_mean_of(mut bfs: DoBfs, graph: &Arc<Csr>, roots: &[u64]) -> f64 {
+    let mut bfs = DoBfs::new(Arc::clone(graph), DoParams::DEFAULT);
     let total: f64 = roots
         .iter()
         .map(|&r| {
@@ -233,57 +225,17 @@ fn main() {
     let new_roots = rename(&roots, &new_id);
     let partial_roots = rename(&roots, &partial_id);
     let translate = translate_seconds(&relabelled, &new_id, new_roots[0]);
-    let bfs_only = env("GRAPH500_RELABEL_BFS_ONLY", 0) != 0;
-    let (plain_w, relabelled_w, split_s, relabel_s) = weighted(
-        n,
-        edges.edges(),
-        &weights,
-        if bfs_only { 0 } else { rounds },
-    );
-    let mut classes_s = Vec::new();
-    let mut classes = None;
-    for _ in 0..rounds.max(1) {
-        let (s, c) = timed(|| graph.relabelled_on(Backend::Rayon));
-        classes_s.push(s);
-        classes = Some(c);
-    }
-    let (classes, labels) = classes.expect("a round");
-    let (classes, labels) = (Arc::new(classes), Arc::new(labels));
-    let in_place = || {
-        let bfs = DoBfs::relabelled(
-            Backend::Rayon,
-            Arc::clone(&classes),
-            Arc::clone(&labels),
-            DoParams::DEFAULT,
-        );
-        bfs_mean_of(bfs, &graph, &roots)
-    };
+    let (plain_w, relabelled_w, split_s, relabel_s) = weighted(n, edges.edges(), &weights, rounds);
 
-    let class_roots: Vec<u64> = (roots.iter())
-        .map(|&r| {
-            labels
-                .new_label(id(usize::try_from(r).expect("a vertex")))
-                .into()
-        })
-        .collect();
-    let mut rows: [Vec<f64>; 7] = Default::default();
+    let mut rows: [Vec<f64>; 5] = Default::default();
     for _ in 0..rounds {
         rows[0].push(bfs_mean(&graph, &roots));
-        rows[5].push(in_place());
-        rows[6].push(bfs_mean(&classes, &class_roots));
         rows[1].push(bfs_mean(&relabelled, &new_roots));
         rows[4].push(bfs_mean(&partial, &partial_roots));
-        if !bfs_only {
-            rows[2].push(sssp_mean(&plain_w, &roots));
-            rows[3].push(sssp_mean(&relabelled_w, &roots));
-        }
+        rows[2].push(sssp_mean(&plain_w, &roots));
+        rows[3].push(sssp_mean(&relabelled_w, &roots));
     }
-    let per_round: Vec<String> = (rows[0].iter().zip(&rows[5]))
-        .map(|(a, b)| format!("{:.3}", a / b))
-        .collect();
-    let m: Vec<f64> = (rows.into_iter())
-        .map(|r| if r.is_empty() { f64::NAN } else { median(r) })
-        .collect();
+    let m: Vec<f64> = rows.into_iter().map(median).collect();
     println!(
         "relabel: SCALE {scale}, {keys} keys, {} threads, medians of {rounds} rounds",
         rayon::current_num_threads()
@@ -295,19 +247,6 @@ fn main() {
         m[0],
         m[1],
         m[0] / m[1]
-    );
-    println!(
-        "| bfs, by degree class, parents in original labels as found | {:.6} | {:.6} | {:.3}x |",
-        m[0],
-        m[5],
-        m[0] / m[5]
-    );
-    println!("  its gain per round: {}", per_round.join(" "));
-    println!(
-        "| bfs, by degree class, parents left in the new labels | {:.6} | {:.6} | {:.3}x |",
-        m[0],
-        m[6],
-        m[0] / m[6]
     );
     println!(
         "| bfs, {hubs} hubs first | {:.6} | {:.6} | {:.3}x |",
@@ -323,10 +262,6 @@ fn main() {
     );
     println!(
         "kernel 1 {build:.4} s; the relabelling would add: order {order:.4} s, renumbered tuples {gather:.4} s, parents back {translate:.4} s a search"
-    );
-    println!(
-        "the BFS graph renumbered by degree class (Csr::relabelled_on, median of {rounds}): {:.4} s",
-        median(classes_s)
     );
     println!(
         "kernel 3's graph: split in place {split_s:.4} s, renumbered by degree class and split (relabelled_on) {relabel_s:.4} s"

@@ -108,75 +108,6 @@ fn dobfs_gives_the_same_validated_results_on_both_backends_and_thread_counts() {
     }
 }
 
-/// Guards the BFS on a graph renumbered by degree ([`Csr::relabelled_on`],
-/// [`kernels::DoBfs::relabelled`]): its trees, written in the original
-/// labels, pass the validator on the original tuples, with the same reach,
-/// depth and nedge as the sequential search on the graph as built, and its
-/// levels are the true distances, on both backends and 1 to 3 threads.
-#[test]
-fn dobfs_on_a_graph_relabelled_by_degree_gives_valid_trees_in_the_original_labels() {
-    let (scale, seed) = (13, 9);
-    let want = searches(SEQ, scale, 8, seed);
-    let edges = Kronecker::new(scale, 16, seed).unwrap().generate();
-    let graph = Arc::new(Csr::from_edge_list(&edges));
-    let keys = choose_search_keys(&graph, 8, &mut SeedStreams::new(seed).search_keys()).unwrap();
-    let mut first = None;
-    for threads in [1, 2, 3] {
-        for backend in Backend::ALL {
-            let what = format!("{} on {threads} threads", backend.name());
-            let (renumbered, got, levels) = on_threads(threads, || {
-                let (renumbered, labels) = graph.relabelled_on(backend);
-                let (renumbered, labels) = (Arc::new(renumbered), Arc::new(labels));
-                let engine = |params| {
-                    kernels::DoBfs::relabelled(
-                        backend,
-                        Arc::clone(&renumbered),
-                        Arc::clone(&labels),
-                        params,
-                    )
-                };
-                let got: Vec<_> = validated(
-                    Box::new(engine(DoParams::DEFAULT)),
-                    &graph,
-                    &edges,
-                    &keys,
-                    false,
-                )
-                .iter()
-                .map(|r| (r.root, r.nedge, r.reached, r.depth))
-                .collect();
-                let mut engine = engine(DoParams::DEFAULT);
-                engine.reset();
-                engine.search(keys[0]);
-                let levels = engine.parents().levels().expect("dobfs records levels");
-                let levels: Vec<u8> = levels.iter().map(|l| l.load(Relaxed)).collect();
-                (renumbered, got, levels)
-            });
-            let first = first.get_or_insert_with(|| Arc::clone(&renumbered));
-            assert_eq!(renumbered, *first, "the renumbered graph, {what}");
-            assert_eq!(got, want, "{what}");
-            assert_eq!(levels, distances(&graph, keys[0].vertex()), "{what}");
-        }
-    }
-}
-
-/// Each vertex's BFS distance from `root` ([`kernels::NO_LEVEL`] if
-/// unreached), by a plain queue.
-fn distances(graph: &Csr, root: u32) -> Vec<u8> {
-    let mut distance = vec![kernels::NO_LEVEL; graph.num_vertices()];
-    distance[root as usize] = 0;
-    let mut queue = std::collections::VecDeque::from([root]);
-    while let Some(u) = queue.pop_front() {
-        for &v in graph.neighbors(u) {
-            if distance[v as usize] == kernels::NO_LEVEL {
-                distance[v as usize] = distance[u as usize] + 1;
-                queue.push_back(v);
-            }
-        }
-    }
-    distance
-}
-
 /// Guards kernel 3 on both backends: on 1 and 2 threads, every search is
 /// validated by the harness's loop (distances, tree, nedge), and the
 /// distances are the same bit for bit, with the same reach and nedge, as
@@ -388,11 +319,22 @@ fn dobfs_records_every_vertexs_true_level_on_both_backends() {
     let edges = Kronecker::new(12, 16, 5).unwrap().generate();
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let keys = choose_search_keys(&graph, 3, &mut SeedStreams::new(5).search_keys()).unwrap();
+    let n = graph.num_vertices();
     for backend in Backend::ALL {
         let mut engine = DOBFS.engine_on(backend, Arc::clone(&graph));
         for key in &keys {
+            let mut distance = vec![kernels::NO_LEVEL; n];
             let root = key.vertex();
-            let distance = distances(&graph, root);
+            distance[root as usize] = 0;
+            let mut queue = std::collections::VecDeque::from([root]);
+            while let Some(u) = queue.pop_front() {
+                for &v in graph.neighbors(u) {
+                    if distance[v as usize] == kernels::NO_LEVEL {
+                        distance[v as usize] = distance[u as usize] + 1;
+                        queue.push_back(v);
+                    }
+                }
+            }
             engine.reset();
             engine.search(*key);
             let levels = engine.parents().levels().expect("dobfs records levels");

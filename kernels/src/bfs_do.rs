@@ -50,7 +50,7 @@ mod switch;
 mod top_down;
 
 use crate::loops::Loops;
-use crate::{Backend, Bitmap, Csr, Frontier, Labels, LocalBuffer, Parents, StepLog, Vertex};
+use crate::{Backend, Bitmap, Csr, Frontier, LocalBuffer, Parents, StepLog, Vertex};
 use bottom_up::degree_zero_bitmap;
 use par::LoopBody;
 use std::ops::Range;
@@ -132,22 +132,6 @@ struct Shared {
     /// The level the running step discovers (set between steps), which
     /// each discovery records beside its parent ([`Parents::record_level`]).
     discovering: AtomicU32,
-    /// When `graph` is renumbered ([`Csr::relabelled_on`]): its labels.
-    /// Bitmaps, queue and rows are in the graph's labels; parents and
-    /// levels are written in the original ones ([`Shared::original`]).
-    labels: Option<Arc<Labels>>,
-}
-
-impl Shared {
-    /// The original label of the graph's vertex `v`: the index and value
-    /// of its parent slot.
-    #[inline]
-    fn original(&self, v: Vertex) -> Vertex {
-        match &self.labels {
-            Some(labels) => labels.original(v),
-            None => v,
-        }
-    }
 }
 
 /// One parallel step of a search, as a loop body: the shared state and
@@ -252,28 +236,6 @@ impl DoBfs {
     /// An engine for `graph` whose steps run on `backend`; allocates its
     /// parent array, queue and bitmaps (and, on pipes, its reusable loop).
     pub fn on(backend: Backend, graph: Arc<Csr>, params: DoParams) -> Self {
-        DoBfs::with_labels(backend, graph, None, params)
-    }
-
-    /// An engine for `graph`, renumbered by `labels` ([`Csr::relabelled_on`]),
-    /// whose searches take their roots and give their parents and levels in
-    /// the original labels, written as they are found (no pass translates
-    /// them back).
-    pub fn relabelled(
-        backend: Backend,
-        graph: Arc<Csr>,
-        labels: Arc<Labels>,
-        params: DoParams,
-    ) -> Self {
-        DoBfs::with_labels(backend, graph, Some(labels), params)
-    }
-
-    fn with_labels(
-        backend: Backend,
-        graph: Arc<Csr>,
-        labels: Option<Arc<Labels>>,
-        params: DoParams,
-    ) -> Self {
         let n = graph.num_vertices();
         DoBfs {
             params,
@@ -288,7 +250,6 @@ impl DoBfs {
                 next: Bitmap::new(n),
                 visited: Bitmap::new(n),
                 discovering: AtomicU32::new(0),
-                labels,
                 graph,
             }),
         }

@@ -673,6 +673,5 @@ impl Word for u64 {
 }
 
 pub(crate) mod pages;
-mod relabel;
 #[cfg(test)]
 mod tests;

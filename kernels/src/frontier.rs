@@ -142,20 +142,17 @@ pub(crate) fn claim_neighbors<const COUNT: bool>(
 /// Claims `v` for parent `u` by its bit in `visited` (an atomic OR on a
 /// word that stays in cache, not a CAS on the parent slot), then stores
 /// the parent plainly: true for exactly one caller per vertex and search,
-/// the one whose OR set the bit. The parent slot is `original(v)`'s and
-/// holds `original(u)`: the original labels of a renumbered graph's
-/// vertices (the identity on a graph as built).
+/// the one whose OR set the bit.
 #[inline]
 pub(crate) fn claim_by_bit(
     visited: &crate::Bitmap,
     parents: &crate::Parents,
     v: Vertex,
     u: Vertex,
-    original: impl Fn(Vertex) -> Vertex,
 ) -> bool {
     let won = !visited.test_and_set(v as usize);
     if won {
-        parents.set(original(v), original(u));
+        parents.set(v, u);
     }
     won
 }
@@ -254,7 +251,7 @@ mod tests {
                     &graph,
                     chunk,
                     |v| visited.get(v as usize),
-                    |v, u| claim_by_bit(&visited, &parents, v, u, |x| x),
+                    |v, u| claim_by_bit(&visited, &parents, v, u),
                     |v| won.push(v),
                 );
                 won

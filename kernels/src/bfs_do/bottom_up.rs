@@ -85,8 +85,7 @@ impl Shared {
                 if COUNT {
                     match neighbors.iter().position(|&v| front.get(v as usize)) {
                         Some(i) => {
-                            let u = self.original(u);
-                            parents.set(u, self.original(neighbors[i]));
+                            parents.set(u, neighbors[i]);
                             parents.record_level(u, level);
                             found |= 1 << bit;
                             examined += i as u64 + 1;
@@ -94,8 +93,7 @@ impl Shared {
                         None => examined += neighbors.len() as u64,
                     }
                 } else if let Some(&v) = neighbors.iter().find(|&&v| front.get(v as usize)) {
-                    let u = self.original(u);
-                    parents.set(u, self.original(v));
+                    parents.set(u, v);
                     parents.record_level(u, level);
                     found |= 1 << bit;
                 }
@@ -134,7 +132,7 @@ impl Shared {
             while bits != 0 {
                 let bit = bits.trailing_zeros();
                 bits &= bits - 1;
-                if (self.parents).is_reached(self.original(first_vertex_of_word(w) + bit)) {
+                if self.parents.is_reached(first_vertex_of_word(w) + bit) {
                     todo &= !(1 << bit);
                 }
             }
@@ -155,8 +153,7 @@ impl Shared {
             let u = first_vertex_of_word(w) + bit;
             let hub = self.graph.hub(u);
             if self.front.get(hub as usize) {
-                let u = self.original(u);
-                self.parents.set(u, self.original(hub));
+                self.parents.set(u, hub);
                 self.parents.record_level(u, level);
                 found |= 1 << bit;
             }

@@ -40,13 +40,9 @@ impl Bfs for DoBfs {
     fn search(&mut self, root: SearchKey) -> SearchStats {
         let n = self.shared.graph.num_vertices() as u64;
         let (alpha, beta) = (self.params.alpha.max(1), self.params.beta.max(1));
-        let original = root.vertex();
-        self.shared.parents.set(original, original);
-        self.shared.parents.record_level(original, 0);
-        let root = match &self.shared.labels {
-            Some(labels) => labels.new_label(original),
-            None => original,
-        };
+        let root = root.vertex();
+        self.shared.parents.set(root, root);
+        self.shared.parents.record_level(root, 0);
         self.shared.visited.set_atomic(root as usize);
         self.shared.queue.append(&[root]);
         self.shared.queue.advance();

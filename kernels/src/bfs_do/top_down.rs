@@ -65,9 +65,9 @@ impl Shared {
             graph,
             chunk,
             |v| visited.get(v as usize),
-            |v, u| claim_by_bit(visited, parents, v, u, |x| self.original(x)),
+            |v, u| claim_by_bit(visited, parents, v, u),
             |v| {
-                parents.record_level(self.original(v), level);
+                parents.record_level(v, level);
                 next.push(v);
                 scout += graph.degree(v);
             },
