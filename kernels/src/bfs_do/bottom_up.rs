@@ -5,7 +5,9 @@
 //! ([`Csr::hub`], read in vertex order, no row), then its row, stopping at
 //! the first frontier neighbour. The hub tests of word `w + 1` run before
 //! the rows of word `w`, so the rows word `w + 1` still needs are
-//! prefetched a word ahead.
+//! prefetched a word ahead. A word's hub tests gather their outcomes
+//! without a branch on them, then write the parents of those found
+//! (docs/history-kernels.md#bfs_do).
 //!
 //! Invariants: one worker owns each word of `next` and `visited` (ranges
 //! of words, `BOTTOM_UP_GRAIN` a chunk), so parents, levels and bits are
@@ -145,18 +147,23 @@ impl Shared {
         }
         let examined = if COUNT { todo.count_ones().into() } else { 0 };
         let level = self.discovering.load(Relaxed);
+        // First every test, without a branch on its outcome (a hub is in
+        // the frontier about as often as not in the first bottom-up level,
+        // so a branch there mispredicts), then the parents of the found.
         let mut found = 0;
         let mut bits = todo;
         while bits != 0 {
             let bit = bits.trailing_zeros();
             bits &= bits - 1;
-            let u = first_vertex_of_word(w) + bit;
-            let hub = self.graph.hub(u);
-            if self.front.get(hub as usize) {
-                self.parents.set(u, hub);
-                self.parents.record_level(u, level);
-                found |= 1 << bit;
-            }
+            let hub = self.graph.hub(first_vertex_of_word(w) + bit);
+            found |= u64::from(self.front.get(hub as usize)) << bit;
+        }
+        let mut bits = found;
+        while bits != 0 {
+            let u = first_vertex_of_word(w) + bits.trailing_zeros();
+            bits &= bits - 1;
+            self.parents.set(u, self.graph.hub(u));
+            self.parents.record_level(u, level);
         }
         Asked {
             found,
