@@ -97,9 +97,9 @@ fn certify_chunk<P: ParentArray + ?Sized>(
         let parent = parents.parent(v);
         let claim = claims[v].load(Relaxed);
         // No branch on reached: reached and unreached vertices interleave
-        // at random, and a branch per vertex was mispredicted about as
-        // often as taken (`docs/history-validate.md`). An unreached
-        // vertex's parent, `-1`, reads vertex `last`'s claim, unused.
+        // at random, so such a branch cannot be predicted (the timings are
+        // in `docs/history-validate.md`). An unreached vertex's parent,
+        // `-1`, reads vertex `last`'s claim, unused.
         let reached = parent != -1;
         // In range: 0 <= parent <= last, as one unsigned comparison; an
         // id out of range reads vertex `last` and fails anyway.
