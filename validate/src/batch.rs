@@ -184,26 +184,29 @@ impl Batch {
         // their tiles: level and whole parent, or unreached (also the
         // padding past `n`).
         let (lane, layout) = (self.held.len(), self.layout);
-        let (shift, max_level, unreached) = (layout.shift, layout.max_level(), layout.unreached());
         let fill = |first: usize, levels: &[u32], tiles: &mut [Tile]| {
             for (t, tile) in tiles.iter_mut().enumerate() {
                 let at = t * TILE;
-                let level: [u32; TILE] =
-                    std::array::from_fn(|i| levels.get(at + i).copied().unwrap_or(UNREACHED));
                 // A reached vertex's parent is a checked id; others' cells
-                // do not use theirs (and past `n`, the last vertex's).
+                // do not use theirs.
                 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let parent: [u32; TILE] =
-                    std::array::from_fn(|i| parents.parent((first + at + i).min(n - 1)) as u32);
-                // Unreached, too deep (the tree goes alone), or padding:
-                // the unreached cell.
-                tile.0[lane] = Line(std::array::from_fn(|i| {
-                    if level[i] <= max_level {
-                        level[i] << shift | parent[i]
-                    } else {
-                        unreached
-                    }
-                }));
+                let parent = |i: usize| parents.parent(first + at + i) as u32;
+                tile.0[lane] = match levels.get(at..at + TILE) {
+                    // Sixteen vertices of the graph (all tiles but the
+                    // last): no test per vertex.
+                    Some(level) => cells(
+                        level.try_into().expect("a tile's levels"),
+                        std::array::from_fn(parent),
+                        layout,
+                    ),
+                    // The last tile: padding past `n` is unreached (and
+                    // reads the last vertex's parent).
+                    None => cells(
+                        &std::array::from_fn(|i| levels.get(at + i).copied().unwrap_or(UNREACHED)),
+                        std::array::from_fn(|i| parent(i.min(n - 1 - first - at))),
+                        layout,
+                    ),
+                };
             }
             tree::count(levels.iter().copied())
         };
@@ -316,6 +319,19 @@ impl Batch {
         debug_assert!(verdict.is_err(), "the batch failed a lane that is valid");
         verdict
     }
+}
+
+/// One lane's cells of sixteen vertices from their levels and parents:
+/// level and parent, or the unreached cell for an unreached vertex or a
+/// tree too deep (which goes alone). A select, no branch: reached and
+/// unreached vertices interleave at random.
+#[inline(always)]
+fn cells(level: &[u32; TILE], parent: [u32; TILE], layout: Layout) -> Line {
+    let (shift, max_level, unreached) = (layout.shift, layout.max_level(), layout.unreached());
+    Line(std::array::from_fn(|i| {
+        let keep = 0u32.wrapping_sub(u32::from(level[i] <= max_level));
+        (level[i] << shift | parent[i]) & keep | unreached & !keep
+    }))
 }
 
 /// Turns a tile of rows by lane into rows by vertex; lanes from `held` on

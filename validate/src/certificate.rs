@@ -96,24 +96,28 @@ fn certify_chunk<P: ParentArray + ?Sized>(
         }
         let parent = parents.parent(v);
         let claim = claims[v].load(Relaxed);
-        if parent == -1 {
-            holds &= claim == NO_LEVEL;
-            levels.push(UNREACHED);
-            continue;
-        }
+        // No branch on reached: reached and unreached vertices interleave
+        // at random, so such a branch cannot be predicted (the timings are
+        // in `docs/history-validate.md`). An unreached vertex's parent,
+        // `-1`, reads vertex `last`'s claim, unused.
+        let reached = parent != -1;
         // In range: 0 <= parent <= last, as one unsigned comparison; an
         // id out of range reads vertex `last` and fails anyway.
         #[allow(clippy::cast_sign_loss)]
         let id = parent as u64;
         let in_range = id <= last as u64;
         let above = claims[usize::try_from(id).unwrap_or(last).min(last)].load(Relaxed);
-        holds &= in_range
-            && if v == root {
-                id == root as u64 && claim == 0
-            } else {
-                claim != 0 && claim != NO_LEVEL && above.wrapping_add(1) == claim
-            };
-        levels.push(u32::from(claim));
+        let claim_holds = if v == root {
+            (id == root as u64) & (claim == 0)
+        } else {
+            (claim != 0) & (claim != NO_LEVEL) & (above.wrapping_add(1) == claim)
+        };
+        holds &= if reached {
+            in_range & claim_holds
+        } else {
+            claim == NO_LEVEL
+        };
+        levels.push(if reached { u32::from(claim) } else { UNREACHED });
     }
     holds
 }
