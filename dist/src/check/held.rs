@@ -66,11 +66,10 @@ impl<T: Tuple> DistValidator<'_, T> {
                 reached,
                 depth,
             };
-            let mut ups = Vec::new();
-            self.levels.swap_parent_cells(&mut ups);
-            self.batch
-                .hold(self.levels.cells(), &mut ups, held, parents);
-            self.levels.swap_parent_cells(&mut ups);
+            let (mut levels, mut ups) = (Vec::new(), Vec::new());
+            self.levels.swap_proof(&mut levels, &mut ups);
+            self.batch.hold(&mut levels, &mut ups, held, parents);
+            self.levels.swap_proof(&mut levels, &mut ups);
             return Ok(None);
         }
         self.unproven += 1;
