@@ -164,7 +164,7 @@ impl<'c, T: Tuple> DistValidator<'c, T> {
     /// vertices and `tuples` tuples, of `n` vertices in all: the
     /// `Incidence` (8 bytes a tuple, 8 an own vertex, `3 n / 16`), the proof's
     /// `Levels` (4 a cell, 16 an own vertex, `n / 8` for a round's
-    /// announcements), the held searches' `Batch` (16 bytes a cell, 192 an own
+    /// announcements), the held searches' `Batch` (32 bytes a cell, 192 an own
     /// vertex, 8 a tuple), 9 per own vertex for the tuple rounds' state, and
     /// the shares for claimed levels (6 bytes a ghost), the larger of their
     /// level round's buffers (about 32 per vertex) and

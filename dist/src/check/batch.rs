@@ -11,12 +11,16 @@
 //! instructions).
 //!
 //! Per search ([`Batch::hold`]), after the validator proved its tree
-//! (levels, `Levels::tree`): its cells' levels go into lane `k` of the
-//! lines, and its parent cells and parents are kept (swapped with spare
-//! buffers, no copy), so that a lane that fails can be judged again by
-//! the tuple rounds, which name the failure as one process does.
+//! (levels, `Levels::tree`): its cells' levels, its parent cells and its
+//! parents are kept, each swapped with a spare buffer (no copy), so that
+//! a lane that fails can be judged again by the tuple rounds, which name
+//! the failure as one process does.
 //!
-//! Per batch ([`Batch::judge`]): one pass over the judged arcs, grouped
+//! Per batch ([`Batch::judge`]): the held levels go into lane `k` of the
+//! lines, a piece of lines at a time (each lane's levels stream in order
+//! into lines that stay in the core's cache: one pass over the lines for
+//! the batch, where a copy at each hold rewrote every line once a search).
+//! Then one pass over the judged arcs, grouped
 //! by the block of their other end's cell (`BLOCK` cells, whose lines stay
 //! in the core's cache while own vertices' lines stream in order), gives
 //! per lane whether an arc fails check 4; one pass over the own vertices'
@@ -30,17 +34,23 @@
 //! read into a verdict. Each tuple that is not a self-loop is judged by
 //! one arc in every lane.
 //!
-//! Cost: per held search, a strided copy of its cells' levels (one byte a
-//! cell); per batch, one pass over the judged arcs (8 bytes an arc, a
-//! 16-byte line per end), one over every arc (4 bytes) and the lanes'
-//! parent cells. Memory: `LANES` bytes a cell, `LANES` parent arrays and
-//! parent cells (12 bytes an own vertex each) and 8 bytes a judged arc
+//! Cost: per held search, three swaps; per batch, the lines' fill (one
+//! byte a cell and lane read, 16 bytes a cell written), one pass over the
+//! judged arcs (8 bytes an arc, a 16-byte line per end), one over every
+//! arc (4 bytes) and the lanes' parent cells. Memory: `LANES` bytes a cell
+//! for the lines and as many for the lanes' levels, `LANES` parent arrays
+//! and parent cells (12 bytes an own vertex each) and 8 bytes a judged arc
 //! ([`Batch::bytes_for`]). No message.
 
 use super::incidence::Incidence;
 use super::levels::{NO_PARENT, UNREACHED, gap};
 use rayon::prelude::*;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// Per lane: reached own vertices with no arc to their parent, judged
+/// arcs of reached own vertices.
+type Tally = ([u64; LANES], [u64; LANES]);
 
 /// Searches a batch holds.
 pub(crate) const LANES: usize = 16;
@@ -57,6 +67,8 @@ pub(crate) struct Held {
 /// Cells per block of the blocked arcs: their lines take 512 KiB, half a
 /// core's L2 cache on the AMD EPYC of `docs/history-validate.md`.
 const BLOCK: usize = 1 << 15;
+/// Lines per parallel piece of their fill: 64 KiB.
+const PIECE: usize = 1 << 12;
 
 /// One cell's levels, one byte a lane, aligned for one vector load.
 #[derive(Clone, Copy, Debug)]
@@ -80,14 +92,17 @@ pub(crate) struct Batch {
     parents: Vec<Vec<u64>>,
     /// Each lane's parent cells (`Levels::parent_cells`), then spares.
     ups: Vec<Vec<u32>>,
+    /// Each lane's cells' levels (`Levels::cells`), then spares.
+    levels: Vec<Vec<AtomicU8>>,
 }
 
 impl Batch {
     /// About the most bytes a batch takes on a rank with `rows` own
-    /// vertices, `cells` cells and `tuples` tuples: `LANES` a cell,
-    /// `12 LANES` an own vertex, 8 a tuple (at most one judged arc each).
+    /// vertices, `cells` cells and `tuples` tuples: `2 LANES` a cell (the
+    /// lines and the lanes' levels), `12 LANES` an own vertex, 8 a tuple
+    /// (at most one judged arc each).
     pub(crate) fn bytes_for(rows: u64, cells: u64, tuples: u64) -> u64 {
-        LANES as u64 * (cells + 12 * rows) + 8 * tuples
+        LANES as u64 * (2 * cells + 12 * rows) + 8 * tuples
     }
 
     /// A batch over `inc` (no search held): its judged arcs grouped by
@@ -114,6 +129,9 @@ impl Batch {
         Batch {
             arcs,
             blocks,
+            levels: (0..LANES).map(|_| unreached(inc.cells())).collect(),
+            parents: vec![vec![0; inc.rows()]; LANES],
+            ups: vec![vec![0; inc.rows()]; LANES],
             ..Batch::default()
         }
     }
@@ -124,32 +142,52 @@ impl Batch {
     }
 
     /// Holds a search (at most [`LANES`] between two [`Batch::take`]):
-    /// its cells' `levels` go into the next lane and its `parents` are
-    /// kept, swapped with a spare buffer of the same length.
+    /// its cells' `levels`, its parent cells `ups` and its `parents` are
+    /// kept, each swapped with a spare buffer (no copy; the spare levels
+    /// have the same length, their contents are unspecified).
     pub(crate) fn hold(
         &mut self,
-        levels: &[AtomicU8],
+        levels: &mut Vec<AtomicU8>,
         ups: &mut Vec<u32>,
         held: Held,
         parents: &mut Vec<u64>,
     ) {
         let lane = self.held.len();
         assert!(lane < LANES, "a batch holds at most LANES searches");
-        if self.lines.len() != levels.len() {
-            self.lines = vec![Line([UNREACHED; LANES]); levels.len()];
-        }
-        (self.lines.par_iter_mut().zip(levels))
-            .with_min_len(1 << 12)
-            .for_each(|(line, l)| line.0[lane] = l.load(Relaxed));
         if self.parents.len() == lane {
             self.parents.push(Vec::new());
             self.ups.push(Vec::new());
         }
+        let spare = &mut self.levels[lane];
+        if spare.len() != levels.len() {
+            *spare = unreached(levels.len());
+        }
+        std::mem::swap(spare, levels);
         std::mem::swap(&mut self.ups[lane], ups);
         let kept = &mut self.parents[lane];
         kept.resize(parents.len(), 0);
         std::mem::swap(kept, parents);
         self.held.push(held);
+    }
+
+    /// The held lanes' levels into the lines, a piece of [`PIECE`] lines
+    /// at a time (they stay in the core's cache while each lane's levels
+    /// stream in order).
+    fn fill_lines(&mut self) {
+        let levels = &self.levels[..self.held.len()];
+        let cells = levels.first().map_or(0, Vec::len);
+        if self.lines.len() != cells {
+            self.lines = vec![Line([UNREACHED; LANES]); cells];
+        }
+        let pieces = self.lines.par_chunks_mut(PIECE).enumerate();
+        pieces.for_each(|(p, lines)| {
+            let first = p * PIECE;
+            for (k, lane) in levels.iter().enumerate() {
+                for (line, l) in lines.iter_mut().zip(&lane[first..]) {
+                    line.0[k] = l.load(Relaxed);
+                }
+            }
+        });
     }
 
     /// Checks 3 and 4 and nedge in every held lane: one pass over the
@@ -159,7 +197,8 @@ impl Batch {
     /// an arc fails check 4 or a reached own vertex but the root has no
     /// arc to its parent's cell on this rank, and the judged arcs of its
     /// reached own vertices.
-    pub(crate) fn judge(&self, inc: &Incidence) -> ([bool; LANES], [u64; LANES]) {
+    pub(crate) fn judge(&mut self, inc: &Incidence) -> ([bool; LANES], [u64; LANES]) {
+        self.fill_lines();
         let (lines, arcs) = (&self.lines, &self.arcs);
         let windows = self.blocks.par_windows(2);
         let apart = windows.fold(
@@ -175,30 +214,12 @@ impl Batch {
             },
         );
         let apart = apart.reduce(|| [0; LANES], |a, b| std::array::from_fn(|k| a[k] | b[k]));
-        let held = self.held.len();
-        let ups = &self.ups[..held];
-        let vertex = |(mut orphans, mut nedge): ([u64; LANES], [u64; LANES]), i: usize| {
-            let up: [u32; LANES] = std::array::from_fn(|k| ups.get(k).map_or(NO_PARENT, |u| u[i]));
-            // 32-bit flags, as wide as the cells: a lane-wise compare and
-            // an or an arc, no narrowing.
-            let mut found = [0u32; LANES];
-            for &c in inc.run(i) {
-                for k in 0..LANES {
-                    found[k] |= u32::from(c == up[k]);
-                }
-            }
-            let (own, ends) = (&lines[i].0, inc.arcs(i).0.len() as u64);
-            for k in 0..LANES {
-                orphans[k] += u64::from(found[k] == 0 && up[k] != NO_PARENT);
-                nedge[k] += if own[k] == UNREACHED { 0 } else { ends };
-            }
-            (orphans, nedge)
-        };
+        let ups = &self.ups[..self.held.len()];
+        let pieces = inc.rows().div_ceil(PIECE);
         let add = |a: [u64; LANES], b: [u64; LANES]| std::array::from_fn(|k| a[k] + b[k]);
-        let (orphans, nedge) = (0..inc.rows())
+        let (orphans, nedge) = (0..pieces)
             .into_par_iter()
-            .with_min_len(1 << 12)
-            .fold(|| ([0; LANES], [0; LANES]), vertex)
+            .map(|p| orphans(inc, lines, ups, p * PIECE..inc.rows().min((p + 1) * PIECE)))
             .reduce(
                 || ([0; LANES], [0; LANES]),
                 |a, b| (add(a.0, b.0), add(a.1, b.1)),
@@ -219,4 +240,56 @@ impl Batch {
     pub(crate) fn give_back(&mut self, lane: usize, parents: Vec<u64>) {
         self.parents[lane] = parents;
     }
+}
+
+/// `cells` levels, all unreached.
+fn unreached(cells: usize) -> Vec<AtomicU8> {
+    (0..cells).map(|_| AtomicU8::new(UNREACHED)).collect()
+}
+
+/// Per lane, the reached own vertices in `range` but the root with no arc
+/// to their parent's cell in `ups` (check 3), and the judged arcs of the
+/// reached ones (nedge), as [`orphans_in`] counts them; in AVX2 where the
+/// processor runs it (the lane-wise compares of 16 cells take two vector
+/// instructions instead of the baseline's four and their masking).
+fn orphans(inc: &Incidence, lines: &[Line], ups: &[Vec<u32>], range: Range<usize>) -> Tally {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor runs AVX2, detected just above.
+        #[allow(unsafe_code)]
+        return unsafe { orphans_avx2(inc, lines, ups, range) };
+    }
+    orphans_in(inc, lines, ups, range)
+}
+
+/// [`orphans_in`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn orphans_avx2(inc: &Incidence, lines: &[Line], ups: &[Vec<u32>], range: Range<usize>) -> Tally {
+    orphans_in(inc, lines, ups, range)
+}
+
+/// Per lane, orphans (check 3) and nedge: each own vertex's whole run of
+/// arcs against its parent cell in every lane (`NO_PARENT` in lanes not
+/// held, which no arc holds).
+#[inline(always)]
+fn orphans_in(inc: &Incidence, lines: &[Line], ups: &[Vec<u32>], range: Range<usize>) -> Tally {
+    let (mut orphans, mut nedge) = ([0u64; LANES], [0u64; LANES]);
+    for i in range {
+        let up: [u32; LANES] = std::array::from_fn(|k| ups.get(k).map_or(NO_PARENT, |u| u[i]));
+        // 32-bit flags, as wide as the cells: a lane-wise compare and an
+        // or an arc, no narrowing.
+        let mut found = [0u32; LANES];
+        for &c in inc.run(i) {
+            for k in 0..LANES {
+                found[k] |= u32::from(c == up[k]);
+            }
+        }
+        let (own, ends) = (&lines[i].0, inc.arcs(i).0.len() as u64);
+        for k in 0..LANES {
+            orphans[k] += u64::from(found[k] == 0 && up[k] != NO_PARENT);
+            nedge[k] += if own[k] == UNREACHED { 0 } else { ends };
+        }
+    }
+    (orphans, nedge)
 }

@@ -1,6 +1,6 @@
 //! Held searches: a run of many searches holds up to [`LANES`] proven
-//! trees (their parents and the proof's parent cells, copied into the
-//! batch's lines) and judges checks 3 and 4 and nedge for all of them in
+//! trees (their parents, the proof's levels and parent cells, swapped
+//! into the batch) and judges checks 3 and 4 and nedge for all of them in
 //! one pass over the arcs at the settle (`batch.rs`).
 //!
 //! Invariants: a held search passed checks 1 and 2 (its levels proven or
@@ -37,7 +37,8 @@ impl<T: Tuple> DistValidator<'_, T> {
     ///
     /// Cost per search: what [`DistValidator::check`] costs but its pass
     /// over the arcs, which the settle does once for all held searches,
-    /// plus a copy of one byte per cell; no more bytes sent.
+    /// plus, at the settle, a sixteenth of filling the batch's lines (16
+    /// bytes a cell); no more bytes sent.
     pub fn hold(
         &mut self,
         root: u64,
@@ -66,11 +67,10 @@ impl<T: Tuple> DistValidator<'_, T> {
                 reached,
                 depth,
             };
-            let mut ups = Vec::new();
-            self.levels.swap_parent_cells(&mut ups);
-            self.batch
-                .hold(self.levels.cells(), &mut ups, held, parents);
-            self.levels.swap_parent_cells(&mut ups);
+            let (mut levels, mut ups) = (Vec::new(), Vec::new());
+            self.levels.swap_proof(&mut levels, &mut ups);
+            self.batch.hold(&mut levels, &mut ups, held, parents);
+            self.levels.swap_proof(&mut levels, &mut ups);
             return Ok(None);
         }
         self.unproven += 1;

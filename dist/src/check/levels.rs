@@ -291,16 +291,14 @@ impl Levels {
             .retain(|&i| levels[i as usize].load(Relaxed) == PENDING);
     }
 
-    /// Swaps the parent cells of [`Levels::parent_cells`] with `other`
-    /// (any buffer: the next search sets every entry).
-    pub(crate) fn swap_parent_cells(&mut self, other: &mut Vec<u32>) {
-        std::mem::swap(&mut self.parent, other);
-    }
-
-    /// Every cell's level, or [`UNREACHED`] (after a [`Levels::tree`]
-    /// that proved the tree).
-    pub(crate) fn cells(&self) -> &[AtomicU8] {
-        &self.levels
+    /// Swaps every cell's level (after a [`Levels::tree`] that proved the
+    /// tree: a level or [`UNREACHED`]) and the parent cells of
+    /// [`Levels::parent_cells`] with `levels` and `parents` (any buffers:
+    /// the next search sets every entry, and takes fresh levels if their
+    /// length is not the cells').
+    pub(crate) fn swap_proof(&mut self, levels: &mut Vec<AtomicU8>, parents: &mut Vec<u32>) {
+        std::mem::swap(&mut self.levels, levels);
+        std::mem::swap(&mut self.parent, parents);
     }
 
     /// Step 3: `[own vertices failing check 3 or with an arc failing

@@ -133,7 +133,7 @@ impl Levels {
                 // prefetched `AHEAD` vertices early.
                 for (j, up) in ups.iter_mut().enumerate() {
                     let i = first + j;
-                    if let Some(&far) = parents.get(i + AHEAD) {
+                    if let (true, Some(&far)) = (fits, parents.get(i + AHEAD)) {
                         ghosts.prefetch(part, if far < n { far } else { 0 });
                     }
                     let p = parents[i];
@@ -146,6 +146,11 @@ impl Levels {
                     if out_of_range || (own && p != root) || (!own && p == start + i as u64) {
                         *up = MISSING;
                         return (Outcome::Entries, 0, 0);
+                    }
+                    // Without claims to prove, check 1 is all this pass
+                    // does: the level rounds find the parents' cells.
+                    if !fits {
+                        continue;
                     }
                     // Unreached and the root have no parent cell; the
                     // others' cells are found with selects rather than
