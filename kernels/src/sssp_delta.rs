@@ -211,4 +211,4 @@ fn parent(state: u64) -> Vertex {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -4,8 +4,9 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Weights in [0, 1) from each tuple's position, every 97th exactly 0
-/// (zero-weight ties are where parent trees can go wrong).
-fn weights(m: usize) -> Vec<f32> {
+/// (zero-weight ties are where parent trees can go wrong); kernel 3's
+/// tests and the relabelling's share them.
+pub(crate) fn weights(m: usize) -> Vec<f32> {
     (0..m)
         .map(|i| {
             let h = (i as u64 + 7).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;

@@ -148,9 +148,7 @@ mod tests {
     #[test]
     fn relabelled_rows_are_the_split_rows_renumbered_by_degree() {
         let list = Kronecker::new(11, 16, 4).unwrap().generate();
-        let w: Vec<f32> = (0..list.len())
-            .map(|i| ((i as u64 * 0x9E37_79B9) % 1000) as f32 / 1000.0)
-            .collect();
+        let w = crate::sssp_delta::tests::weights(list.len());
         let g = WeightedCsr::build(list.num_vertices(), list.edges(), &w);
         let mut split = g.clone();
         split.split_light(0.25);
