@@ -133,7 +133,7 @@ impl Levels {
                 // prefetched `AHEAD` vertices early.
                 for (j, up) in ups.iter_mut().enumerate() {
                     let i = first + j;
-                    if let (true, Some(&far)) = (fits, parents.get(i + AHEAD)) {
+                    if fits && let Some(&far) = parents.get(i + AHEAD) {
                         ghosts.prefetch(part, if far < n { far } else { 0 });
                     }
                     let p = parents[i];
