@@ -84,9 +84,16 @@ fn weighted_rows_carry_each_tuple_weight_light_arcs_first_heavy_by_band() {
         };
         // Each rank's rows as (first id, per row (light arcs, heavy arcs)).
         type Rows = (u64, Vec<(Vec<(u64, f32)>, Vec<(u64, f32)>)>);
+        // By original id: the rows and targets are renumbered by degree.
         fn rows_of<I: Id>(graph: &WeightedLocalGraph<I>) -> Rows {
+            let original = |arcs: Vec<(u64, f32)>| {
+                arcs.into_iter()
+                    .map(|(t, w)| (graph.original(t), w))
+                    .collect()
+            };
             let rows = (0..graph.num_rows())
-                .map(|r| {
+                .map(|x| {
+                    let r = graph.row_of(x);
                     let (light, heavy) = graph.light_and_heavy(r);
                     assert_eq!(
                         light.len() + heavy.len(),
@@ -94,7 +101,7 @@ fn weighted_rows_carry_each_tuple_weight_light_arcs_first_heavy_by_band() {
                         "row {r}"
                     );
                     assert!(graph.arcs(r).eq(light.clone().chain(heavy.clone())));
-                    (light.collect(), heavy.collect())
+                    (original(light.collect()), original(heavy.collect()))
                 })
                 .collect();
             (graph.first(), rows)
@@ -110,9 +117,9 @@ fn weighted_rows_carry_each_tuple_weight_light_arcs_first_heavy_by_band() {
             );
             assert_eq!(graph.light_below(), below);
             let plain = graph.unweighted();
-            for r in 0..graph.num_rows() {
-                let targets = graph.arcs(r).map(|(t, _)| t);
-                assert!(targets.eq(plain.neighbors(r).iter().map(|&t| u64::from(t))));
+            for x in 0..graph.num_rows() {
+                let targets = graph.arcs(graph.row_of(x)).map(|(t, _)| graph.original(t));
+                assert!(targets.eq(plain.neighbors(x).iter().map(|&t| u64::from(t))));
             }
             rows_of(&graph)
         });
