@@ -55,6 +55,14 @@ use renumber::{Plan, Renumbered};
 /// Tuples a rank sends per round of kernel 1 (each makes up to two arcs).
 pub const ROUND_TUPLES: usize = 1 << 20;
 
+/// How many tuples ahead the packing prefetches the renumbering of both
+/// ends (`renumber.rs`): the lookups are random reads of an `N`-entry
+/// table that would otherwise stall each tuple in turn.
+const PLAN_AHEAD: usize = 16;
+/// How many arcs ahead in a row the BFS copy of renumbered rows prefetches
+/// a target's original id, for the same reason.
+const ORIGINAL_AHEAD: usize = 16;
+
 /// The most rows a block holds, as a power of two: its region (32 arcs a
 /// row on average) and its sort scratch fit in L2.
 const MAX_BLOCK_BITS: u32 = 11;
@@ -330,9 +338,16 @@ impl<I: Id> WeightedLocalGraph<I> {
                 rest = tail;
             }
             backend.map(pieces, |(rows, piece)| {
-                let words = rows.flat_map(|x| self.row(self.row_of(x)));
-                for (t, w) in piece.iter_mut().zip(words) {
-                    *t = I::from_u64(self.original(w.target()));
+                let mut at = 0;
+                for x in rows {
+                    let row = self.row(self.row_of(x));
+                    for (i, w) in row.iter().enumerate() {
+                        if let Some(ahead) = row.get(i + ORIGINAL_AHEAD) {
+                            self.prefetch_original(ahead.target());
+                        }
+                        piece[at] = I::from_u64(self.original(w.target()));
+                        at += 1;
+                    }
                 }
             });
             offsets
@@ -364,6 +379,14 @@ impl<I: Id> WeightedLocalGraph<I> {
     #[inline]
     pub fn original(&self, v: u64) -> u64 {
         self.renumbered.as_ref().map_or(v, |r| r.original(v))
+    }
+
+    /// Starts loading the original id of vertex `v` of this graph.
+    #[inline]
+    fn prefetch_original(&self, v: u64) {
+        if let Some(r) = &self.renumbered {
+            r.prefetch(v);
+        }
     }
 
     /// The row of this rank's vertex of original local index `x` (its
@@ -490,17 +513,26 @@ impl<W: RowWord> LocalGraph<W> {
                 if u == v {
                     return Sends::none();
                 }
+                if let (Some(plan), Some(ahead)) = (plan, round.get(j + PLAN_AHEAD)) {
+                    plan.prefetch(ahead.ends());
+                }
                 let w = weight(start + j);
-                let arc = |s: u64, t: u64| {
-                    let (owner, local) = part.place(s);
-                    let place = match plan {
-                        Some(plan) => (owner, plan.new_local(s)),
-                        None => (owner, local),
-                    };
-                    let t = plan.map_or(t, |plan| plan.new_id(&part, t));
-                    let packed = t << blocks.bits | (place.1 as u64 & low);
-                    (blocks.of(place), W::arc(packed, w))
+                // An end's owner, index there and id, renumbered if planned.
+                let end = |x: u64| {
+                    let (owner, local) = part.place(x);
+                    match plan {
+                        Some(plan) => {
+                            let local = plan.new_local(x);
+                            (owner, local, part.first(owner) + local as u64)
+                        }
+                        None => (owner, local, x),
+                    }
                 };
+                let arc = |(owner, local, _), (_, _, t): (usize, usize, u64)| {
+                    let packed = t << blocks.bits | (local as u64 & low);
+                    (blocks.of((owner, local)), W::arc(packed, w))
+                };
+                let (u, v) = (end(u), end(v));
                 let ((bu, au), (bv, av)) = (arc(u, v), arc(v, u));
                 Sends::two(bu, au, bv, av)
             });

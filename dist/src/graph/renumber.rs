@@ -29,6 +29,7 @@ use crate::comm::{Comm, all_gather, exchange_known};
 use crate::{Id, Partition};
 use generator::Tuple;
 use par::Backend;
+use par::hint::prefetch;
 
 /// Tuples per counting task (each task has its own `N` counters, so a few
 /// per thread at most).
@@ -120,11 +121,13 @@ impl Plan {
         x
     }
 
-    /// The new global id of (original) vertex `v`: its owner's first
-    /// vertex plus its new local index.
+    /// Starts loading the new local indices of the ends `(u, v)`.
     #[inline]
-    pub(super) fn new_id(&self, part: &Partition, v: u64) -> u64 {
-        part.first(part.owner(v)) + self.new_local(v) as u64
+    pub(super) fn prefetch(&self, (u, v): (u64, u64)) {
+        #[allow(clippy::cast_possible_truncation)] // below N
+        let (u, v) = (u as usize, v as usize);
+        prefetch(&self.locals[u]);
+        prefetch(&self.locals[v]);
     }
 
     /// What the built graph of `rank` keeps.
@@ -155,6 +158,13 @@ impl<I: Id> Renumbered<I> {
         #[allow(clippy::cast_possible_truncation)] // below N
         let v = v as usize;
         self.original[v].to_u64()
+    }
+
+    /// Starts loading the original id of new global id `v`.
+    #[inline]
+    pub(super) fn prefetch(&self, v: u64) {
+        #[allow(clippy::cast_possible_truncation)] // below N
+        prefetch(&self.original[v as usize]);
     }
 
     /// This rank's new local index of its original local index `x`.
