@@ -184,13 +184,9 @@ impl<I: Id> Renumbered<I> {
 /// degrees, capped where few rows are so heavy that their order among
 /// themselves hardly matters: `O(rows + cap)`).
 fn by_degree(degree: &[u64]) -> Vec<u32> {
-    const CAP: u64 = 1 << 16;
-    let key = |d: u64| {
-        #[allow(clippy::cast_possible_truncation)] // at most CAP
-        let k = (CAP - d.min(CAP)) as usize;
-        k
-    };
-    let mut next = vec![0u32; CAP as usize + 2];
+    const CAP: usize = 1 << 16;
+    let key = |d: u64| CAP - usize::try_from(d).map_or(CAP, |d| d.min(CAP));
+    let mut next = vec![0u32; CAP + 2];
     for &d in degree {
         next[key(d) + 1] += 1;
     }
