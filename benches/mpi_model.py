@@ -113,6 +113,16 @@ def kernel1_1d(N, M, P, w):
     return 2 * w * M * (P - 1) / P + 8 * blocks * (P - 1) * rounds
 
 
+def kernel1_1d_weighted(N, M, P, w):
+    """Kernel 1 of the 1-D ranks for kernel 3 (dist/src/graph.rs): as
+    kernel1_1d with a weight beside each target (2w bytes an arc), and the
+    renumbering by degree (dist/src/graph/renumber.rs): every rank's
+    per-vertex arc counts to the owners (4 bytes a vertex) and the
+    all-gather of the new local ids (4 bytes a vertex to each other rank),
+    which replace the first count per block."""
+    return kernel1_1d(N, M, P, 2 * w) + 8 * N * (P - 1)
+
+
 def kernel1_2d(N, M, P, w):
     """Kernel 1 of the grid (dist/src/grid/graph.rs): each tuple's two
     arcs to their cells in one all-to-all (and its counts), each owned
@@ -144,6 +154,8 @@ def check(runs):
         measured = sum(st["bytes"] for rec in searches for st in rec["trace"]) / k
         model = sum(level(st, N, P, w) for rec in searches for st in rec["trace"]) / k
         kernel1 = kernel1_2d if partition == "2d" else kernel1_1d
+        if partition != "2d" and r.get("sssp_searches"):
+            kernel1 = kernel1_1d_weighted
         v_model = validation(N, M, P)
         v_measured = sum(mpi["validate_bytes"]) / k
         rows.append(dict(scale=r["options"]["scale"], P=P, partition=partition,

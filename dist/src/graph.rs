@@ -50,9 +50,18 @@ use crate::{Id, Partition};
 use generator::Tuple;
 use par::Backend;
 use par::hint::prefetch;
+use renumber::{Plan, Renumbered};
 
 /// Tuples a rank sends per round of kernel 1 (each makes up to two arcs).
 pub const ROUND_TUPLES: usize = 1 << 20;
+
+/// How many tuples ahead the packing prefetches the renumbering of both
+/// ends (`renumber.rs`): the lookups are random reads of an `N`-entry
+/// table that would otherwise stall each tuple in turn.
+const PLAN_AHEAD: usize = 16;
+/// How many arcs ahead in a row the BFS copy of renumbered rows prefetches
+/// a target's original id, for the same reason.
+const ORIGINAL_AHEAD: usize = 16;
 
 /// The most rows a block holds, as a power of two: its region (32 arcs a
 /// row on average) and its sort scratch fit in L2.
@@ -62,7 +71,7 @@ const MAX_BLOCK_BITS: u32 = 11;
 /// ([`RowWord`]): `LocalGraph<I>` holds the neighbours as global ids,
 /// [`WeightedLocalGraph<I>`] each neighbour and its weight.
 #[derive(Debug)]
-pub struct LocalGraph<W> {
+pub struct LocalGraph<W: RowWord> {
     part: Partition,
     rank: usize,
     offsets: Vec<u64>,
@@ -71,6 +80,9 @@ pub struct LocalGraph<W> {
     /// light count (empty for ids alone).
     light_below: Option<f32>,
     light: Vec<u32>,
+    /// Weighted rows only: the renumbering by degree their rows and
+    /// targets follow (`renumber.rs`).
+    renumbered: Option<Renumbered<W::Id>>,
 }
 
 /// One rank's weighted rows (kernel 1 for kernel 3): each arc's target and
@@ -254,7 +266,7 @@ impl<I: Id> LocalGraph<I> {
         part: Partition,
         tuples: &[T],
     ) -> Self {
-        Self::build_rows(backend, comm, part, tuples, |_| 0.0, f32::INFINITY)
+        Self::build_rows(backend, comm, part, tuples, |_| 0.0, f32::INFINITY, false)
     }
 
     /// The neighbours (global ids) of local vertex `row`. O(1).
@@ -293,13 +305,15 @@ impl<I: Id> WeightedLocalGraph<I> {
         light_below: f32,
     ) -> Self {
         assert_eq!(weights.len(), tuples.len(), "one weight per tuple");
-        Self::build_rows(backend, comm, part, tuples, |i| weights[i], light_below)
+        let weight = |i| weights[i];
+        Self::build_rows(backend, comm, part, tuples, weight, light_below, true)
     }
 
-    /// The same rows without weights, for the BFS (each row in this
-    /// graph's order, light arcs first): one parallel streaming pass over
-    /// the arcs; allocates `8 (N/P + 1) + size_of::<I>() * arcs` bytes.
-    /// Not collective: a run of both kernels builds once.
+    /// The same rows without weights, for the BFS, by original id (each
+    /// row in this graph's order, light arcs first, its targets' original
+    /// ids): one parallel pass over the arcs (a row gather and a lookup a
+    /// target when renumbered); allocates `8 (N/P + 1) + size_of::<I>() *
+    /// arcs` bytes. Not collective: a run of both kernels builds once.
     pub fn unweighted(&self) -> LocalGraph<I> {
         self.unweighted_on(Backend::Rayon)
     }
@@ -307,24 +321,83 @@ impl<I: Id> WeightedLocalGraph<I> {
     /// [`unweighted`](Self::unweighted) on `backend`.
     pub fn unweighted_on(&self, backend: Backend) -> LocalGraph<I> {
         const GRAIN: usize = 1 << 14;
+        const ROWS: usize = 1 << 10;
         let mut targets = vec![I::default(); self.words.len()];
-        let pieces: Vec<_> = targets
-            .chunks_mut(GRAIN)
-            .zip(self.words.chunks(GRAIN))
-            .collect();
-        backend.map(pieces, |(targets, words)| {
-            for (t, w) in targets.iter_mut().zip(words) {
-                *t = w[0];
+        let offsets = if self.renumbered.is_some() {
+            let rows = self.num_rows();
+            let mut offsets = vec![0u64; rows + 1];
+            for x in 0..rows {
+                offsets[x + 1] = offsets[x] + self.degree(self.row_of(x));
             }
-        });
+            let (mut pieces, mut rest) = (Vec::new(), targets.as_mut_slice());
+            for a in (0..rows).step_by(ROWS) {
+                let b = (a + ROWS).min(rows);
+                let len = usize::try_from(offsets[b] - offsets[a]).expect("in memory");
+                let (piece, tail) = rest.split_at_mut(len);
+                pieces.push((a..b, piece));
+                rest = tail;
+            }
+            backend.map(pieces, |(rows, piece)| {
+                let mut at = 0;
+                for x in rows {
+                    let row = self.row(self.row_of(x));
+                    for (i, w) in row.iter().enumerate() {
+                        if let Some(ahead) = row.get(i + ORIGINAL_AHEAD) {
+                            self.prefetch_original(ahead.target());
+                        }
+                        piece[at] = I::from_u64(self.original(w.target()));
+                        at += 1;
+                    }
+                }
+            });
+            offsets
+        } else {
+            let pieces: Vec<_> = targets
+                .chunks_mut(GRAIN)
+                .zip(self.words.chunks(GRAIN))
+                .collect();
+            backend.map(pieces, |(targets, words)| {
+                for (t, w) in targets.iter_mut().zip(words) {
+                    *t = w[0];
+                }
+            });
+            self.offsets.clone()
+        };
         LocalGraph {
             part: self.part,
             rank: self.rank,
-            offsets: self.offsets.clone(),
+            offsets,
             words: targets,
             light_below: None,
             light: Vec::new(),
+            renumbered: None,
         }
+    }
+
+    /// The original global id of vertex `v` of this graph (the rows and
+    /// targets are renumbered by degree: [`row_of`](Self::row_of)). O(1).
+    #[inline]
+    pub fn original(&self, v: u64) -> u64 {
+        self.renumbered.as_ref().map_or(v, |r| r.original(v))
+    }
+
+    /// Starts loading the original id of vertex `v` of this graph.
+    #[inline]
+    fn prefetch_original(&self, v: u64) {
+        if let Some(r) = &self.renumbered {
+            r.prefetch(v);
+        }
+    }
+
+    /// The row of this rank's vertex of original local index `x` (its
+    /// original id minus [`first`](LocalGraph::first)): weighted rows are
+    /// renumbered by degree, highest first, among each rank's own, so that
+    /// a search's state of the vertices most arcs lead to sits together;
+    /// row `r` is the vertex of global id `first + r` in this graph's
+    /// labels (the targets' too), owned as by original id. O(1).
+    #[inline]
+    pub fn row_of(&self, x: usize) -> usize {
+        self.renumbered.as_ref().map_or(x, |r| r.new_local(x))
     }
 
     /// The bound the rows are split at (light: lighter than it).
@@ -376,7 +449,8 @@ impl<I: Id> WeightedLocalGraph<I> {
 
 impl<W: RowWord> LocalGraph<W> {
     /// Kernel 1 for any word: `weight(i)` is the weight of `tuples[i]`,
-    /// and weighted rows are split at `light_below`.
+    /// and weighted rows are split at `light_below`; rows and targets
+    /// renumbered by degree if `renumber` (`renumber.rs`).
     fn build_rows<T: Tuple>(
         backend: Backend,
         comm: &dyn Comm,
@@ -384,33 +458,24 @@ impl<W: RowWord> LocalGraph<W> {
         tuples: &[T],
         weight: impl Fn(usize) -> f32 + Sync,
         light_below: f32,
+        renumber: bool,
     ) -> Self {
         let (rank, ranks) = (comm.rank(), comm.size());
         let rows = part.count(rank);
         let blocks = Blocks::new::<W::Id>(&part);
         let low = (1u64 << blocks.bits) - 1;
+        let mine_blocks = blocks.count(rank);
 
         // 1. count: this rank's arcs per block of every rank, sent to the
-        // owners; `mine[s][k]`: arcs source s sends to my block k.
-        let counts = backend
-            .map_ranges(tuples.len(), ROUND_TUPLES, |r| {
-                let mut counts = vec![0u64; blocks.first[ranks]];
-                for (u, v) in tuples[r].iter().map(|e| e.ends()).filter(|(u, v)| u != v) {
-                    counts[blocks.of(part.place(u))] += 1;
-                    counts[blocks.of(part.place(v))] += 1;
-                }
-                counts
-            })
-            .into_iter()
-            .reduce(|mut a, b| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                a
-            })
-            .unwrap_or_else(|| vec![0; blocks.first[ranks]]);
+        // owners; `mine[s][k]`: arcs source s sends to my block k. When
+        // renumbering, the plan's per-vertex counts give them.
+        let mut planned = renumber.then(|| Plan::new(backend, comm, &part, tuples, blocks.bits));
+        let mine = match &mut planned {
+            Some(plan) => std::mem::take(&mut plan.mine),
+            None => block_counts(backend, comm, &part, tuples, &blocks),
+        };
+        let plan = planned.as_ref();
         let per_rank: Vec<usize> = (0..ranks).map(|r| blocks.count(r)).collect();
-        let mine_blocks = blocks.count(rank);
-        let mine = exchange_known(comm, &counts, &per_rank, &vec![mine_blocks; ranks]);
-        drop(counts);
 
         // Regions (block-major), a slice per source inside each; `cursor`
         // is source-major like `mine`.
@@ -448,12 +513,26 @@ impl<W: RowWord> LocalGraph<W> {
                 if u == v {
                     return Sends::none();
                 }
+                if let (Some(plan), Some(ahead)) = (plan, round.get(j + PLAN_AHEAD)) {
+                    plan.prefetch(ahead.ends());
+                }
                 let w = weight(start + j);
-                let arc = |s: u64, t: u64| {
-                    let place = part.place(s);
-                    let packed = t << blocks.bits | (place.1 as u64 & low);
-                    (blocks.of(place), W::arc(packed, w))
+                // An end's owner, index there and id, renumbered if planned.
+                let end = |x: u64| {
+                    let (owner, local) = part.place(x);
+                    match plan {
+                        Some(plan) => {
+                            let local = plan.new_local(x);
+                            (owner, local, part.first(owner) + local as u64)
+                        }
+                        None => (owner, local, x),
+                    }
                 };
+                let arc = |(owner, local, _), (_, _, t): (usize, usize, u64)| {
+                    let packed = t << blocks.bits | (local as u64 & low);
+                    (blocks.of((owner, local)), W::arc(packed, w))
+                };
+                let (u, v) = (end(u), end(v));
                 let ((bu, au), (bv, av)) = (arc(u, v), arc(v, u));
                 Sends::two(bu, au, bv, av)
             });
@@ -528,8 +607,44 @@ impl<W: RowWord> LocalGraph<W> {
             words,
             light_below: weighted.then_some(light_below),
             light,
+            renumbered: planned.map(|plan| plan.kept(&part, rank)),
         }
     }
+}
+
+/// Step 1 of kernel 1 without renumbering: this rank's arcs per block of
+/// every rank, sent to the owners; returns `mine[s][k]`, the arcs source
+/// `s` sends to this rank's block `k` (source-major). Collective.
+fn block_counts<T: Tuple>(
+    backend: Backend,
+    comm: &dyn Comm,
+    part: &Partition,
+    tuples: &[T],
+    blocks: &Blocks,
+) -> Vec<u64> {
+    let ranks = comm.size();
+    let counts = backend
+        .map_ranges(tuples.len(), ROUND_TUPLES, |r| {
+            let mut counts = vec![0u64; blocks.first[ranks]];
+            for (u, v) in tuples[r].iter().map(|e| e.ends()).filter(|(u, v)| u != v) {
+                counts[blocks.of(part.place(u))] += 1;
+                counts[blocks.of(part.place(v))] += 1;
+            }
+            counts
+        })
+        .into_iter()
+        .reduce(|mut a, b| {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+            a
+        })
+        .unwrap_or_else(|| vec![0; blocks.first[ranks]]);
+    let per_rank: Vec<usize> = (0..ranks).map(|r| blocks.count(r)).collect();
+    exchange_known(
+        comm,
+        &counts,
+        &per_rank,
+        &vec![blocks.count(comm.rank()); ranks],
+    )
 }
 
 /// How kernel 1 sorts a block's region: row offsets in the low `bits` of
@@ -636,9 +751,12 @@ impl<W: RowWord> LocalGraph<W> {
         self.offsets[row + 1] - self.offsets[row]
     }
 
-    /// Heap bytes of the rows (and light counts).
+    /// Heap bytes of the rows (and light counts, and the renumbering's
+    /// tables, `renumber.rs`).
     pub fn heap_bytes(&self) -> u64 {
+        let renumbered = self.renumbered.as_ref().map_or(0, Renumbered::heap_bytes);
         (self.offsets.len() * 8 + self.words.len() * size_of::<W>() + self.light.len() * 4) as u64
+            + renumbered
     }
 
     /// About the most bytes a rank's rows and kernel 1's buffers take, for
@@ -655,6 +773,8 @@ impl<W: RowWord> LocalGraph<W> {
         8 * (rows + 1) + word * arcs + light + round + scratch
     }
 }
+
+mod renumber;
 
 #[cfg(test)]
 mod tests;

@@ -122,6 +122,11 @@ pub struct DistSssp<'c, I: Id> {
     /// and its parent.
     state: Vec<AtomicU64>,
     parents: Vec<AtomicU64>,
+    /// The last search's parents (original ids) and distances (`-1`
+    /// unreached) by original local index, written as it ends
+    /// (`results.rs`): the graph's rows are renumbered by degree.
+    reported: Vec<u64>,
+    reported_dist: Vec<f32>,
     /// The vertices of every rank whose distance is final.
     done: Done<I>,
     /// This rank's heavy arcs, and its vertices and heavy arcs not done.
@@ -154,16 +159,20 @@ impl<'c, I: Id> DistSssp<'c, I> {
         self.done = Done::new(self.graph.partition(), false);
     }
 
-    /// Bytes of the per-search arrays of a rank with `rows` vertices: 16 a
+    /// Bytes of the per-search arrays of a rank with `rows` vertices: 28 a
     /// vertex (a state word of distance, bucket and two flags, 8; parent
-    /// 8), and a bit a vertex of which have light arcs. The phase
+    /// 8; the parent and distance reported by original index, 12), and a
+    /// bit a vertex of which have light arcs; and the graph's renumbering
+    /// ([`WeightedLocalGraph::original`]: `size_of::<I>()` bytes a vertex
+    /// of the graph and 4 an own one). The phase
     /// buffers come on top and are kept at the largest phase's size: 4
     /// bytes per queued or waiting vertex, and per offer `3 size_of::<I>()`
     /// bytes in a worker's buffer, again in the outgoing run, and as many
     /// per offer received; so do `N / 8 + 4 N` bytes of what the rank
     /// knows of the whole graph (the module comment).
     pub fn bytes_for(rows: u64, num_vertices: u64, ranks: usize) -> u64 {
-        16 * rows + rows.div_ceil(64) * 8 + Done::<I>::bytes_for(num_vertices, ranks)
+        let renumbering = size_of::<I>() as u64 * num_vertices + 4 * rows;
+        28 * rows + rows.div_ceil(64) * 8 + renumbering + Done::<I>::bytes_for(num_vertices, ranks)
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
@@ -211,6 +220,8 @@ impl<'c, I: Id> DistSssp<'c, I> {
             tracing: false,
             state: (0..rows).map(|_| AtomicU64::new(UNREACHED_STATE)).collect(),
             parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
+            reported: vec![NO_PARENT; rows],
+            reported_dist: vec![-1.0; rows],
             done: Done::new(&part, part.ranks() <= done::SHARED_UP_TO),
             heavy_arcs: 0,
             open: [0; 2],
@@ -295,9 +306,9 @@ impl<'c, I: Id> DistSssp<'c, I> {
         self.maxes.push(0);
         let sent = self.comm.bytes_sent();
         if part.owner(root) == self.comm.rank() {
-            let u = part.local(root);
+            let u = self.graph.row_of(part.local(root));
             self.state[u].store(state::pack(0f32.to_bits(), 0), Relaxed);
-            self.parents[u].store(root, Relaxed);
+            self.parents[u].store(self.graph.first() + u as u64, Relaxed);
             let mut w = lock(&self.workers[0]);
             w.bins.push(0, index(u));
         }

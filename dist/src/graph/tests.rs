@@ -84,9 +84,16 @@ fn weighted_rows_carry_each_tuple_weight_light_arcs_first_heavy_by_band() {
         };
         // Each rank's rows as (first id, per row (light arcs, heavy arcs)).
         type Rows = (u64, Vec<(Vec<(u64, f32)>, Vec<(u64, f32)>)>);
+        // By original id: the rows and targets are renumbered by degree.
         fn rows_of<I: Id>(graph: &WeightedLocalGraph<I>) -> Rows {
+            let original = |arcs: Vec<(u64, f32)>| {
+                arcs.into_iter()
+                    .map(|(t, w)| (graph.original(t), w))
+                    .collect()
+            };
             let rows = (0..graph.num_rows())
-                .map(|r| {
+                .map(|x| {
+                    let r = graph.row_of(x);
                     let (light, heavy) = graph.light_and_heavy(r);
                     assert_eq!(
                         light.len() + heavy.len(),
@@ -94,7 +101,7 @@ fn weighted_rows_carry_each_tuple_weight_light_arcs_first_heavy_by_band() {
                         "row {r}"
                     );
                     assert!(graph.arcs(r).eq(light.clone().chain(heavy.clone())));
-                    (light.collect(), heavy.collect())
+                    (original(light.collect()), original(heavy.collect()))
                 })
                 .collect();
             (graph.first(), rows)
@@ -110,9 +117,9 @@ fn weighted_rows_carry_each_tuple_weight_light_arcs_first_heavy_by_band() {
             );
             assert_eq!(graph.light_below(), below);
             let plain = graph.unweighted();
-            for r in 0..graph.num_rows() {
-                let targets = graph.arcs(r).map(|(t, _)| t);
-                assert!(targets.eq(plain.neighbors(r).iter().map(|&t| u64::from(t))));
+            for x in 0..graph.num_rows() {
+                let targets = graph.arcs(graph.row_of(x)).map(|(t, _)| graph.original(t));
+                assert!(targets.eq(plain.neighbors(x).iter().map(|&t| u64::from(t))));
             }
             rows_of(&graph)
         });
@@ -167,4 +174,60 @@ fn heavy_floor_is_a_monotone_lower_bound_of_the_weight() {
     assert_eq!(heavy_floor(1.0 / 64.0), 1.0 / 64.0);
     assert_eq!(heavy_floor(0.5), 0.5);
     assert_eq!(heavy_floor(1e30), 63.0 / 64.0);
+}
+
+/// Guards kernel 1's renumbering by degree (`renumber.rs`): for P = 1..4
+/// each rank's weighted rows are a permutation of its own vertices
+/// (`row_of` one-to-one, `original` its inverse on the rank's ids, owners
+/// unchanged), ordered by degree, highest first, ties by original id;
+/// every target's original id is a vertex; and the BFS rows copied out
+/// are by original id, as the unrenumbered build gives them.
+#[test]
+fn weighted_rows_are_renumbered_by_degree_within_each_rank() {
+    let g = Kronecker::new(9, 8, 7).unwrap();
+    let list = g.generate();
+    let weights = generator::generate_weights(&g, 0..g.num_blocks(), &|| {});
+    let n = list.num_vertices();
+    for p in 1..=4 {
+        let part = Partition::new(n as u64, p);
+        let share = |rank: usize| list.len() * rank / p..list.len() * (rank + 1) / p;
+        ThreadRanks::run(p, |c| {
+            let r = share(c.rank());
+            let tuples = &list.edges()[r.clone()];
+            let graph =
+                WeightedLocalGraph::<u32>::build_weighted(c, part, tuples, &weights[r], 0.1);
+            let (first, rows) = (graph.first(), graph.num_rows());
+            let mut seen = vec![false; rows];
+            for x in 0..rows {
+                let row = graph.row_of(x);
+                assert!(!seen[row], "P {p} row {row} twice");
+                seen[row] = true;
+                assert_eq!(graph.original(first + row as u64), first + x as u64);
+            }
+            let degree = |row: usize| graph.degree(row);
+            for row in 1..rows {
+                let (a, b) = (degree(row - 1), degree(row));
+                let (xa, xb) = (
+                    graph.original(first + row as u64 - 1),
+                    graph.original(first + row as u64),
+                );
+                assert!(a > b || (a == b && xa < xb), "P {p} rows {row}");
+            }
+            if rows > 1 {
+                assert!(degree(0) > degree(rows - 1), "P {p}: the degrees differ");
+            }
+            for row in 0..rows {
+                assert!(graph.arcs(row).all(|(t, _)| graph.original(t) < n as u64));
+            }
+            let plain = graph.unweighted();
+            let unrenumbered = LocalGraph::<u32>::build(c, part, tuples);
+            for x in 0..rows {
+                let mut got = plain.neighbors(x).to_vec();
+                let mut want = unrenumbered.neighbors(x).to_vec();
+                got.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(got, want, "P {p} vertex {}", first + x as u64);
+            }
+        });
+    }
 }

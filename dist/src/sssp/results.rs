@@ -7,7 +7,7 @@ use super::{COUNT_GRAIN, DistSssp};
 use crate::comm::Reduce;
 use crate::{Id, NO_PARENT};
 use kernels::{BucketStep, SsspStats};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
 impl<I: Id> DistSssp<'_, I> {
@@ -34,6 +34,7 @@ impl<I: Id> DistSssp<'_, I> {
             step.seconds = Duration::from_nanos(nanos).as_secs_f64();
         }
         self.bytes = self.sums[1];
+        self.report();
         let max_bits = u32::try_from(self.maxes[0]).expect("distance bits");
         SsspStats {
             reached: self.sums[0],
@@ -43,35 +44,47 @@ impl<I: Id> DistSssp<'_, I> {
         }
     }
 
-    /// The parents of this rank's vertices after the last search, by local
-    /// index, as global ids: [`NO_PARENT`] if unreached, the root's is the
-    /// root.
-    pub fn parents(&self) -> &[AtomicU64] {
-        &self.parents
-    }
-
-    /// The last search's result for this rank's vertices, by local index:
-    /// `parents[u]` (a global id, [`NO_PARENT`] unreached) and `dist[u]`
-    /// (`-1` unreached). Both slices must have the rank's vertex count of
-    /// entries. O(local N), parallel; not collective.
-    pub fn write_results(&self, parents: &mut [u64], dist: &mut [f32]) {
-        assert_eq!(parents.len(), self.parents.len(), "a parent per vertex");
-        assert_eq!(dist.len(), self.state.len(), "a distance per vertex");
-        let pieces: Vec<_> = (parents.chunks_mut(COUNT_GRAIN))
-            .zip(dist.chunks_mut(COUNT_GRAIN))
+    /// Writes what the last search reports, by original local index and
+    /// with original ids ([`WeightedLocalGraph::row_of`](crate::WeightedLocalGraph::row_of)):
+    /// a gather of each vertex's state and parent, and a lookup of the
+    /// parent's original id. Part of the search. O(local N), parallel.
+    pub(super) fn report(&mut self) {
+        let (graph, states, parents) = (&*self.graph, &self.state, &self.parents);
+        let pieces: Vec<_> = (self.reported.chunks_mut(COUNT_GRAIN))
+            .zip(self.reported_dist.chunks_mut(COUNT_GRAIN))
             .enumerate()
             .collect();
-        self.backend.map(pieces, |(piece, (parents, dist))| {
+        self.backend.map(pieces, |(piece, (parents_out, dist))| {
             let first = piece * COUNT_GRAIN;
-            for (i, (p, d)) in parents.iter_mut().zip(dist).enumerate() {
-                let bits = dist_bits(self.state[first + i].load(Relaxed));
+            for (i, (p, d)) in parents_out.iter_mut().zip(dist).enumerate() {
+                let u = graph.row_of(first + i);
+                let bits = dist_bits(states[u].load(Relaxed));
                 (*p, *d) = if bits == UNREACHED {
                     (NO_PARENT, -1.0)
                 } else {
-                    (self.parents[first + i].load(Relaxed), f32::from_bits(bits))
+                    let parent = graph.original(parents[u].load(Relaxed));
+                    (parent, f32::from_bits(bits))
                 };
             }
         });
+    }
+
+    /// The parents of this rank's vertices after the last search, by
+    /// (original) local index, as original global ids: [`NO_PARENT`] if
+    /// unreached, the root's is the root.
+    pub fn parents(&self) -> &[u64] {
+        &self.reported
+    }
+
+    /// The last search's result for this rank's vertices, by (original)
+    /// local index: `parents[u]` (an original global id, [`NO_PARENT`]
+    /// unreached) and `dist[u]` (`-1` unreached). Both slices must have
+    /// the rank's vertex count of entries. O(local N); not collective.
+    pub fn write_results(&self, parents: &mut [u64], dist: &mut [f32]) {
+        assert_eq!(parents.len(), self.reported.len(), "a parent per vertex");
+        assert_eq!(dist.len(), self.reported.len(), "a distance per vertex");
+        parents.copy_from_slice(&self.reported);
+        dist.copy_from_slice(&self.reported_dist);
     }
 
     /// The last search's nedge: input tuples (self-loops excluded,
