@@ -392,3 +392,45 @@ fn a_relabelled_graph_gives_results_in_the_original_labels() {
     })
     .unwrap();
 }
+
+/// Guards the search's parallel region against waiting for threads that
+/// are not its own: two searches at once on one 2-thread pool, on each
+/// backend (each one's helpers may be busy in the other's region), both
+/// end, with Dijkstra's distances.
+#[test]
+fn two_searches_at_once_on_one_pool_both_end_with_dijkstras_distances() {
+    let list = Kronecker::new(10, 16, 6).unwrap().generate();
+    let w = weights(list.len());
+    let g = Arc::new(WeightedCsr::build(list.num_vertices(), list.edges(), &w));
+    let roots = [1, 2];
+    let want = roots.map(|root| {
+        (dijkstra(&g, root).into_iter())
+            .map(|d| if d.is_finite() { d } else { -1.0 })
+            .collect::<Vec<f32>>()
+    });
+    let search = |backend: Backend, root: Vertex| {
+        let mut engine = DeltaStepping::on(backend, Arc::clone(&g), SsspParams::DEFAULT);
+        engine.reset();
+        engine.search(root);
+        let n = g.num_vertices();
+        let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
+        engine.write_results(&mut parents, &mut dist);
+        dist
+    };
+    let on_rayon = par::in_pool(2, || {
+        rayon::join(
+            || search(Backend::Rayon, roots[0]),
+            || search(Backend::Rayon, roots[1]),
+        )
+    })
+    .unwrap();
+    // Two callers on the global pool of pipes.
+    let on_pipes = std::thread::scope(|s| {
+        let first = s.spawn(|| search(Backend::Pipes, roots[0]));
+        let second = search(Backend::Pipes, roots[1]);
+        (first.join().unwrap(), second)
+    });
+    for (backend, (a, b)) in [("rayon", on_rayon), ("pipes", on_pipes)] {
+        assert!(a == want[0] && b == want[1], "{backend}");
+    }
+}
