@@ -85,8 +85,18 @@ pub(crate) struct State<B: LoopBody> {
     out: Mutex<Option<B::Out>>,
     /// The message of the first panic in a chunk.
     failure: Mutex<Option<String>>,
-    /// Whether a region is open ([`Crew`](crate::Crew)): a participant
-    /// stays for the next runs instead of leaving after one.
+    /// What a region's waiting helpers read, on a cache line of its own
+    /// so that their polling does not take the line of the claims away
+    /// from the participants.
+    pub(crate) region: Region,
+}
+
+/// A region's flags ([`Crew`](crate::Crew)), one cache line (128 bytes:
+/// the pair of lines adjacent-line prefetchers fetch together).
+#[repr(align(128))]
+pub(crate) struct Region {
+    /// Whether a region is open: a participant stays for the next runs
+    /// instead of leaving after one.
     pub(crate) open: AtomicBool,
     /// The threads of the open region (caller included): sizes its runs'
     /// claims.
@@ -122,9 +132,11 @@ impl<B: LoopBody> Loop<B> {
                 inside: AtomicUsize::new(0),
                 out: Mutex::new(None),
                 failure: Mutex::new(None),
-                open: AtomicBool::new(false),
-                crew: AtomicUsize::new(1),
-                epoch: AtomicU64::new(0),
+                region: Region {
+                    open: AtomicBool::new(false),
+                    crew: AtomicUsize::new(1),
+                    epoch: AtomicU64::new(0),
+                },
             }),
         }
     }
@@ -162,7 +174,7 @@ impl<B: LoopBody> Loop<B> {
     /// Whether a region ([`Crew::region`](crate::Crew::region)) is open on
     /// this loop: its runs then go to the region's helpers, no worker woken.
     pub fn in_region(&self) -> bool {
-        self.state.open.load(Ordering::Relaxed)
+        self.state.region.open.load(Ordering::Relaxed)
     }
 
     /// [`Loop::run`] among the threads of the open region, which wait for
@@ -176,7 +188,7 @@ impl<B: LoopBody> Loop<B> {
     ) -> Result<Option<B::Out>, TaskError> {
         assert!(chunk_len > 0, "chunks need at least one element");
         let crew = if self.in_region() {
-            self.state.crew.load(Ordering::Relaxed)
+            self.state.region.crew.load(Ordering::Relaxed)
         } else {
             1
         };
@@ -203,7 +215,7 @@ impl<B: LoopBody> Loop<B> {
                 participants,
             });
         }
-        state.epoch.fetch_add(1, Ordering::Release);
+        state.region.epoch.fetch_add(1, Ordering::Release);
     }
 
     /// Runs chunks on the caller, waits for the participants still inside,
@@ -255,7 +267,7 @@ impl<B: LoopBody> Participant for State<B> {
     /// Joins the current run, or, while a region is open, every run until
     /// it closes ([`State::stay`]).
     fn participate(&self) {
-        if self.open.load(Ordering::Acquire) {
+        if self.region.open.load(Ordering::Acquire) {
             self.stay();
         } else {
             self.join_run();

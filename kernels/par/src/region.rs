@@ -93,9 +93,9 @@ impl<B: LoopBody> Crew<B> {
 
     /// Opens the region for `threads` threads, caller included.
     fn open(&self, threads: usize) -> Close<'_> {
-        self.state.crew.store(threads, Ordering::Relaxed);
-        self.state.open.store(true, Ordering::Release);
-        Close(&self.state.open)
+        self.state.region.crew.store(threads, Ordering::Relaxed);
+        self.state.region.open.store(true, Ordering::Release);
+        Close(&self.state.region.open)
     }
 }
 
@@ -103,15 +103,15 @@ impl<B: LoopBody> State<B> {
     /// A region's helper: joins the current run and each run published
     /// after it, until the region closes.
     pub(crate) fn stay(&self) {
-        let mut seen = self.epoch.load(Ordering::Acquire);
+        let mut seen = self.region.epoch.load(Ordering::Acquire);
         loop {
             self.join_run();
             let mut backoff = Backoff::default();
             loop {
-                if !self.open.load(Ordering::Acquire) {
+                if !self.region.open.load(Ordering::Acquire) {
                     return;
                 }
-                let now = self.epoch.load(Ordering::Acquire);
+                let now = self.region.epoch.load(Ordering::Acquire);
                 if now != seen {
                     seen = now;
                     break;
