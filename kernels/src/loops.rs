@@ -7,27 +7,25 @@
 //! made once with the engine, on the current `par` pool: `T - 1` workers
 //! woken through a preallocated channel, plus the caller, claim chunks in
 //! turn. The body shares the kernel's state through `Arc`s and writes its
-//! results in place. Inside a region ([`Loops::crew`], [`par::Crew`]: a
-//! search whose phases are many short loops) every run, on either backend,
-//! goes through the same [`par::Loop`] to the region's waiting helpers.
+//! results in place.
 //!
 //! Invariants: a run returns only once every chunk has run and the body is
 //! dropped, so the `Arc`s it held are released and what it wrote is
 //! visible. Cost per run: nothing allocated on either backend (on a rayon
-//! worker: see `harness::on_pool_worker`); one allocation per engine (its
-//! `par::Loop`). [`Backend`] itself lives in `par`; this helper
+//! worker: see `harness::on_pool_worker`); one allocation per engine on
+//! pipes (its `par::Loop`). [`Backend`] itself lives in `par`; this helper
 //! stays here because only the kernels' engines use it.
 
 use crate::Backend;
 use par::LoopBody;
 use rayon::prelude::*;
 
-/// An engine's loops on its backend: the backend, and the reusable
-/// [`par::Loop`] its runs go through on pipes and inside a region (one
-/// allocation, made with the engine). One per body type.
+/// An engine's loops on its backend: the backend, and on pipes the
+/// reusable [`par::Loop`] its runs go through (one allocation, made with
+/// the engine). One per body type.
 pub(crate) struct Loops<B: LoopBody> {
     backend: Backend,
-    shared: par::Loop<B>,
+    pipes: Option<par::Loop<B>>,
 }
 
 impl<B: LoopBody> std::fmt::Debug for Loops<B> {
@@ -43,7 +41,7 @@ impl<B: LoopBody> Loops<B> {
     pub(crate) fn new(backend: Backend) -> Self {
         Loops {
             backend,
-            shared: par::Loop::new(),
+            pipes: (backend == Backend::Pipes).then(par::Loop::new),
         }
     }
 
@@ -58,13 +56,8 @@ impl<B: LoopBody> Loops<B> {
     /// run and `body` is dropped. Allocates nothing. Panics if a chunk
     /// panicked (a bug in the body).
     pub(crate) fn run(&mut self, body: B, len: usize, chunk_len: usize) -> Option<B::Out> {
-        let name = self.backend.name();
-        let failed = |e| panic!("a loop of the {name} backend failed: {e}");
-        if self.shared.in_region() {
-            return (self.shared.run_in_region(body, len, chunk_len)).unwrap_or_else(failed);
-        }
-        match self.backend {
-            Backend::Rayon => {
+        match &mut self.pipes {
+            None => {
                 let body = &body;
                 let range = |c: usize| c * chunk_len..((c + 1) * chunk_len).min(len);
                 (0..len.div_ceil(chunk_len))
@@ -72,14 +65,8 @@ impl<B: LoopBody> Loops<B> {
                     .map_init(|| body.local(), |local, c| body.chunk(local, range(c)))
                     .reduce_with(|a, b| body.reduce(a, b))
             }
-            Backend::Pipes => par::with_current(|pool| self.shared.run(pool, body, len, chunk_len))
-                .unwrap_or_else(failed),
+            Some(pipes) => par::with_current(|pool| pipes.run(pool, body, len, chunk_len))
+                .unwrap_or_else(|e| panic!("a loop of the pipes backend failed: {e}")),
         }
-    }
-
-    /// The handle for a region over this engine's runs
-    /// ([`par::Crew::region`]).
-    pub(crate) fn crew(&self) -> par::Crew<B> {
-        self.shared.crew()
     }
 }

@@ -21,9 +21,6 @@
 //!   (the searches of `dobfs` and delta-stepping on pipes): each run wakes
 //!   workers through a preallocated channel, and the participants claim
 //!   chunks of `0..len` and fold a [`LoopBody`]'s values.
-//! - [`Crew`]: a parallel region over many runs of one [`Loop`] (a
-//!   search's phases): helpers started once, waiting between runs
-//!   ([`Backoff`]) instead of being woken per run.
 //! - [`scoped_for_each`], [`scoped_map`]: loops over items that borrow
 //!   from the caller (kernel 1's passes), on threads started for the call.
 //! - [`with_pool`], [`with_current`], [`current_worker`]: which pool a
@@ -43,20 +40,17 @@
 //! size (for tests that compare thread counts).
 
 mod backend;
-mod backoff;
 mod future;
 pub mod hint;
 mod loops;
 mod map;
 pub mod pipe;
 mod pool;
-mod region;
 mod scan;
 mod scoped;
 mod threads;
 
 pub use backend::Backend;
-pub use backoff::Backoff;
 pub use future::{Future, TaskError, spawn};
 pub use loops::{Loop, LoopBody};
 pub use map::{map, map_chunks, map_ranges};
@@ -64,7 +58,6 @@ pub use pipe::{Closed, Receiver, Sender};
 pub use pool::{
     Pool, current_size, current_worker, global, global_size, init_global, with_current, with_pool,
 };
-pub use region::Crew;
 pub use scan::first_index;
 pub use scoped::{scoped_for_each, scoped_map};
 pub use threads::in_pool;

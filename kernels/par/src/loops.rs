@@ -34,10 +34,10 @@
 //! [`LoopBody::reduce`] must be associative and commutative for the result
 //! not to depend on timing (sums, maxima).
 
-use crate::{Backoff, Pool, TaskError};
+use crate::{Pool, TaskError};
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 /// The body of a [`Loop`]: what each chunk of `0..len` does.
@@ -74,7 +74,7 @@ struct Run<B> {
 }
 
 /// A loop's state, shared with the workers it wakes.
-pub(crate) struct State<B: LoopBody> {
+struct State<B: LoopBody> {
     /// The current run; participants hold the read lock while inside.
     run: RwLock<Option<Run<B>>>,
     /// The next chunk to claim.
@@ -85,24 +85,6 @@ pub(crate) struct State<B: LoopBody> {
     out: Mutex<Option<B::Out>>,
     /// The message of the first panic in a chunk.
     failure: Mutex<Option<String>>,
-    /// What a region's waiting helpers read, on a cache line of its own
-    /// so that their polling does not take the line of the claims away
-    /// from the participants.
-    pub(crate) region: Region,
-}
-
-/// A region's flags ([`Crew`](crate::Crew)), one cache line (128 bytes:
-/// the pair of lines adjacent-line prefetchers fetch together).
-#[repr(align(128))]
-pub(crate) struct Region {
-    /// Whether a region is open: a participant stays for the next runs
-    /// instead of leaving after one.
-    pub(crate) open: AtomicBool,
-    /// The threads of the open region (caller included): sizes its runs'
-    /// claims.
-    pub(crate) crew: AtomicUsize,
-    /// Runs published so far: a region's helper waits for it to change.
-    pub(crate) epoch: AtomicU64,
 }
 
 /// A reusable parallel loop on a [`Pool`]; see the module documentation.
@@ -132,11 +114,6 @@ impl<B: LoopBody> Loop<B> {
                 inside: AtomicUsize::new(0),
                 out: Mutex::new(None),
                 failure: Mutex::new(None),
-                region: Region {
-                    open: AtomicBool::new(false),
-                    crew: AtomicUsize::new(1),
-                    epoch: AtomicU64::new(0),
-                },
             }),
         }
     }
@@ -155,52 +132,13 @@ impl<B: LoopBody> Loop<B> {
         len: usize,
         chunk_len: usize,
     ) -> Result<Option<B::Out>, TaskError> {
-        if self.in_region() {
-            return self.run_in_region(body, len, chunk_len);
-        }
         assert!(chunk_len > 0, "chunks need at least one element");
+        let state = &self.state;
         let chunks = len.div_ceil(chunk_len);
         let helpers = pool
             .threads()
             .saturating_sub(1)
             .min(chunks.saturating_sub(1));
-        self.publish(body, len, chunk_len, helpers + 1);
-        for _ in 0..helpers {
-            pool.wake(Arc::clone(&self.state) as Arc<dyn Participant>);
-        }
-        self.finish()
-    }
-
-    /// Whether a region ([`Crew::region`](crate::Crew::region)) is open on
-    /// this loop: its runs then go to the region's helpers, no worker woken.
-    pub fn in_region(&self) -> bool {
-        self.state.region.open.load(Ordering::Relaxed)
-    }
-
-    /// [`Loop::run`] among the threads of the open region, which wait for
-    /// it: no wake-up, no pool. With no region open, the caller runs every
-    /// chunk itself. Allocates nothing. Panics if `chunk_len` is 0.
-    pub fn run_in_region(
-        &mut self,
-        body: B,
-        len: usize,
-        chunk_len: usize,
-    ) -> Result<Option<B::Out>, TaskError> {
-        assert!(chunk_len > 0, "chunks need at least one element");
-        let crew = if self.in_region() {
-            self.state.region.crew.load(Ordering::Relaxed)
-        } else {
-            1
-        };
-        let participants = crew.min(len.div_ceil(chunk_len)).max(1);
-        self.publish(body, len, chunk_len, participants);
-        self.finish()
-    }
-
-    /// Makes `body` the current run, its chunks unclaimed, once the
-    /// stragglers of the last run have left, and counts it in the epoch.
-    fn publish(&self, body: B, len: usize, chunk_len: usize, participants: usize) {
-        let state = &self.state;
         {
             // Waits for stragglers of the last run (woken too late to find
             // a chunk) to leave.
@@ -212,20 +150,15 @@ impl<B: LoopBody> Loop<B> {
                 body,
                 len,
                 chunk_len,
-                participants,
+                participants: helpers + 1,
             });
         }
-        state.region.epoch.fetch_add(1, Ordering::Release);
-    }
-
-    /// Runs chunks on the caller, waits for the participants still inside,
-    /// and takes the body back (dropped) and the combined value.
-    fn finish(&self) -> Result<Option<B::Out>, TaskError> {
-        let state = &self.state;
-        state.join_run();
-        let mut backoff = Backoff::default();
+        for _ in 0..helpers {
+            pool.wake(Arc::clone(state) as Arc<dyn Participant>);
+        }
+        state.participate();
         while state.inside.load(Ordering::Acquire) != 0 {
-            backoff.snooze();
+            std::thread::yield_now();
         }
         let run = state
             .run
@@ -237,12 +170,6 @@ impl<B: LoopBody> Loop<B> {
             Some(message) => Err(TaskError::Panicked { message }),
             None => Ok(lock(&state.out).take()),
         }
-    }
-
-    /// The handle a region's helpers run this loop's runs through.
-    /// Allocates nothing (a count on the loop's state).
-    pub fn crew(&self) -> crate::Crew<B> {
-        crate::Crew::new(Arc::clone(&self.state))
     }
 }
 
@@ -264,21 +191,7 @@ impl<B: LoopBody> State<B> {
 }
 
 impl<B: LoopBody> Participant for State<B> {
-    /// Joins the current run, or, while a region is open, every run until
-    /// it closes ([`State::stay`]).
     fn participate(&self) {
-        if self.region.open.load(Ordering::Acquire) {
-            self.stay();
-        } else {
-            self.join_run();
-        }
-    }
-}
-
-impl<B: LoopBody> State<B> {
-    /// Claims and runs chunks of the current run, if any, until none is
-    /// left.
-    pub(crate) fn join_run(&self) {
         let run = self.run.read().unwrap_or_else(PoisonError::into_inner);
         let Some(Run {
             body,

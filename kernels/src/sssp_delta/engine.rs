@@ -169,13 +169,6 @@ impl DeltaStepping {
     /// search ends with the translation of its result back
     /// ([`DeltaStepping::write_results`] then only reads it).
     pub fn search(&mut self, root: Vertex) -> SsspStats {
-        let crew = self.loops.crew();
-        crew.region(self.backend(), || self.search_in_region(root))
-    }
-
-    /// [`DeltaStepping::search`], its phases run by the threads of one
-    /// region.
-    fn search_in_region(&mut self, root: Vertex) -> SsspStats {
         let root = (self.shared.graph.labels()).map_or(root, |labels| labels.new_label(root));
         let threads = self.shared.backend.slots();
         if self.shared.workers.len() != threads {
