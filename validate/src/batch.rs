@@ -208,10 +208,9 @@ impl Batch {
         assert_eq!(tuples.num_vertices(), n, "a batch judges one graph");
         assert!(self.held.len() < LANES, "the batch is full");
         // Each chunk's vertices with a tuple are written straight into row
-        // `lane` of their tiles: level and parent's dense index, or
-        // unreached (also the padding past a chunk's last one). A reached
-        // vertex but the root with no tuple, or whose parent has none,
-        // makes the search go alone (`stray`).
+        // `lane` of their tiles: level and whole parent, or unreached (also
+        // the padding past a chunk's last one). A reached vertex but the
+        // root with no tuple makes the search go alone (`stray`).
         let (lane, layout, numbering) = (self.held.len(), self.layout, &self.numbering);
         let stray = AtomicBool::new(false);
         let fill = |first: usize, levels: &[u32], out: &mut [&mut [Tile]]| {
@@ -226,20 +225,14 @@ impl Batch {
             // and unreached, interleave at random.
             for (i, &level) in levels.iter().enumerate() {
                 let v = first + i;
-                let reached = level != UNREACHED;
-                // A reached vertex's parent is a checked id.
-                #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
-                let parent = if reached {
-                    parents.parent(v) as usize
-                } else {
-                    v
-                };
-                let (has, parent_has) = (numbering.present(v), numbering.present(parent));
-                strays |= reached & (v as u64 != root) & !(has & parent_has);
-                #[allow(clippy::cast_possible_truncation)] // dense indices below 2^26
-                let print = numbering.rank(parent) as u32;
+                // A reached vertex's parent is a checked id; others' cells
+                // do not use theirs.
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let parent = parents.parent(v) as u32;
+                let (has, _) = numbering.entry(v);
+                strays |= (level != UNREACHED) & (v as u64 != root) & !has;
                 let keep = 0u32.wrapping_sub(u32::from(level <= max_level));
-                cells[d] = (level << shift | print) & keep | unreached & !keep;
+                cells[d] = (level << shift | parent) & keep | unreached & !keep;
                 d += usize::from(has);
             }
             cells[d..].fill(unreached);
@@ -409,19 +402,20 @@ impl ParentArray for LaneParents<'_> {
     }
 
     fn parent(&self, v: usize) -> i64 {
-        if !self.numbering.present(v) {
+        let (has, d) = self.numbering.entry(v);
+        if !has {
             return if v as u64 == self.root { v as i64 } else { -1 };
         }
-        let cell = self.line(self.numbering.rank(v)).0[self.lane];
+        let cell = self.line(d as usize).0[self.lane];
         if cell >> self.layout.shift == self.layout.unreached_level() {
             -1
         } else {
-            self.numbering.vertex((cell & self.layout.print()) as usize) as i64
+            i64::from(cell & self.layout.print())
         }
     }
 
     fn prefetch(&self, v: usize) {
-        prefetch(self.line(self.numbering.rank(v)));
+        prefetch(self.line(self.numbering.entry(v).1 as usize));
     }
 }
 

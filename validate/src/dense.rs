@@ -17,13 +17,14 @@
 //! tuple's 16-bit offsets in its block pair become 16-bit offsets among
 //! the blocks' dense indices.
 //!
-//! Layout: a presence bit per vertex, and per 64-bit word of bits the dense
-//! index of its first present vertex relative to its block's dense base
-//! (`u16`), and per block that base: `rank(v)` is the base, the word's
-//! offset and a population count, all within a block's 10 KiB. Memory: a
-//! fifth of a byte a vertex ([`Numbering::bytes_for`]). Built in one
-//! parallel pass over the block-ordered words (a bit is set only if not
-//! yet set: most ends were seen before) and one over the words of bits.
+//! Layout: per vertex, a `u32`: its dense index, or for a vertex with no
+//! tuple the next dense index with the top bit set (so the table, top bit
+//! aside, never decreases, and a vertex's index and presence are one
+//! load). Memory: 4 bytes a vertex ([`Numbering::bytes_for`]; a quarter
+//! of a byte a tuple at edgefactor 16). Built in one parallel pass over
+//! the block-ordered words into presence bits (a bit is set only if not
+//! yet set: most ends were seen before) and one over the vertices, block
+//! by block.
 
 use crate::lanes::TILE;
 use crate::order::{BLOCK, TupleBlocks};
@@ -33,28 +34,24 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Presence words per block.
 const WORDS: usize = BLOCK / 64;
-/// Presence words per group of [`VERTEX_GRAIN`] vertices.
-const GROUP_WORDS: usize = VERTEX_GRAIN / 64;
+/// The top bit of a table entry: the vertex has no tuple.
+const ABSENT: u32 = 1 << 31;
 
 /// The dense indices of the vertices that appear in some tuple.
 #[derive(Debug)]
 pub(crate) struct Numbering {
-    /// Bit `v % 64` of word `v / 64`: vertex `v` has a tuple.
-    bits: Vec<u64>,
-    /// Per word: the dense index of its first present vertex, from its
-    /// block's base.
-    offset: Vec<u16>,
-    /// Per block: the dense index of its first present vertex, a multiple
-    /// of [`TILE`]; one more entry, the dense count.
-    base: Vec<u32>,
+    /// Per vertex (padded to a whole block): its dense index, or the next
+    /// one with [`ABSENT`] set.
+    table: Vec<u32>,
+    /// The dense indices used (a multiple of [`TILE`]).
+    len: usize,
 }
 
 impl Numbering {
     /// Bytes a numbering of `num_vertices` vertices keeps (vertices padded
-    /// to a whole block): a bit and a sixty-fourth of a `u16` a vertex.
+    /// to a whole block): 4 a vertex.
     pub(crate) fn bytes_for(num_vertices: u64) -> u64 {
-        let words = num_vertices.next_multiple_of(BLOCK as u64) / 64;
-        words * (size_of::<u64>() + size_of::<u16>()) as u64
+        num_vertices.next_multiple_of(BLOCK as u64) * size_of::<u32>() as u64
     }
 
     /// The numbering of the vertices of `tuples`' words. Parallel.
@@ -69,101 +66,95 @@ impl Numbering {
             }
         });
         let bits: Vec<u64> = bits.into_iter().map(AtomicU64::into_inner).collect();
-        Numbering::from_bits(bits)
+        Numbering::from_bits(&bits)
     }
 
     /// The numbering of the set `bits` (whole blocks).
-    fn from_bits(bits: Vec<u64>) -> Numbering {
+    fn from_bits(bits: &[u64]) -> Numbering {
         debug_assert_eq!(bits.len() % WORDS, 0);
-        let mut offset = vec![0u16; bits.len()];
-        // Each block's offsets and dense count, in parallel.
-        let counts: Vec<usize> = offset
-            .par_chunks_mut(WORDS)
-            .zip(bits.par_chunks(WORDS))
-            .map(|(offset, bits)| {
-                let mut count = 0usize;
-                for (w, (o, b)) in offset.iter_mut().zip(bits).enumerate() {
-                    if w % GROUP_WORDS == 0 {
-                        count = count.next_multiple_of(TILE);
-                    }
-                    *o = u16::try_from(count).expect("a block's offsets fit 16 bits");
-                    count += b.count_ones() as usize;
+        // Each block's dense count, then each block's table from its base.
+        let count = |bits: &[u64], mut base: usize, mut entry: Option<&mut [u32]>| {
+            for (w, &word) in bits.iter().enumerate() {
+                if w % (VERTEX_GRAIN / 64) == 0 {
+                    base = base.next_multiple_of(TILE);
                 }
-                count.next_multiple_of(TILE)
-            })
-            .collect();
-        let mut base = Vec::with_capacity(counts.len() + 1);
-        let mut total = 0;
-        base.push(0);
+                if let Some(table) = entry.as_deref_mut() {
+                    for (i, t) in table[w * 64..(w + 1) * 64].iter_mut().enumerate() {
+                        let has = word >> i & 1 != 0;
+                        let index = u32::try_from(base).expect("dense indices fit 31 bits");
+                        *t = if has { index } else { index | ABSENT };
+                        base += usize::from(has);
+                    }
+                } else {
+                    base += word.count_ones() as usize;
+                }
+            }
+            base.next_multiple_of(TILE)
+        };
+        let counts: Vec<usize> = bits.par_chunks(WORDS).map(|b| count(b, 0, None)).collect();
+        let mut bases = Vec::with_capacity(counts.len());
+        let mut len = 0;
         for c in counts {
-            total += c;
-            base.push(u32::try_from(total).expect("dense indices fit 32 bits"));
+            bases.push(len);
+            len += c;
         }
-        Numbering { bits, offset, base }
+        let mut table = vec![0u32; bits.len() * 64];
+        table
+            .par_chunks_mut(BLOCK)
+            .zip(bits.par_chunks(WORDS))
+            .zip(bases)
+            .for_each(|((table, bits), base)| {
+                count(bits, base, Some(table));
+            });
+        Numbering { table, len }
     }
 
     /// The dense indices used (a multiple of [`TILE`]).
     pub(crate) fn len(&self) -> usize {
-        *self.base.last().expect("one base at least") as usize
+        self.len
+    }
+
+    /// Vertex `v`'s entry: whether it has a tuple, and its dense index (for
+    /// a vertex with none, the next one).
+    #[inline(always)]
+    pub(crate) fn entry(&self, v: usize) -> (bool, u32) {
+        let t = self.table[v];
+        (t & ABSENT == 0, t & !ABSENT)
     }
 
     /// True when vertex `v` has a tuple.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn present(&self, v: usize) -> bool {
-        self.bits[v / 64] >> (v % 64) & 1 != 0
+        self.entry(v).0
     }
 
-    /// The dense index of present vertex `v` (for a vertex with no tuple,
-    /// that of the next present one).
-    #[inline(always)]
+    /// The dense index of present vertex `v`.
+    #[cfg(test)]
     pub(crate) fn rank(&self, v: usize) -> usize {
-        self.base[v / BLOCK] as usize + self.in_block(v / BLOCK)(v % BLOCK) as usize
+        self.entry(v).1 as usize
     }
 
     /// The dense index of the first vertex of group `g` (chunk `g` of
     /// [`VERTEX_GRAIN`] vertices).
     pub(crate) fn group_start(&self, g: usize) -> usize {
-        let word = g * GROUP_WORDS;
-        if word == self.bits.len() {
-            return self.len();
-        }
-        self.base[word / WORDS] as usize + usize::from(self.offset[word])
+        self.table
+            .get(g * VERTEX_GRAIN)
+            .map_or(self.len, |&t| (t & !ABSENT) as usize)
     }
 
     /// The dense base of block `b`.
     #[inline(always)]
     pub(crate) fn block_base(&self, b: usize) -> usize {
-        self.base[b] as usize
+        self.group_start(b * BLOCK / VERTEX_GRAIN)
     }
 
-    /// Block `b`'s rank: a present vertex's offset in its block to its
-    /// dense offset from the block's base.
+    /// Block `b`'s entries: a present vertex's offset in its block to its
+    /// dense index.
     #[inline(always)]
-    pub(crate) fn in_block(&self, b: usize) -> impl Fn(usize) -> u32 + '_ {
-        let bits: &[u64; WORDS] = self.bits[b * WORDS..(b + 1) * WORDS]
+    pub(crate) fn block(&self, b: usize) -> &[u32; BLOCK] {
+        self.table[b * BLOCK..(b + 1) * BLOCK]
             .try_into()
-            .expect("whole blocks");
-        let offset: &[u16; WORDS] = self.offset[b * WORDS..(b + 1) * WORDS]
-            .try_into()
-            .expect("whole blocks");
-        move |a| {
-            let (w, bit) = ((a / 64) % WORDS, a % 64);
-            u32::from(offset[w]) + (bits[w] & ((1u64 << bit) - 1)).count_ones()
-        }
-    }
-
-    /// The vertex of dense index `d`, which [`Numbering::rank`] gave a
-    /// present vertex. A binary search: for naming errors only.
-    pub(crate) fn vertex(&self, d: usize) -> usize {
-        let block = self.base.partition_point(|&b| b as usize <= d) - 1;
-        let r = d - self.base[block] as usize;
-        let words = &self.offset[block * WORDS..(block + 1) * WORDS];
-        let word = words.partition_point(|&o| usize::from(o) <= r) - 1;
-        let mut bits = self.bits[block * WORDS + word];
-        for _ in 0..r - usize::from(words[word]) {
-            bits &= bits - 1;
-        }
-        block * BLOCK + word * 64 + bits.trailing_zeros() as usize
+            .expect("whole blocks")
     }
 
     /// Every vertex of `num_vertices` present: dense indices are the ids
@@ -174,7 +165,7 @@ impl Numbering {
         for v in num_vertices..bits.len() * 64 {
             bits[v / 64] &= !(1 << (v % 64));
         }
-        Numbering::from_bits(bits)
+        Numbering::from_bits(&bits)
     }
 }
 
@@ -192,9 +183,9 @@ mod tests {
     use super::*;
     use generator::Edge;
 
-    /// Guards rank and its inverse: dense indices of present vertices in
-    /// vertex order, each group from a multiple of sixteen, a block within
-    /// `BLOCK` of its base; `vertex` undoes `rank`.
+    /// Guards the numbering: dense indices of present vertices in vertex
+    /// order, each group from a multiple of sixteen, a block within `BLOCK`
+    /// of its base.
     #[test]
     fn present_vertices_are_numbered_in_order_and_back() {
         let n: u32 = 3 * (1 << 16) + 777;
@@ -219,8 +210,8 @@ mod tests {
         let ranks: Vec<usize> = present.iter().map(|&v| numbering.rank(v)).collect();
         assert!(ranks.windows(2).all(|r| r[0] < r[1]), "in vertex order");
         for (&v, &d) in present.iter().zip(&ranks) {
-            assert_eq!(numbering.vertex(d), v);
             assert!(d - numbering.block_base(v / BLOCK) < BLOCK);
+            assert_eq!(numbering.entry(v), (true, d as u32));
         }
         for g in 0..=(n as usize).div_ceil(VERTEX_GRAIN) {
             assert_eq!(numbering.group_start(g) % TILE, 0);

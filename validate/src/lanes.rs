@@ -153,48 +153,49 @@ pub(crate) fn judge_item(
         high,
         seen_low,
         seen_high,
-        #[allow(clippy::cast_possible_truncation)] // dense indices below 2^26
-        low_base: low_base as u32,
+        #[allow(clippy::cast_possible_truncation)] // ids below 2^26
+        low_base: item.low_base as u32,
         #[allow(clippy::cast_possible_truncation)]
-        high_base: high_base as u32,
+        high_base: item.high_base as u32,
         layout,
     };
-    let (rank_low, rank_high) = (
-        numbering.in_block(low_block),
-        numbering.in_block(high_block),
-    );
+    let (rank_low, rank_high) = (numbering.block(low_block), numbering.block(high_block));
     let mut judged = Judged {
         nedge: [0; LANES],
         bad: 0,
     };
-    let mut judge = |words: &[u32]| match form {
-        Form::Portable => judge_words(&ends, words, &mut judged),
+    let mut judge = |words: &[u32], dense: &[u32]| match form {
+        Form::Portable => judge_words(&ends, words, dense, &mut judged),
         #[cfg(target_arch = "x86_64")]
         Form::Avx512 => {
             assert!(std::arch::is_x86_feature_detected!("avx512f"));
             // SAFETY: the processor has AVX-512F (asserted just above).
             #[allow(unsafe_code)]
             unsafe {
-                judge_words_avx512(&ends, words, &mut judged);
+                judge_words_avx512(&ends, words, dense, &mut judged);
             }
         }
     };
     // Each run is numbered (and its lines prefetched) while the run before
     // it waits to be judged.
     let (mut now, mut next) = ([0u32; AHEAD], [0u32; AHEAD]);
-    let mut ready = 0;
-    for run in words.chunks(AHEAD) {
+    let mut ready = 0..0;
+    for (k, run) in words.chunks(AHEAD).enumerate() {
         for (d, &w) in next.iter_mut().zip(run) {
-            let (a, b) = (rank_low(w as usize & 0xffff), rank_high(w as usize >> 16));
+            // Ends with a tuple: their entries are dense indices.
+            #[allow(clippy::cast_possible_truncation)] // dense indices below 2^26
+            let a = rank_low[w as usize & 0xffff] - low_base as u32;
+            #[allow(clippy::cast_possible_truncation)]
+            let b = rank_high[w as usize >> 16] - high_base as u32;
             prefetch(line(ends.low, a));
             prefetch(line(ends.high, b));
             *d = a | b << 16;
         }
-        judge(&now[..ready]);
+        judge(&words[ready.clone()], &now[..ready.len()]);
         std::mem::swap(&mut now, &mut next);
-        ready = run.len();
+        ready = k * AHEAD..k * AHEAD + run.len();
     }
-    judge(&now[..ready]);
+    judge(&words[ready.clone()], &now[..ready.len()]);
     (judged.nedge.map(u64::from), judged.bad)
 }
 
@@ -212,26 +213,30 @@ struct Ends<'a> {
     high: &'a [Tile; BLOCK / TILE],
     seen_low: &'a [AtomicU16; BLOCK],
     seen_high: &'a [AtomicU16; BLOCK],
+    /// The lower end's block's first id.
     low_base: u32,
+    /// The higher end's block's first id.
     high_base: u32,
     layout: Layout,
 }
 
-/// The batch's judging of one run of a block pair's `words` (numbered
-/// densely): per lane, each tuple counts toward nedge if its ends are
+/// The batch's judging of one run of a block pair's `words`, whose ends'
+/// offsets among their blocks' dense indices are `dense` (where their
+/// lines and marks lie; the cells name parents by id): per lane, each
+/// tuple counts toward nedge if its ends are
 /// reached, fails check 4 if exactly one is or the levels differ by more
 /// than one, and marks the lower end's tree edge if the ends are one level
 /// apart and the lower names the upper as its parent.
 #[inline(always)]
-fn judge_words(ends: &Ends<'_>, words: &[u32], judged: &mut Judged) {
+fn judge_words(ends: &Ends<'_>, words: &[u32], dense: &[u32], judged: &mut Judged) {
     let (shift, print) = (ends.layout.shift, ends.layout.print());
     let unreached = ends.layout.unreached_level();
     let nedge = &mut judged.nedge;
     let mut bad = [false; LANES];
-    for &w in words {
-        let (a, b) = (w & 0xffff, w >> 16);
+    for (&w, &d) in words.iter().zip(dense) {
+        let (a, b) = (d & 0xffff, d >> 16);
         let (cells_a, cells_b) = (line(ends.low, a), line(ends.high, b));
-        let (id_a, id_b) = (ends.low_base + a, ends.high_base + b);
+        let (id_a, id_b) = (ends.low_base | w & 0xffff, ends.high_base | w >> 16);
         let (mut b_child, mut a_child) = (0u16, 0u16);
         for k in 0..LANES {
             let (x, y) = (cells_a.0[k], cells_b.0[k]);
@@ -258,7 +263,7 @@ fn judge_words(ends: &Ends<'_>, words: &[u32], judged: &mut Judged) {
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 #[target_feature(enable = "avx512f")]
-unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32], judged: &mut Judged) {
+unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32], dense: &[u32], judged: &mut Judged) {
     use std::arch::x86_64::{
         __m512i, _mm_cvtsi32_si128, _mm512_add_epi32, _mm512_and_si512, _mm512_cmpeq_epi32_mask,
         _mm512_cmpgt_epu32_mask, _mm512_cmpneq_epi32_mask, _mm512_loadu_si512,
@@ -278,16 +283,16 @@ unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32], judged: &mut Judged
         // bytes of one `__m512i`.
         unsafe { std::mem::transmute::<Line, __m512i>(*line) }
     };
-    for &w in words {
-        let (a, b) = (w & 0xffff, w >> 16);
+    for (&w, &d) in words.iter().zip(dense) {
+        let (a, b) = (d & 0xffff, d >> 16);
         let (x, y) = (vector(line(ends.low, a)), vector(line(ends.high, b)));
         let (level_a, level_b) = (_mm512_srl_epi32(x, shift), _mm512_srl_epi32(y, shift));
         let gap = _mm512_add_epi32(_mm512_sub_epi32(level_a, level_b), one);
         bad |= _mm512_cmpgt_epu32_mask(gap, two);
         let reached = _mm512_cmpneq_epi32_mask(level_a, unreached);
         nedge = _mm512_mask_add_epi32(nedge, reached, nedge, one);
-        let id_a = _mm512_set1_epi32((ends.low_base + a).cast_signed());
-        let id_b = _mm512_set1_epi32((ends.high_base + b).cast_signed());
+        let id_a = _mm512_set1_epi32((ends.low_base | w & 0xffff).cast_signed());
+        let id_b = _mm512_set1_epi32((ends.high_base | w >> 16).cast_signed());
         let b_next = _mm512_cmpeq_epi32_mask(level_b, _mm512_add_epi32(level_a, one));
         let b_child = _mm512_mask_cmpeq_epi32_mask(b_next, _mm512_and_si512(y, print), id_a);
         let a_next = _mm512_cmpeq_epi32_mask(level_a, _mm512_add_epi32(level_b, one));
