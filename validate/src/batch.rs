@@ -18,10 +18,9 @@
 //! up to `2^26` vertices, the level above), into row `lane` of their
 //! `Tile`s of sixteen vertices (whole 64-byte rows). Only the vertices
 //! that have a tuple get cells, by their dense indices (`dense.rs`: about
-//! half the vertices at SCALE 26), and a parent is stored as its dense
-//! index. A reached vertex other than the root with no tuple, or whose
-//! parent has none, cannot show its tree edge (check 3 fails); such a
-//! search, and a tree deeper than a cell's level holds (253 levels, 61 at
+//! half the vertices at SCALE 26); a cell still names the parent by its
+//! id. A reached vertex other than the root with no tuple cannot show its
+//! tree edge (check 3 fails); such a search, and a tree deeper than a cell's level holds (253 levels, 61 at
 //! `2^26` vertices), is validated alone at once instead, on the parents
 //! as given, so its error is the one a single validation names.
 //!
@@ -39,9 +38,9 @@
 //! single validation names.
 //!
 //! Invariants: a lane's cells are those a single validation of its search
-//! computes, for the vertices that have a tuple, the parents renumbered
-//! densely; in a held search every reached vertex but the root has a tuple
-//! and so has its parent; every tuple but the self-loops (which no check
+//! computes, for the vertices that have a tuple; in a held search every
+//! reached vertex but the root has a tuple (one whose parent has none
+//! fails check 3 in the pass); every tuple but the self-loops (which no check
 //! reads) is judged in every lane; a worker's mask array is written by
 //! that worker only (plain loads and stores, no locked read-modify-write).
 //!

@@ -5,8 +5,8 @@
 //! and meets no tuple in check 4: in a valid tree it is unreached or the
 //! root. Kronecker graphs leave many such vertices (a search reaches about
 //! half of `N` at SCALE 26), so the batch's tiles, masks and sweep cover
-//! the *present* vertices only, and a reached vertex with no tuple (or a
-//! parent with none) is failed while its cells are written.
+//! the *present* vertices only, and a reached vertex other than the root
+//! with no tuple is failed while its cells are written.
 //!
 //! The numbering follows the vertex order: block by block ([`BLOCK`] ids),
 //! and inside a block group by group ([`VERTEX_GRAIN`] ids, the chunks in
