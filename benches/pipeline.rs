@@ -105,7 +105,7 @@ fn pipeline(c: &mut Criterion) {
     // Sixteen searches held and judged in one pass, as a run validates
     // them (`validate::Batch`); criterion's time is for all sixteen, so
     // divide by 16 for one search's share.
-    let mut batch = validate::Batch::new(&blocked);
+    let mut batch = validate::Batch::new(n);
     group.bench_function("validate_batched_16", |b| {
         b.iter(|| {
             for _ in 0..validate::batch::LANES {

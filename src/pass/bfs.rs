@@ -84,7 +84,7 @@ impl<'a> BfsChecker<'a> {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
         let judge = match tuples {
-            Tuples::Blocks(blocks) if Batch::suits(n) => Judge::Batched(Batch::new(blocks), blocks),
+            Tuples::Blocks(blocks) if Batch::suits(n) => Judge::Batched(Batch::new(n), blocks),
             _ => Judge::Alone(Validator::new(n), tuples),
         };
         BfsChecker { judge }

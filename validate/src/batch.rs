@@ -13,16 +13,12 @@
 //! runs them (`tree.rs`: ranges, then tree levels), or, when the kernel
 //! claims its levels, one pass that proves the claims instead of walking
 //! (`certificate.rs`; any failed claim falls back to the walks); as each
-//! chunk's levels are known, its vertices' levels and parents go, as 4-byte cells
+//! chunk's levels are known, its vertices' levels and whole parents go, as 4-byte cells
 //! (`Layout`: the parent in the low 24 bits, or in as many as the ids need
 //! up to `2^26` vertices, the level above), into row `lane` of their
-//! `Tile`s of sixteen vertices (whole 64-byte rows). Only the vertices
-//! that have a tuple get cells, by their dense indices (`dense.rs`: about
-//! half the vertices at SCALE 26); a cell still names the parent by its
-//! id. A reached vertex other than the root with no tuple cannot show its
-//! tree edge (check 3 fails); such a search, and a tree deeper than a cell's level holds (253 levels, 61 at
-//! `2^26` vertices), is validated alone at once instead, on the parents
-//! as given, so its error is the one a single validation names.
+//! `Tile`s of sixteen vertices (whole 64-byte rows). A tree deeper than a
+//! cell's level holds (253 levels, 61 at `2^26` vertices) is validated
+//! alone at once instead.
 //!
 //! Per batch ([`Batch::settle`]): every tile is transposed in place, so
 //! that its row `i` holds vertex `i`'s sixteen cells (lanes not held are
@@ -32,39 +28,32 @@
 //! apart whose lower end names the upper as its parent); a sweep over the
 //! vertices then finds the lanes in which a reached vertex other than the
 //! root showed none (check 3). A lane that failed is judged again alone
-//! by [`Validator`] on its cells, which with the numbering hold its whole
-//! parent array (a held search's vertices without a tuple are unreached,
-//! or the root, its own parent), so the error named is exactly the one a
-//! single validation names.
+//! by [`Validator`] on its cells, which hold its whole parent array, so
+//! the error named is exactly the one a single validation names.
 //!
 //! Invariants: a lane's cells are those a single validation of its search
-//! computes, for the vertices that have a tuple; in a held search every
-//! reached vertex but the root has a tuple (one whose parent has none
-//! fails check 3 in the pass); every tuple but the self-loops (which no check
-//! reads) is judged in every lane; a worker's mask array is written by
-//! that worker only (plain loads and stores, no locked read-modify-write).
+//! computes; every tuple but the self-loops (which no check reads) is
+//! judged in every lane; a worker's mask array is written by that worker
+//! only (plain loads and stores, no locked read-modify-write).
 //!
 //! Cost: per held search, checks 1 and 2 (the walks, or the certificate's
 //! one pass over the vertices), whose fill writes the tiles itself (no
 //! cell array, no copy); per batch, one pass over the block-ordered tuples
 //! for all sixteen searches, a transposition of the tiles and one sweep
-//! over the vertices with a tuple. Memory: 64 bytes a vertex with a tuple
-//! for the tiles and 2 per worker for the masks, 4 a vertex for the walks'
-//! levels, a fifth of a byte a vertex for the numbering
-//! ([`Batch::bytes_for`], which cannot know how many vertices have a
-//! tuple and counts them all). The timings behind these choices are in
+//! over the vertices. Memory: 64 bytes a vertex for the tiles, 4 for the
+//! walks' levels, 2 a vertex per worker for the masks
+//! ([`Batch::bytes_for`]). The timings behind these choices are in
 //! `docs/history-validate.md`.
 
 use crate::certificate::certify_and_fill_with;
-use crate::dense::Numbering;
 pub use crate::lanes::LANES;
 use crate::lanes::{Form, Layout, Line, TILE, Tile, judge_item};
 use crate::order::{BLOCK, TupleBlocks};
-use crate::tree::{UNREACHED, VERTEX_GRAIN};
-use crate::{Invalid, ParentArray, TreeSummary, Validator, check_nedge, tree};
+use crate::tree::UNREACHED;
+use crate::{Invalid, ParentArray, TreeSummary, Validator, check_nedge, padded, tree};
 use par::hint::prefetch;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
 /// The most vertices a batch judges: `2^26`, whose ids leave a lane's
 /// cell 6 bits of level (61 levels, deeper than any Kronecker tree).
@@ -100,11 +89,8 @@ pub struct Batch {
     num_vertices: usize,
     layout: Layout,
     levels: Vec<AtomicU32>,
-    /// The dense indices of the vertices with a tuple.
-    numbering: Numbering,
-    /// By dense index, a whole block past the last.
     tiles: Vec<Tile>,
-    /// Per worker, per dense index: the lanes whose tree edge of the vertex a
+    /// Per worker, per vertex: the lanes whose tree edge of the vertex a
     /// tuple showed.
     seen: Vec<AtomicU16>,
     held: Vec<Held>,
@@ -122,31 +108,21 @@ impl Batch {
         num_vertices <= MAX_VERTICES
     }
 
-    /// The most working memory of a batch for `num_vertices` vertices and
-    /// `workers` threads, when every vertex has a tuple: 4 bytes a vertex
-    /// for the levels, 64 for the tiles and 2 per worker for the masks
-    /// (vertices padded to a whole block of 64 Ki, and one block more),
-    /// and the numbering's fifth of a byte ([`Batch`]'s overview). A graph
-    /// whose vertices have tuples in part takes 66 bytes and 2 per worker
-    /// less for each vertex without one.
+    /// The working memory of a batch for `num_vertices` vertices and
+    /// `workers` threads: 68 bytes a vertex and 2 per worker ([`Batch`]'s
+    /// overview), vertices padded to a whole block of 64 Ki.
     pub fn bytes_for(num_vertices: u64, workers: usize) -> u64 {
-        let cells = num_vertices.next_multiple_of(BLOCK as u64) + BLOCK as u64;
-        let per_cell = size_of::<Line>() + size_of::<AtomicU16>() * workers;
-        size_of::<AtomicU32>() as u64 * num_vertices
-            + per_cell as u64 * cells
-            + Numbering::bytes_for(num_vertices)
+        let padded = num_vertices.next_multiple_of(BLOCK as u64);
+        let per_vertex = size_of::<AtomicU32>() + size_of::<Line>();
+        per_vertex as u64 * padded + (size_of::<AtomicU16>() * workers) as u64 * padded
     }
 
-    /// A batch for searches of the graph of `tuples` (at most `2^26`
-    /// vertices: [`Batch::suits`]), for the current rayon pool's workers
-    /// (a pool with more workers makes [`Batch::settle`] allocate for
-    /// them). Numbers the vertices that have a tuple: one pass over the
-    /// tuples.
-    pub fn new(tuples: &TupleBlocks) -> Self {
-        let num_vertices = tuples.num_vertices();
+    /// A batch for graphs of `num_vertices` vertices (at most `2^26`:
+    /// [`Batch::suits`]), for the current rayon pool's workers (a pool
+    /// with more workers makes [`Batch::settle`] allocate for them).
+    pub fn new(num_vertices: usize) -> Self {
         assert!(Batch::suits(num_vertices), "too many vertices for a batch");
-        let numbering = Numbering::of(tuples);
-        let cells = numbering.len() + BLOCK;
+        let padded = padded(num_vertices);
         let layout = Layout::for_vertices(num_vertices);
         Batch {
             num_vertices,
@@ -154,15 +130,13 @@ impl Batch {
             // The levels stay a zeroed allocation, not resident until a
             // walk needs them; the tiles and seen marks are filled in
             // parallel: 64 bytes a vertex and 2 a worker's vertex, about
-            // 4.3 GiB at 2^26 vertices (all with tuples), took seconds on
-            // one thread.
+            // 4.3 GiB at 2^26 vertices, took seconds on one thread.
             levels: (0..num_vertices).map(|_| AtomicU32::new(0)).collect(),
-            numbering,
-            tiles: (0..cells / TILE)
+            tiles: (0..padded / TILE)
                 .into_par_iter()
                 .map(|_| Tile::unreached(layout))
                 .collect(),
-            seen: (0..rayon::current_num_threads() * cells)
+            seen: (0..rayon::current_num_threads() * padded)
                 .into_par_iter()
                 .map(|_| AtomicU16::new(0))
                 .collect(),
@@ -206,58 +180,42 @@ impl Batch {
         let n = self.num_vertices;
         assert_eq!(tuples.num_vertices(), n, "a batch judges one graph");
         assert!(self.held.len() < LANES, "the batch is full");
-        // Each chunk's vertices with a tuple are written straight into row
-        // `lane` of their tiles: level and whole parent, or unreached (also
-        // the padding past a chunk's last one). A reached vertex but the
-        // root with no tuple makes the search go alone (`stray`).
-        let (lane, layout, numbering) = (self.held.len(), self.layout, &self.numbering);
-        let stray = AtomicBool::new(false);
-        let fill = |first: usize, levels: &[u32], out: &mut [&mut [Tile]]| {
-            let [tiles] = out else {
-                unreachable!("one chunk's tiles")
-            };
-            let (shift, max_level, unreached) =
-                (layout.shift, layout.max_level(), layout.unreached());
-            let mut cells = [unreached; VERTEX_GRAIN + TILE];
-            let (mut d, mut strays) = (0, false);
-            // No branch per vertex: vertices with and without tuples, reached
-            // and unreached, interleave at random.
-            for (i, &level) in levels.iter().enumerate() {
-                let v = first + i;
+        // Each chunk's vertices are written straight into row `lane` of
+        // their tiles: level and whole parent, or unreached (also the
+        // padding past `n`).
+        let (lane, layout) = (self.held.len(), self.layout);
+        let fill = |first: usize, levels: &[u32], tiles: &mut [Tile]| {
+            for (t, tile) in tiles.iter_mut().enumerate() {
+                let at = t * TILE;
                 // A reached vertex's parent is a checked id; others' cells
                 // do not use theirs.
                 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let parent = parents.parent(v) as u32;
-                let (has, _) = numbering.entry(v);
-                strays |= (level != UNREACHED) & (v as u64 != root) & !has;
-                let keep = 0u32.wrapping_sub(u32::from(level <= max_level));
-                cells[d] = (level << shift | parent) & keep | unreached & !keep;
-                d += usize::from(has);
-            }
-            cells[d..].fill(unreached);
-            for (t, tile) in tiles.iter_mut().enumerate() {
-                tile.0[lane] = Line(cells[t * TILE..][..TILE].try_into().expect("a tile"));
-            }
-            if strays {
-                stray.store(true, Relaxed);
+                let parent = |i: usize| parents.parent(first + at + i) as u32;
+                tile.0[lane] = match levels.get(at..at + TILE) {
+                    // Sixteen vertices of the graph (all tiles but the
+                    // last): no test per vertex.
+                    Some(level) => cells(
+                        level.try_into().expect("a tile's levels"),
+                        std::array::from_fn(parent),
+                        layout,
+                    ),
+                    // The last tile: padding past `n` is unreached (and
+                    // reads the last vertex's parent).
+                    None => cells(
+                        &std::array::from_fn(|i| levels.get(at + i).copied().unwrap_or(UNREACHED)),
+                        std::array::from_fn(|i| parent(i.min(n - 1 - first - at))),
+                        layout,
+                    ),
+                };
             }
             tree::count(levels.iter().copied())
         };
-        // Each chunk of vertices writes the tiles of its dense indices.
-        let mut chunks = Vec::with_capacity(n.div_ceil(VERTEX_GRAIN));
-        let mut rest = &mut self.tiles[..];
-        for g in 0..n.div_ceil(VERTEX_GRAIN) {
-            let len = (numbering.group_start(g + 1) - numbering.group_start(g)) / TILE;
-            let (own, after) = std::mem::take(&mut rest).split_at_mut(len);
-            chunks.push(own);
-            rest = after;
-        }
         // Only an array of this batch's length can be certified; any other
         // goes to the walks, whose first check names the wrong length.
         let certified = levels
             .filter(|_| parents.entries() == n)
             .and_then(|claims| {
-                certify_and_fill_with(parents, root, claims, &mut chunks, VERTEX_GRAIN, fill)
+                certify_and_fill_with(parents, root, claims, &mut self.tiles, TILE, fill)
             });
         let (reached, depth) = match certified {
             Some(counts) => {
@@ -265,12 +223,11 @@ impl Batch {
                 counts
             }
             None => {
-                stray.store(false, Relaxed);
                 tree::check_ranges(n, root, parents, &self.levels)?;
-                tree::walk_and_fill_with(parents, &self.levels, &mut chunks, VERTEX_GRAIN, fill)?
+                tree::walk_and_fill_with(parents, &self.levels, &mut self.tiles, TILE, fill)?
             }
         };
-        if depth > layout.max_level() || stray.load(Relaxed) {
+        if depth > layout.max_level() {
             let single = self.single.get_or_insert_with(Validator::default);
             return single
                 .validate_any(tuples, root, parents, claimed_nedge)
@@ -293,12 +250,12 @@ impl Batch {
         if held.is_empty() {
             return Vec::new();
         }
-        let cells = self.tiles.len() * TILE;
+        let padded = padded(self.num_vertices);
         let workers = rayon::current_num_threads();
-        if self.seen.len() < workers * cells {
-            self.seen = (0..workers * cells).map(|_| AtomicU16::new(0)).collect();
+        if self.seen.len() < workers * padded {
+            self.seen = (0..workers * padded).map(|_| AtomicU16::new(0)).collect();
         }
-        let seen = &self.seen[..workers * cells];
+        let seen = &self.seen[..workers * padded];
         let (layout, tiles) = (self.layout, &mut self.tiles);
         tiles.par_chunks_mut(TILE_GRAIN).for_each(|tiles| {
             for tile in tiles {
@@ -308,15 +265,15 @@ impl Batch {
         seen.par_chunks(1 << 16)
             .for_each(|s| s.iter().for_each(|m| m.store(0, Relaxed)));
 
-        let (tiles, form, numbering) = (&self.tiles[..], Form::best(), &self.numbering);
+        let (tiles, form) = (&self.tiles[..], Form::best());
         let (nedge, bad) = tuples
             .items()
             .par_iter()
             .map(|item| {
                 let worker = rayon::current_thread_index().unwrap_or(0);
-                let seen = &seen[worker * cells..(worker + 1) * cells];
+                let seen = &seen[worker * padded..(worker + 1) * padded];
                 let words = &tuples.words()[item.start..item.end];
-                judge_item(form, item, words, tiles, seen, layout, numbering)
+                judge_item(form, item, words, tiles, seen, layout)
             })
             .reduce(
                 || ([0u64; LANES], 0u16),
@@ -353,17 +310,28 @@ impl Batch {
     ) -> Result<TreeSummary, Invalid> {
         let parents = LaneParents {
             tiles: &self.tiles,
-            numbering: &self.numbering,
             layout: self.layout,
             lane,
             num_vertices: self.num_vertices,
-            root: h.root,
         };
         let single = self.single.get_or_insert_with(Validator::default);
         let verdict = single.validate_any(tuples, h.root, &parents, h.claimed_nedge);
         debug_assert!(verdict.is_err(), "the batch failed a lane that is valid");
         verdict
     }
+}
+
+/// One lane's cells of sixteen vertices from their levels and parents:
+/// level and parent, or the unreached cell for an unreached vertex or a
+/// tree too deep (which goes alone). A select, no branch: reached and
+/// unreached vertices interleave at random.
+#[inline(always)]
+fn cells(level: &[u32; TILE], parent: [u32; TILE], layout: Layout) -> Line {
+    let (shift, max_level, unreached) = (layout.shift, layout.max_level(), layout.unreached());
+    Line(std::array::from_fn(|i| {
+        let keep = 0u32.wrapping_sub(u32::from(level[i] <= max_level));
+        (level[i] << shift | parent[i]) & keep | unreached & !keep
+    }))
 }
 
 /// Turns a tile of rows by lane into rows by vertex; lanes from `held` on
@@ -377,22 +345,12 @@ fn transpose(tile: &mut Tile, held: usize, unreached: u32) {
     }
 }
 
-/// One lane's parent array in the original ids, read from its cells
-/// (transposed tiles): a vertex with no tuple is unreached, or the root.
+/// One lane's parent array, read from its cells (transposed tiles).
 struct LaneParents<'a> {
     tiles: &'a [Tile],
-    numbering: &'a Numbering,
     layout: Layout,
     lane: usize,
     num_vertices: usize,
-    root: u64,
-}
-
-impl LaneParents<'_> {
-    /// The cells of the vertex of dense index `d`.
-    fn line(&self, d: usize) -> &Line {
-        &self.tiles[d / TILE].0[d % TILE]
-    }
 }
 
 impl ParentArray for LaneParents<'_> {
@@ -401,11 +359,7 @@ impl ParentArray for LaneParents<'_> {
     }
 
     fn parent(&self, v: usize) -> i64 {
-        let (has, d) = self.numbering.entry(v);
-        if !has {
-            return if v as u64 == self.root { v as i64 } else { -1 };
-        }
-        let cell = self.line(d as usize).0[self.lane];
+        let cell = self.tiles[v / TILE].0[v % TILE].0[self.lane];
         if cell >> self.layout.shift == self.layout.unreached_level() {
             -1
         } else {
@@ -414,7 +368,7 @@ impl ParentArray for LaneParents<'_> {
     }
 
     fn prefetch(&self, v: usize) {
-        prefetch(self.line(self.numbering.entry(v).1 as usize));
+        prefetch(&self.tiles[v / TILE].0[v % TILE]);
     }
 }
 

@@ -2,20 +2,15 @@
 //! vertex is laid out (`Layout`), sixteen vertices by sixteen lanes in a
 //! `Tile`, and the batch's edge pass over one block pair (`judge_item`).
 //!
-//! The tiles hold the vertices that have a tuple only, by their dense
-//! indices (`dense.rs`); a tuple's words keep the ids' offsets in their
-//! blocks. So the pass reads the words thirty-two at a time twice: once to
-//! turn both ends into offsets among their blocks' dense indices (a rank
-//! in each block's presence bits, in L1) and to prefetch both ends' lines,
-//! `AHEAD` tuples before they are judged (the lower end's are read at
-//! random in its block, and the higher end's, although they come in order,
-//! were not fetched early enough by the processor:
-//! `docs/history-validate.md` has the measurement); then to judge them.
-//! Judging one tuple in all sixteen lanes loads the two ends' lines
-//! (64 bytes each) whole, and per lane the level test of check 4, nedge
-//! and the two tree-edge tests are lane-wise arithmetic.
+//! The pass judges one tuple per step in all sixteen lanes: the two ends'
+//! lines (64 bytes each, one per end) are loaded whole, and per lane the
+//! level test of check 4, nedge and the two tree-edge tests are
+//! lane-wise arithmetic. Both ends' lines are prefetched `AHEAD` tuples
+//! early: the lower end's are read at random in its block, and the higher
+//! end's, although they come in order, were not fetched early enough by
+//! the processor (`docs/history-validate.md` has the measurement).
 //!
-//! Two forms of the same judging: a portable one, and on processors with
+//! Two forms of the same pass: a portable one, and on processors with
 //! AVX-512 one in intrinsics whose lane tests become mask registers at
 //! once (the portable form, compiled for AVX-512, built each tuple's masks
 //! from the lanes' bytes with a chain of shuffles). A test holds the two
@@ -25,7 +20,6 @@
 //! where the processor has it (checked at run time), and it reads the
 //! lines through pointers.
 
-use crate::dense::Numbering;
 use crate::order::{BLOCK, Item};
 use par::hint::prefetch;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
@@ -34,8 +28,7 @@ use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 pub const LANES: usize = 16;
 /// Vertices per tile: a tile is square.
 pub(crate) const TILE: usize = LANES;
-/// How many tuples ahead both ends' lines are prefetched: the words are
-/// numbered densely and judged in runs of this many.
+/// How many tuples ahead both ends' lines are prefetched.
 const AHEAD: usize = 32;
 
 /// How a lane's 4-byte cell holds a vertex's level and parent: the parent
@@ -120,8 +113,7 @@ impl Form {
 
 /// One work item's per-lane nedge and the lanes in which check 4 failed,
 /// by the pass in `form`; marks the tree edges it shows in this worker's
-/// `seen`. `tiles` and `seen` are by dense index (`numbering`), with a
-/// whole block past the last one's base.
+/// `seen`.
 pub(crate) fn judge_item(
     form: Form,
     item: &Item,
@@ -129,25 +121,19 @@ pub(crate) fn judge_item(
     tiles: &[Tile],
     seen: &[AtomicU16],
     layout: Layout,
-    numbering: &Numbering,
 ) -> ([u64; LANES], u16) {
-    let (low_block, high_block) = (item.low_base / BLOCK, item.high_base / BLOCK);
-    let (low_base, high_base) = (
-        numbering.block_base(low_block),
-        numbering.block_base(high_block),
-    );
-    let low: &[Tile; BLOCK / TILE] = block(tiles, low_base, TILE)
+    let low: &[Tile; BLOCK / TILE] = block(tiles, item.low_base, TILE)
         .try_into()
-        .expect("tiles are padded by a whole block");
-    let high: &[Tile; BLOCK / TILE] = block(tiles, high_base, TILE)
+        .expect("tiles are padded to whole blocks");
+    let high: &[Tile; BLOCK / TILE] = block(tiles, item.high_base, TILE)
         .try_into()
-        .expect("tiles are padded by a whole block");
-    let seen_low: &[AtomicU16; BLOCK] = block(seen, low_base, 1)
+        .expect("tiles are padded to whole blocks");
+    let seen_low: &[AtomicU16; BLOCK] = block(seen, item.low_base, 1)
         .try_into()
-        .expect("masks are padded by a whole block");
-    let seen_high: &[AtomicU16; BLOCK] = block(seen, high_base, 1)
+        .expect("masks are padded to whole blocks");
+    let seen_high: &[AtomicU16; BLOCK] = block(seen, item.high_base, 1)
         .try_into()
-        .expect("masks are padded by a whole block");
+        .expect("masks are padded to whole blocks");
     let ends = Ends {
         low,
         high,
@@ -159,52 +145,18 @@ pub(crate) fn judge_item(
         high_base: item.high_base as u32,
         layout,
     };
-    let (rank_low, rank_high) = (numbering.block(low_block), numbering.block(high_block));
-    let mut judged = Judged {
-        nedge: [0; LANES],
-        bad: 0,
-    };
-    let mut judge = |words: &[u32], dense: &[u32]| match form {
-        Form::Portable => judge_words(&ends, words, dense, &mut judged),
+    match form {
+        Form::Portable => judge_words(&ends, words),
         #[cfg(target_arch = "x86_64")]
         Form::Avx512 => {
             assert!(std::arch::is_x86_feature_detected!("avx512f"));
             // SAFETY: the processor has AVX-512F (asserted just above).
             #[allow(unsafe_code)]
             unsafe {
-                judge_words_avx512(&ends, words, dense, &mut judged);
+                judge_words_avx512(&ends, words)
             }
         }
-    };
-    // Each run is numbered (and its lines prefetched) while the run before
-    // it waits to be judged.
-    let (mut now, mut next) = ([0u32; AHEAD], [0u32; AHEAD]);
-    let mut ready = 0..0;
-    for (k, run) in words.chunks(AHEAD).enumerate() {
-        for (d, &w) in next.iter_mut().zip(run) {
-            // Ends with a tuple: their entries are dense indices.
-            #[allow(clippy::cast_possible_truncation)] // dense indices below 2^26
-            let a = rank_low[w as usize & 0xffff] - low_base as u32;
-            #[allow(clippy::cast_possible_truncation)]
-            let b = rank_high[w as usize >> 16] - high_base as u32;
-            prefetch(line(ends.low, a));
-            prefetch(line(ends.high, b));
-            *d = a | b << 16;
-        }
-        judge(&words[ready.clone()], &now[..ready.len()]);
-        std::mem::swap(&mut now, &mut next);
-        ready = k * AHEAD..k * AHEAD + run.len();
     }
-    judge(&words[ready.clone()], &now[..ready.len()]);
-    (judged.nedge.map(u64::from), judged.bad)
-}
-
-/// What the judging of a work item's runs has found so far.
-struct Judged {
-    /// Per lane, the tuples with both ends reached.
-    nedge: [u32; LANES],
-    /// The lanes in which check 4 failed.
-    bad: u16,
 }
 
 /// What [`judge_words`] reads and writes of one block pair.
@@ -213,30 +165,30 @@ struct Ends<'a> {
     high: &'a [Tile; BLOCK / TILE],
     seen_low: &'a [AtomicU16; BLOCK],
     seen_high: &'a [AtomicU16; BLOCK],
-    /// The lower end's block's first id.
     low_base: u32,
-    /// The higher end's block's first id.
     high_base: u32,
     layout: Layout,
 }
 
-/// The batch's judging of one run of a block pair's `words`, whose ends'
-/// offsets among their blocks' dense indices are `dense` (where their
-/// lines and marks lie; the cells name parents by id): per lane, each
-/// tuple counts toward nedge if its ends are
-/// reached, fails check 4 if exactly one is or the levels differ by more
-/// than one, and marks the lower end's tree edge if the ends are one level
-/// apart and the lower names the upper as its parent.
+/// The batch's edge pass over one block pair's `words`: per lane, each
+/// tuple counts toward nedge if its ends are reached, fails check 4 if
+/// exactly one is or the levels differ by more than one, and marks the
+/// lower end's tree edge if the ends are one level apart and the lower
+/// names the upper as its parent.
 #[inline(always)]
-fn judge_words(ends: &Ends<'_>, words: &[u32], dense: &[u32], judged: &mut Judged) {
+fn judge_words(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
     let (shift, print) = (ends.layout.shift, ends.layout.print());
     let unreached = ends.layout.unreached_level();
-    let nedge = &mut judged.nedge;
+    let mut nedge = [0u32; LANES];
     let mut bad = [false; LANES];
-    for (&w, &d) in words.iter().zip(dense) {
-        let (a, b) = (d & 0xffff, d >> 16);
+    for (i, &w) in words.iter().enumerate() {
+        if let Some(&ahead) = words.get(i + AHEAD) {
+            prefetch(line(ends.low, ahead & 0xffff));
+            prefetch(line(ends.high, ahead >> 16));
+        }
+        let (a, b) = (w & 0xffff, w >> 16);
         let (cells_a, cells_b) = (line(ends.low, a), line(ends.high, b));
-        let (id_a, id_b) = (ends.low_base | w & 0xffff, ends.high_base | w >> 16);
+        let (id_a, id_b) = (ends.low_base | a, ends.high_base | b);
         let (mut b_child, mut a_child) = (0u16, 0u16);
         for k in 0..LANES {
             let (x, y) = (cells_a.0[k], cells_b.0[k]);
@@ -253,7 +205,8 @@ fn judge_words(ends: &Ends<'_>, words: &[u32], dense: &[u32], judged: &mut Judge
         mark(&ends.seen_high[b as usize], b_child);
         mark(&ends.seen_low[a as usize], a_child);
     }
-    judged.bad |= (0..LANES).fold(0u16, |m, k| m | (u16::from(bad[k]) << k));
+    let bad = (0..LANES).fold(0u16, |m, k| m | (u16::from(bad[k]) << k));
+    (nedge.map(u64::from), bad)
 }
 
 /// The same pass as [`judge_words`], in AVX-512 intrinsics.
@@ -263,11 +216,11 @@ fn judge_words(ends: &Ends<'_>, words: &[u32], dense: &[u32], judged: &mut Judge
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 #[target_feature(enable = "avx512f")]
-unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32], dense: &[u32], judged: &mut Judged) {
+unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
     use std::arch::x86_64::{
         __m512i, _mm_cvtsi32_si128, _mm512_add_epi32, _mm512_and_si512, _mm512_cmpeq_epi32_mask,
-        _mm512_cmpgt_epu32_mask, _mm512_cmpneq_epi32_mask, _mm512_loadu_si512,
-        _mm512_mask_add_epi32, _mm512_mask_cmpeq_epi32_mask, _mm512_set1_epi32, _mm512_srl_epi32,
+        _mm512_cmpgt_epu32_mask, _mm512_cmpneq_epi32_mask, _mm512_mask_add_epi32,
+        _mm512_mask_cmpeq_epi32_mask, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_srl_epi32,
         _mm512_storeu_si512, _mm512_sub_epi32,
     };
     let layout = ends.layout;
@@ -275,24 +228,27 @@ unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32], dense: &[u32], judg
     let print = _mm512_set1_epi32(layout.print().cast_signed());
     let unreached = _mm512_set1_epi32(layout.unreached_level().cast_signed());
     let (one, two) = (_mm512_set1_epi32(1), _mm512_set1_epi32(2));
-    // SAFETY: `nedge` is 64 readable bytes; the load is unaligned.
-    let mut nedge = unsafe { _mm512_loadu_si512(judged.nedge.as_ptr().cast::<__m512i>()) };
+    let mut nedge = _mm512_setzero_si512();
     let mut bad = 0u16;
     let vector = |line: &Line| -> __m512i {
         // SAFETY: a `Line` is 64 bytes of 16 `u32`, aligned to 64: the
         // bytes of one `__m512i`.
         unsafe { std::mem::transmute::<Line, __m512i>(*line) }
     };
-    for (&w, &d) in words.iter().zip(dense) {
-        let (a, b) = (d & 0xffff, d >> 16);
+    for (i, &w) in words.iter().enumerate() {
+        if let Some(&ahead) = words.get(i + AHEAD) {
+            prefetch(line(ends.low, ahead & 0xffff));
+            prefetch(line(ends.high, ahead >> 16));
+        }
+        let (a, b) = (w & 0xffff, w >> 16);
         let (x, y) = (vector(line(ends.low, a)), vector(line(ends.high, b)));
         let (level_a, level_b) = (_mm512_srl_epi32(x, shift), _mm512_srl_epi32(y, shift));
         let gap = _mm512_add_epi32(_mm512_sub_epi32(level_a, level_b), one);
         bad |= _mm512_cmpgt_epu32_mask(gap, two);
         let reached = _mm512_cmpneq_epi32_mask(level_a, unreached);
         nedge = _mm512_mask_add_epi32(nedge, reached, nedge, one);
-        let id_a = _mm512_set1_epi32((ends.low_base | w & 0xffff).cast_signed());
-        let id_b = _mm512_set1_epi32((ends.high_base | w >> 16).cast_signed());
+        let id_a = _mm512_set1_epi32((ends.low_base | a).cast_signed());
+        let id_b = _mm512_set1_epi32((ends.high_base | b).cast_signed());
         let b_next = _mm512_cmpeq_epi32_mask(level_b, _mm512_add_epi32(level_a, one));
         let b_child = _mm512_mask_cmpeq_epi32_mask(b_next, _mm512_and_si512(y, print), id_a);
         let a_next = _mm512_cmpeq_epi32_mask(level_a, _mm512_add_epi32(level_b, one));
@@ -300,9 +256,10 @@ unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32], dense: &[u32], judg
         mark(&ends.seen_high[b as usize], b_child);
         mark(&ends.seen_low[a as usize], a_child);
     }
-    // SAFETY: `nedge` is 64 writable bytes; the store is unaligned.
-    unsafe { _mm512_storeu_si512(judged.nedge.as_mut_ptr().cast::<__m512i>(), nedge) };
-    judged.bad |= bad;
+    let mut counts = [0u32; LANES];
+    // SAFETY: `counts` is 64 writable bytes; the store is unaligned.
+    unsafe { _mm512_storeu_si512(counts.as_mut_ptr().cast::<__m512i>(), nedge) };
+    (counts.map(u64::from), bad)
 }
 
 /// Adds `lanes` to a vertex's marks (this worker's own: a plain load and
@@ -389,12 +346,15 @@ mod tests {
             let marks =
                 || -> Vec<AtomicU16> { (0..blocks * BLOCK).map(|_| AtomicU16::new(0)).collect() };
             let (seen_portable, seen_wide) = (marks(), marks());
-            let every = Numbering::every(blocks * BLOCK);
-            let judge = |form, seen: &[AtomicU16]| {
-                judge_item(form, &item, &words, &tiles, seen, layout, &every)
-            };
-            let portable = judge(Form::Portable, &seen_portable);
-            let wide = judge(Form::Avx512, &seen_wide);
+            let portable = judge_item(
+                Form::Portable,
+                &item,
+                &words,
+                &tiles,
+                &seen_portable,
+                layout,
+            );
+            let wide = judge_item(Form::Avx512, &item, &words, &tiles, &seen_wide, layout);
             assert_eq!(portable, wide, "shift {shift}");
             assert!(portable.1 == 0xfff0, "some lanes fail, not all");
             let bits = |s: &[AtomicU16]| s.iter().map(|m| m.load(Relaxed)).collect::<Vec<_>>();

@@ -89,7 +89,6 @@ pub mod batch;
 mod cells;
 mod certificate;
 mod confirm;
-mod dense;
 pub mod distances;
 mod edges;
 mod error;
