@@ -169,7 +169,7 @@ impl GraphSource {
                     blocks: block_passes(weights) * g.num_blocks() as u64,
                 });
                 let done = || observer.block_generated();
-                let edges = g.generate_packed_reporting(&done);
+                let edges = g.generate_reporting(&done);
                 if !weights {
                     return Ok((edges, keys));
                 }

@@ -17,7 +17,7 @@ use crate::observe::Observer;
 use crate::plan::{GeneratorSpec, GraphSource, KeyRule, Plan};
 use crate::searches::{PassOutput, Searching, on_pool_worker};
 use crate::{Error, budget, system};
-use generator::{EdgeList, Tuple, with_tuples};
+use generator::EdgeList;
 use kernels::{Bfs, Csr, SearchKey, WeightedCsr};
 use std::sync::Arc;
 use std::time::Instant;
@@ -104,25 +104,11 @@ pub(crate) struct OneView<'a> {
 /// (8 bytes a tuple while copied, 4 after) and holds every structure while
 /// its batches run; one that does not keeps the larger of the loading and
 /// the batched searches' peaks ([`crate::Pass::batched_peak`]).
-///
-/// A generated list whose ids fit a [`generator::PackedEdge`] is held
-/// packed, 7 bytes a tuple, until block order re-encodes it in place; a
-/// run that keeps the list, or puts nothing in block order, unpacks it to
-/// 8 after kernel 1.
 pub fn memory_estimate(plan: &Plan, m: u64, n: u64) -> u64 {
     let blocked = blocks_tuples(plan, plan.keys);
     let copy = blocked && reads_list(&plan.passes);
-    let packed = matches!(plan.source, GraphSource::Generated(_))
-        && n <= generator::PackedEdge::MAX_VERTICES
-        && blocked
-        && !copy;
-    let list = if packed {
-        EdgeList::packed_bytes_for(m)
-    } else {
-        EdgeList::bytes_for(m)
-    };
     let passes = plan.passes.iter();
-    let held = list
+    let held = EdgeList::bytes_for(m)
         + budget::FIXED
         + passes
             .map(|p| p.one_process_bytes(m, n, plan.validate))
@@ -193,12 +179,10 @@ impl Engine for OneProcess<'_> {
     fn build(&mut self, plan: &Plan) -> OneGraph {
         let backend = plan.backend;
         let edges = self.list();
-        let n = edges.num_vertices();
+        let (n, tuples) = (edges.num_vertices(), edges.edges());
         match edges.weights() {
             Some(weights) if plan.needs_weights() => {
-                let weighted = with_tuples!(edges, |tuples| WeightedCsr::build_on(
-                    backend, n, tuples, weights
-                ));
+                let weighted = WeightedCsr::build_on(backend, n, tuples, weights);
                 let graph = weighted.unweighted_on(backend);
                 // Split rows are also renumbered by degree, for kernel 3
                 // only (the BFS graph keeps the original labels).
@@ -212,7 +196,7 @@ impl Engine for OneProcess<'_> {
                 }
             }
             _ => OneGraph {
-                graph: Some(Arc::new(Csr::from_list_on(backend, edges))),
+                graph: Some(Arc::new(Csr::build_on(backend, n, tuples))),
                 weighted: None,
             },
         }
@@ -223,16 +207,13 @@ impl Engine for OneProcess<'_> {
         rule.choose(graph.graph.as_ref().expect("built"), plan.keys)
     }
 
-    /// A packed list is unpacked here, in place: kernel 1 was its last
-    /// reader that takes either kind.
     fn ready(&mut self, plan: &Plan, keys: usize) -> TupleOrder {
+        if !blocks_tuples(plan, keys) {
+            return TupleOrder::Input;
+        }
         let Some(Input::List(edges)) = self.input.take() else {
             unreachable!("loaded, not yet re-encoded")
         };
-        if !blocks_tuples(plan, keys) {
-            self.input = Some(Input::List(edges.unpack()));
-            return TupleOrder::Input;
-        }
         let (input, order) = block_order(edges, reads_list(&plan.passes));
         self.input = Some(input);
         order
@@ -274,9 +255,8 @@ impl Engine for OneProcess<'_> {
 }
 
 /// Re-encodes the tuples in block order for the validators that read any
-/// order: in place (packed or not) when the run owns them and need not
-/// `keep` the list (a kept packed list is unpacked in place first), as a
-/// copy when they are a read-only mapped file or kept and the copy (8
+/// order: in place when the run owns them and need not `keep` the list, as
+/// a copy when they are a read-only mapped file or kept and the copy (8
 /// bytes a tuple until re-encoded) fits in the available memory; otherwise
 /// the list stays as it is.
 fn block_order(edges: EdgeList, keep: bool) -> (Input, TupleOrder) {
@@ -293,8 +273,6 @@ fn block_order(edges: EdgeList, keep: bool) -> (Input, TupleOrder) {
         copied,
     };
     if keep {
-        // The list stays for a reader of `Edge`s.
-        let edges = edges.unpack();
         return match copy_of(&edges) {
             Some(tuples) => {
                 let blocks = blocked(tuples);
@@ -303,8 +281,8 @@ fn block_order(edges: EdgeList, keep: bool) -> (Input, TupleOrder) {
             None => (Input::List(edges), TupleOrder::Input),
         };
     }
-    match on_pool_worker(|| TupleBlocks::from_list(edges)) {
-        Ok(blocks) => (Input::Blocks(blocks), order(false)),
+    match edges.into_tuples() {
+        Ok(tuples) => (Input::Blocks(blocked(tuples)), order(false)),
         Err(mapped) => match copy_of(&mapped) {
             Some(tuples) => (Input::Blocks(blocked(tuples)), order(true)),
             None => (Input::List(mapped), TupleOrder::Input),

@@ -1,5 +1,4 @@
 use super::*;
-use generator::Edge;
 
 fn graph(n: usize, pairs: &[(u32, u32)]) -> Csr {
     let edges: Vec<Edge> = pairs.iter().map(|&(u, v)| Edge::new(u, v)).collect();
@@ -96,59 +95,14 @@ fn the_staged_scatter_builds_the_direct_scatters_rows() {
     for threads in [1, 2] {
         let (direct, staged) = par::in_pool(threads, || {
             (
-                build_rows_as::<u32, _>(Backend::Rayon, n, &edges, &[], None),
-                build_rows_as::<u32, _>(Backend::Rayon, n, &edges, &[], Some(small)),
+                build_rows_as::<u32>(Backend::Rayon, n, &edges, &[], None),
+                build_rows_as::<u32>(Backend::Rayon, n, &edges, &[], Some(small)),
             )
         })
         .unwrap();
         assert!(direct == staged, "{threads} threads");
-        let packed = generator::EdgeList::new(n as u64, edges.clone())
-            .unwrap()
-            .to_packed()
-            .unwrap();
-        let generator::ListTuples::Packed(records) = packed.tuples() else {
-            panic!("packed")
-        };
-        let packed_staged = par::in_pool(threads, || {
-            build_rows_as::<u32, _>(Backend::Rayon, n, records, &[], Some(small))
-        })
-        .unwrap();
-        assert!(packed_staged == staged, "packed, {threads} threads");
     }
     assert_matches_adjacency(n, &edges);
-}
-
-#[test]
-fn packed_and_unpacked_lists_build_the_same_graphs() {
-    use crate::WeightedCsr;
-    use generator::EdgeGenerator;
-    let g = generator::Kronecker::new(12, 16, 5).unwrap();
-    let weights = generator::generate_weights(&g, 0..g.num_blocks(), &|| {});
-    let plain = g.generate();
-    let packed = g.generate_packed_reporting(&|| {});
-    assert!(packed.is_packed());
-    let generator::ListTuples::Packed(records) = packed.tuples() else {
-        panic!("packed")
-    };
-    let n = plain.num_vertices();
-    let expected = Csr::from_edge_list(&plain);
-    let expected_weighted = WeightedCsr::build(n, plain.edges(), &weights);
-    for backend in [Backend::Rayon, Backend::Pipes] {
-        for threads in [1, 2, 3] {
-            let (graph, weighted) = par::in_pool(threads, || {
-                (
-                    Csr::from_list_on(backend, &packed),
-                    WeightedCsr::build_on(backend, n, records, &weights),
-                )
-            })
-            .unwrap();
-            assert!(graph == expected, "{backend:?}, {threads} threads");
-            assert!(
-                weighted == expected_weighted,
-                "{backend:?}, {threads} threads"
-            );
-        }
-    }
 }
 
 #[test]
