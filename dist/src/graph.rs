@@ -55,10 +55,6 @@ use renumber::{Plan, Renumbered};
 /// Tuples a rank sends per round of kernel 1 (each makes up to two arcs).
 pub const ROUND_TUPLES: usize = 1 << 20;
 
-/// How many tuples ahead the packing prefetches the renumbering of both
-/// ends (`renumber.rs`): the lookups are random reads of an `N`-entry
-/// table that would otherwise stall each tuple in turn.
-const PLAN_AHEAD: usize = 16;
 /// How many arcs ahead in a row the BFS copy of renumbered rows prefetches
 /// a target's original id, for the same reason.
 const ORIGINAL_AHEAD: usize = 16;
@@ -504,25 +500,29 @@ impl<W: RowWord> LocalGraph<W> {
         // counts per block travel first, then the arcs.
         let (mut out, mut received) = (Outbox::default(), Vec::new());
         let mut round_counts: Vec<u64> = Vec::new();
+        // When renumbering, the new local index of both ends of each of a
+        // round's tuples, looked up once: the route reads each tuple twice
+        // (its count pass, then its fill pass).
+        let mut renamed: Vec<[u32; 2]> = Vec::new();
         for i in 0..rounds {
             let i = usize::try_from(i).expect("a round index");
             let start = (i * ROUND_TUPLES).min(tuples.len());
             let round = &tuples[start..(start + ROUND_TUPLES).min(tuples.len())];
+            if let Some(plan) = plan {
+                plan.ends_of(backend, round, &mut renamed);
+            }
             route_indexed_on(backend, round, blocks.first[ranks], &mut out, |j, e| {
                 let (u, v) = e.ends();
                 if u == v {
                     return Sends::none();
                 }
-                if let (Some(plan), Some(ahead)) = (plan, round.get(j + PLAN_AHEAD)) {
-                    plan.prefetch(ahead.ends());
-                }
                 let w = weight(start + j);
                 // An end's owner, index there and id, renumbered if planned.
-                let end = |x: u64| {
+                let end = |x: u64, new: Option<u32>| {
                     let (owner, local) = part.place(x);
-                    match plan {
-                        Some(plan) => {
-                            let local = plan.new_local(x);
+                    match new {
+                        Some(local) => {
+                            let local = local as usize;
                             (owner, local, part.first(owner) + local as u64)
                         }
                         None => (owner, local, x),
@@ -532,7 +532,8 @@ impl<W: RowWord> LocalGraph<W> {
                     let packed = t << blocks.bits | (local as u64 & low);
                     (blocks.of((owner, local)), W::arc(packed, w))
                 };
-                let (u, v) = (end(u), end(v));
+                let new = renamed.get(j);
+                let (u, v) = (end(u, new.map(|n| n[0])), end(v, new.map(|n| n[1])));
                 let ((bu, au), (bv, av)) = (arc(u, v), arc(v, u));
                 Sends::two(bu, au, bv, av)
             });
@@ -762,13 +763,16 @@ impl<W: RowWord> LocalGraph<W> {
     /// About the most bytes a rank's rows and kernel 1's buffers take, for
     /// `arcs` arcs on `rows` vertices: the rows (and for weighted words 4
     /// bytes a row of light counts), a round's outgoing and incoming arcs
-    /// (two `[W; 2]` per tuple each way), and a sort scratch per worker (a
+    /// (two `[W; 2]` per tuple each way, and for weighted words the
+    /// renumbering's 8 bytes a tuple), and a sort scratch per worker (a
     /// typical region: 64 arcs a row of a block; a hub's region takes
     /// more).
     pub fn bytes_for(rows: u64, arcs: u64) -> u64 {
         let word = size_of::<W>() as u64;
-        let light = if W::CLASSES > 1 { 4 * rows } else { 0 };
-        let round = 2 * 2 * 2 * word * ROUND_TUPLES as u64;
+        let weighted = W::CLASSES > 1;
+        let light = if weighted { 4 * rows } else { 0 };
+        let renamed = if weighted { 8 } else { 0 };
+        let round = (2 * 2 * 2 * word + renamed) * ROUND_TUPLES as u64;
         let scratch = (rayon::current_num_threads() as u64 * word * 64) << MAX_BLOCK_BITS;
         8 * (rows + 1) + word * arcs + light + round + scratch
     }

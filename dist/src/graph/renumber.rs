@@ -35,6 +35,13 @@ use par::hint::prefetch;
 /// per thread at most).
 const COUNT_CHUNK: usize = 1 << 22;
 
+/// How many tuples ahead [`Plan::ends_of`] prefetches the renumbering of
+/// both ends: the lookups are random reads of an `N`-entry table that
+/// would otherwise stall each tuple in turn.
+const PLAN_AHEAD: usize = 16;
+/// Tuples per task of [`Plan::ends_of`].
+const ENDS_GRAIN: usize = 1 << 14;
+
 /// The renumbering as kernel 1 packs with it.
 pub(super) struct Plan {
     /// Every vertex's new index among its owner's rows, by original id.
@@ -113,21 +120,35 @@ impl Plan {
         Plan { locals, mine }
     }
 
-    /// The new local index of (original) vertex `v` at its owner.
-    #[inline]
-    pub(super) fn new_local(&self, v: u64) -> usize {
-        #[allow(clippy::cast_possible_truncation)] // below N
-        let x = self.locals[v as usize] as usize;
-        x
-    }
-
-    /// Starts loading the new local indices of the ends `(u, v)`.
-    #[inline]
-    pub(super) fn prefetch(&self, (u, v): (u64, u64)) {
-        #[allow(clippy::cast_possible_truncation)] // below N
-        let (u, v) = (u as usize, v as usize);
-        prefetch(&self.locals[u]);
-        prefetch(&self.locals[v]);
+    /// The new local index at its owner of each end of each of `tuples`,
+    /// into `ends` (resized; self-loops too): one pass of lookups,
+    /// prefetched ahead, in parallel.
+    pub(super) fn ends_of<T: Tuple>(
+        &self,
+        backend: Backend,
+        tuples: &[T],
+        ends: &mut Vec<[u32; 2]>,
+    ) {
+        ends.resize(tuples.len(), [0; 2]);
+        let pieces: Vec<_> = ends
+            .chunks_mut(ENDS_GRAIN)
+            .zip(tuples.chunks(ENDS_GRAIN))
+            .collect();
+        backend.map(pieces, |(ends, tuples)| {
+            for (j, (new, e)) in ends.iter_mut().zip(tuples).enumerate() {
+                if let Some(ahead) = tuples.get(j + PLAN_AHEAD) {
+                    let (u, v) = ahead.ends();
+                    #[allow(clippy::cast_possible_truncation)] // below N
+                    let (u, v) = (u as usize, v as usize);
+                    prefetch(&self.locals[u]);
+                    prefetch(&self.locals[v]);
+                }
+                let (u, v) = e.ends();
+                #[allow(clippy::cast_possible_truncation)] // below N
+                let (u, v) = (u as usize, v as usize);
+                *new = [self.locals[u], self.locals[v]];
+            }
+        });
     }
 
     /// What the built graph of `rank` keeps.
