@@ -13,8 +13,9 @@
 //! (`state.rs`), and the parent (global id). A phase scans the
 //! queue, offering each arc's target `dist[u] + w`, sends the offers in one
 //! exchange, applies those received (the least distance by compare-and-swap,
-//! then the parent of an offer of that distance), and agrees on what comes
-//! next in one all-reduce (`phase.rs`).
+//! then the parent of an offer of that distance; on a rank of one thread
+//! in one pass of plain loads and stores), and agrees on what comes next
+//! in one all-reduce (`phase.rs`).
 //!
 //! What keeps the offers few, as the single process skips its done
 //! targets and pulls its big buckets:
@@ -46,7 +47,7 @@
 //! - a vertex waits in at most one bin (the bucket in its state) and never
 //!   returns to a bucket it left, so a phase's queue holds it once and one
 //!   worker at a time writes its state in a scan or a pull (an apply
-//!   writes it only by compare-and-swap);
+//!   writes it only by compare-and-swap, or as the rank's one thread);
 //! - only global values steer the collectives (the push or pull choice
 //!   too), so every rank, one without vertices too, makes the same calls
 //!   in the same order.
@@ -106,6 +107,11 @@ pub struct DistSssp<'c, I: Id> {
     comm: &'c dyn Comm,
     /// What runs this rank's parallel loops.
     backend: Backend,
+    /// Whether they run on one thread (the current search's pool: one
+    /// [`Backend::slots`]), so that no other thread writes this rank's
+    /// arrays meanwhile and plain loads and stores replace the locked
+    /// instructions (`phase.rs`, `done.rs`).
+    alone: bool,
     graph: Arc<WeightedLocalGraph<I>>,
     delta: f32,
     /// Whether the rows are split at `delta` (light arcs a prefix).
@@ -214,6 +220,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
         let mut engine = DistSssp {
             comm,
             backend,
+            alone: false,
             delta,
             split,
             light_rows,
@@ -286,6 +293,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
         let n = part.num_vertices();
         assert!(root < n, "root {root} is not a vertex ({n} vertices)");
         let threads = self.backend.threads();
+        self.alone = self.backend.slots() == 1;
         if self.workers.len() != threads {
             let ranks = self.comm.size();
             self.workers = (0..threads)

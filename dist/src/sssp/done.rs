@@ -117,15 +117,25 @@ impl<I: Id> Done<I> {
     /// Whether an offer of distance bits `d` to global vertex `v` of
     /// another rank can improve it: `v` not done and `d` below every
     /// distance this rank offered it, which `d` becomes. Of equal offers
-    /// made at once, one is worth sending.
+    /// made at once, one is worth sending. `alone`: the rank's loops run
+    /// on one thread, so a plain store does what the locked `fetch_min`
+    /// does (which would hold back the loads after it: the next targets'
+    /// misses).
     #[inline]
-    pub(super) fn worth_sending(&self, v: u64, d: u32) -> bool {
+    pub(super) fn worth_sending(&self, v: u64, d: u32, alone: bool) -> bool {
         if !self.shared() {
             return true;
         }
         #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
         let least = &self.offered[v as usize];
-        d < least.load(Relaxed) && d < least.fetch_min(d, Relaxed)
+        if d >= least.load(Relaxed) {
+            return false;
+        }
+        if alone {
+            least.store(d, Relaxed);
+            return true;
+        }
+        d < least.fetch_min(d, Relaxed)
     }
 
     /// Whether global vertex `v` is done.
@@ -147,11 +157,14 @@ impl<I: Id> Done<I> {
     /// Marks done the vertices every rank settled, with their distances:
     /// here the local indices `settled` of the rank whose first vertex is
     /// `first`, distances in `state` (`state.rs`). Returns `figures`
-    /// summed over the ranks. Collective: two all-gathers.
+    /// summed over the ranks. Collective: two all-gathers. `alone`: the
+    /// rank's loops run on one thread, so the bits are set by plain loads
+    /// and stores, not by locked instructions (each of which would wait
+    /// for the distance stored before it, a random miss).
     pub(super) fn publish(
         &mut self,
         comm: &dyn Comm,
-        backend: Backend,
+        (backend, alone): (Backend, bool),
         (first, settled, state): (u64, &[u32], &[AtomicU64]),
         figures: [u64; FIGURES],
     ) -> [u64; FIGURES] {
@@ -179,7 +192,12 @@ impl<I: Id> Done<I> {
                 #[allow(clippy::cast_possible_truncation)] // below N; distance bits
                 let (v, d) = (v.to_u64() as usize, d.to_u64() as u32);
                 known[v].store(d, Relaxed);
-                bits.set_atomic(v);
+                if alone {
+                    let w = v / Bitmap::WORD_BITS;
+                    bits.store_word(w, bits.word(w) | 1 << (v % Bitmap::WORD_BITS));
+                } else {
+                    bits.set_atomic(v);
+                }
             }
         });
         sums

@@ -3,7 +3,9 @@
 //! helpers the phases share. The invariants are the module's
 //! ([`super`]).
 
-use super::state::{self, NOT_WAITING, dist_bits, settled, waiting, with_settled, with_waiting};
+use super::state::{
+    self, NOT_WAITING, dist_bits, settled, waiting, with_dist, with_settled, with_waiting,
+};
 use super::{DistSssp, Phase, Worker, done::Done};
 use crate::comm::{Reduce, exchange_into};
 use crate::{Id, WeightedLocalGraph};
@@ -56,6 +58,7 @@ impl<I: Id> DistSssp<'_, I> {
             split: self.split,
             light_rows: &self.light_rows,
             done: &self.done,
+            alone: self.alone,
         };
         let (states, workers) = (&self.state, &self.workers);
         let (split, light) = (self.split, phase == Phase::Light);
@@ -132,7 +135,13 @@ impl<I: Id> DistSssp<'_, I> {
     /// phase lowered, along links back to it with distances at its start
     /// no larger than its new one, which is below its old one: impossible,
     /// also with zero weights.
+    ///
+    /// On a rank whose loops run on one thread, [`DistSssp::apply_alone`]
+    /// instead.
     fn apply(&self) {
+        if self.alone {
+            return self.apply_alone();
+        }
         let states = &self.state;
         let received = &self.received;
         (self.backend).for_each_chunk_init(
@@ -163,6 +172,36 @@ impl<I: Id> DistSssp<'_, I> {
                 }
             },
         );
+    }
+
+    /// [`DistSssp::apply`] on a rank whose loops run on one thread: one
+    /// pass in the order received, with plain loads and stores, where the
+    /// two passes' compare-and-swaps are locked instructions that on x86
+    /// wait for their line and hold back the loads after them, so that
+    /// each offer's random miss would come in turn. An offer below its
+    /// target's distance gives it that distance, its parent and its bucket
+    /// at once: the distances and the parents are the two passes' (the
+    /// least offer; of equal ones the first received), and so is the
+    /// invariant of the parents. A target lowered twice into different
+    /// buckets leaves an entry in the first one's bin, which the scans and
+    /// [`DistSssp::lowest_waiting`] pass over as any vertex that left a
+    /// bin (its bucket is no longer the one in its state, and never is
+    /// again: distances only drop).
+    fn apply_alone(&self) {
+        let mut worker = lock(&self.workers[0]);
+        for offer in &self.received {
+            let (v, d) = (local(offer[0]), bits(offer[1]));
+            let state = &self.state[v];
+            let s = state.load(Relaxed);
+            if d < dist_bits(s) {
+                let b = bucket_of(f32::from_bits(d), self.delta);
+                state.store(with_waiting(with_dist(s, d), b), Relaxed);
+                self.parents[v].store(offer[2].to_u64(), Relaxed);
+                if waiting(s) != b {
+                    worker.bins.push(b.into(), index(v));
+                }
+            }
+        }
     }
 
     /// The lowest bucket from `from` on that a vertex of any rank waits
@@ -201,6 +240,8 @@ struct Scan<'a, I: Id> {
     split: bool,
     light_rows: &'a Bitmap,
     done: &'a Done<I>,
+    /// Whether the rank's loops run on one thread (`DistSssp::alone`).
+    alone: bool,
 }
 
 impl<I: Id> Scan<'_, I> {
@@ -259,7 +300,7 @@ impl<I: Id> Scan<'_, I> {
             let improves = if owner == self.rank {
                 d.to_bits() < dist_bits(self.state[v].load(Relaxed))
             } else {
-                self.done.worth_sending(t, d.to_bits())
+                self.done.worth_sending(t, d.to_bits(), self.alone)
             };
             if !improves {
                 continue;

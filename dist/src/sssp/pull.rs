@@ -57,7 +57,8 @@ impl<I: Id> DistSssp<'_, I> {
     pub(super) fn publish_pulls(&mut self) -> bool {
         let figures = self.heavy_figures();
         let mine = (self.graph.first(), &self.queue[..], &self.state[..]);
-        let all = (self.done).publish(self.comm, self.backend, mine, figures);
+        let run = (self.backend, self.alone);
+        let all = (self.done).publish(self.comm, run, mine, figures);
         Self::pull_pays(all)
     }
 

@@ -22,7 +22,8 @@
 //! it is written once per lowering and read only for the results.
 //! Exact: the fields are the arrays' values bit for bit, and every write
 //! either has one writer in its phase (the scanning or pulling worker of
-//! the vertex) or is a compare-and-swap that keeps the other fields.
+//! the vertex) or is a compare-and-swap that keeps the other fields (on a
+//! rank whose loops run on one thread, a plain store: `phase.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
