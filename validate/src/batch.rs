@@ -132,10 +132,7 @@ impl Batch {
             // parallel: 64 bytes a vertex and 2 a worker's vertex, about
             // 4.3 GiB at 2^26 vertices, took seconds on one thread.
             levels: (0..num_vertices).map(|_| AtomicU32::new(0)).collect(),
-            tiles: (0..padded / TILE)
-                .into_par_iter()
-                .map(|_| Tile::unreached(layout))
-                .collect(),
+            tiles: unreached_tiles(padded / TILE, layout),
             seen: (0..rayon::current_num_threads() * padded)
                 .into_par_iter()
                 .map(|_| AtomicU16::new(0))
@@ -319,6 +316,41 @@ impl Batch {
         debug_assert!(verdict.is_err(), "the batch failed a lane that is valid");
         verdict
     }
+}
+
+/// `count` tiles of unreached cells, written in parallel, in memory the
+/// kernel is asked to back with transparent huge pages before the first
+/// write (`madvise(MADV_HUGEPAGE)`, a hint: where it is refused the pages
+/// are 4 KiB as before). The fill writes one line a kilobyte and the pass
+/// reads lines at random across 4 MiB blocks: with 4 KiB pages nearly every
+/// access is a TLB miss, whose page walk a virtual machine doubles
+/// (temporary timers: `docs/history-validate.md`, Intel).
+fn unreached_tiles(count: usize, layout: Layout) -> Vec<Tile> {
+    let mut tiles: Vec<Tile> = Vec::with_capacity(count);
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 1 << 21;
+        let at = tiles.as_mut_ptr().addr();
+        let (start, end) = (
+            at.next_multiple_of(HUGE),
+            (at + count * size_of::<Tile>()) & !(HUGE - 1),
+        );
+        if end > start {
+            #[allow(unsafe_code)]
+            // SAFETY: `[start, end)` lies inside the allocation `tiles`
+            // owns and nothing reads yet; MADV_HUGEPAGE only changes how
+            // the kernel backs the pages, never their contents.
+            unsafe {
+                libc::madvise(
+                    tiles.as_mut_ptr().with_addr(start).cast(),
+                    end - start,
+                    libc::MADV_HUGEPAGE,
+                );
+            }
+        }
+    }
+    tiles.par_extend((0..count).into_par_iter().map(|_| Tile::unreached(layout)));
+    tiles
 }
 
 /// One lane's cells of sixteen vertices from their levels and parents:
