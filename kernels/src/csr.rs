@@ -297,6 +297,9 @@ fn build_rows_as<W: Word>(
         .map(|b| counts.iter().map(|c| c[b] as usize).sum())
         .collect();
     let mut targets: Vec<W> = bytemuck::zeroed_vec(block_arcs.iter().sum());
+    if pages::wants_huge(pages::huge::TARGETS) {
+        pages::advise_huge(&targets);
+    }
     pages::prefault(backend, &mut targets);
 
     // Each part's slice of each block's region: blocks in order, parts
@@ -335,6 +338,9 @@ fn build_rows_as<W: Word>(
         next: Vec::with_capacity(1 << blocks.bits),
     };
     let mut offsets = vec![0u64; num_vertices + 1];
+    if pages::wants_huge(pages::huge::ROWS) {
+        pages::advise_huge(&offsets);
+    }
     let sorts = offsets[1..]
         .chunks_mut(1 << blocks.bits)
         .zip(regions)

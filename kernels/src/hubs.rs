@@ -56,6 +56,9 @@ impl Hubs {
         let mut classes = vec![0u8; n];
         fill_each(backend, &mut classes, |v| degree_class(degree(v)));
         let mut hubs = vec![0; n];
+        if crate::csr::pages::wants_huge(crate::csr::pages::huge::ROWS) {
+            crate::csr::pages::advise_huge(&hubs);
+        }
         fill_each(backend, &mut hubs, |v| {
             // Offsets are at most the number of arcs, a usize.
             #[allow(clippy::cast_possible_truncation)]

@@ -32,10 +32,7 @@ impl Parents {
     /// `n` slots, all unreached. Allocates `4 n` bytes.
     pub fn new(n: usize) -> Self {
         Parents {
-            slots: (0..n)
-                .into_par_iter()
-                .map(|_| AtomicU32::new(NO_PARENT))
-                .collect(),
+            slots: filled(n, || AtomicU32::new(NO_PARENT)),
             levels: None,
         }
     }
@@ -44,12 +41,7 @@ impl Parents {
     /// [`NO_LEVEL`]. Allocates `5 n` bytes.
     pub fn with_levels(n: usize) -> Self {
         Parents {
-            levels: Some(
-                (0..n)
-                    .into_par_iter()
-                    .map(|_| AtomicU8::new(NO_LEVEL))
-                    .collect(),
-            ),
+            levels: Some(filled(n, || AtomicU8::new(NO_LEVEL))),
             ..Parents::new(n)
         }
     }
@@ -155,6 +147,20 @@ impl Parents {
         self.write_i64(&mut out);
         out
     }
+}
+
+/// `n` values made by `make`, written in parallel into a fresh array
+/// that the search reads and writes at random, so its pages may be huge
+/// ([`advise_huge`](crate::csr::pages::advise_huge), before the first
+/// write).
+fn filled<T: Send>(n: usize, make: impl Fn() -> T + Sync + Send) -> Vec<T> {
+    use crate::csr::pages;
+    let mut out = Vec::with_capacity(n);
+    if pages::wants_huge(pages::huge::SEARCH) {
+        pages::advise_huge(out.spare_capacity_mut());
+    }
+    out.par_extend((0..n).into_par_iter().map(|_| make()));
+    out
 }
 
 #[cfg(test)]

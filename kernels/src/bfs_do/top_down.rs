@@ -30,7 +30,12 @@ impl DoBfs {
     /// of the claimed vertices and, when `COUNT`, the adjacency entries read.
     pub(super) fn top_down_step<const COUNT: bool>(&mut self) -> (u64, u64) {
         let len = self.shared.queue.current().len();
-        self.run(Parallel::TopDown { count: COUNT }, len, TOP_DOWN_GRAIN)
+        let grain = if std::env::var_os("G500_TD").is_some() {
+            top_down_grain(len, self.backend().threads())
+        } else {
+            TOP_DOWN_GRAIN
+        };
+        self.run(Parallel::TopDown { count: COUNT }, len, grain)
     }
 
     /// Sets the bits of the queue's window in `front` (after clearing it).
@@ -47,6 +52,15 @@ impl DoBfs {
         self.run(Parallel::BitmapToQueue, words, BOTTOM_UP_GRAIN);
         self.shared.queue.advance();
     }
+}
+
+/// Frontier vertices per work item of a top-down step over `len` of them
+/// on `threads` workers: `TOP_DOWN_GRAIN`, or fewer for a frontier too
+/// short to give every worker several items (the first levels: tens of
+/// vertices, among them the root's hubs, whose rows are most of the
+/// level's arcs).
+fn top_down_grain(len: usize, threads: usize) -> usize {
+    len.div_ceil(threads.max(1) * 8).clamp(1, TOP_DOWN_GRAIN)
 }
 
 impl Shared {

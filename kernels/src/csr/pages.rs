@@ -73,6 +73,60 @@ pub(super) fn populate<T>(slice: &mut [T]) -> bool {
     false
 }
 
+/// The arrays [`advise_huge`] is asked about, as bits of `G500_HUGE`
+/// (temporary: measuring which pay, issue 33).
+pub(crate) mod huge {
+    /// The search's own arrays: parents and levels.
+    pub(crate) const SEARCH: u32 = 1;
+    /// The graph's offsets and hubs.
+    pub(crate) const ROWS: u32 = 2;
+    /// The graph's targets.
+    pub(crate) const TARGETS: u32 = 4;
+}
+
+/// Whether `G500_HUGE` (a bit mask of [`huge`]) asks for huge pages for
+/// the arrays of `kind`; read once.
+pub(crate) fn wants_huge(kind: u32) -> bool {
+    static MASK: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let mask = *MASK.get_or_init(|| {
+        std::env::var("G500_HUGE")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0)
+    });
+    mask & kind != 0
+}
+
+/// Asks the kernel to back the 2 MiB pages inside `slice` with transparent
+/// huge pages when they are first touched (`madvise(MADV_HUGEPAGE)`: THP
+/// in `madvise` mode gives them only to ranges so marked). Call it before
+/// the first write. A hint: returns whether the kernel took it.
+pub(crate) fn advise_huge<T>(slice: &[T]) -> bool {
+    let start = slice.as_ptr().addr().next_multiple_of(PAGE);
+    let end = (slice.as_ptr().addr() + size_of_val(slice)) & !(PAGE - 1);
+    if end <= start {
+        return false;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        #[allow(unsafe_code)]
+        // SAFETY: `[start, end)` lies inside `slice`'s allocation and is
+        // page-aligned as `madvise` requires. MADV_HUGEPAGE only marks the
+        // range as eligible for huge pages: no byte of it changes, mapped
+        // or not, and no mapping is removed.
+        let done = unsafe {
+            libc::madvise(
+                slice.as_ptr().with_addr(start).cast_mut().cast(),
+                end - start,
+                libc::MADV_HUGEPAGE,
+            )
+        };
+        done == 0
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
