@@ -181,7 +181,7 @@ impl<I: Id> RowWord for [I; 2] {
 /// How many bands of weight order a weighted row's heavy part: band `b`
 /// holds the weights in `[b, b + 1) / HEAVY_BANDS`, the last one all from
 /// `(HEAVY_BANDS - 1) / HEAVY_BANDS` on. A power of two, so the bounds are
-/// exact in `f32`; one band is 2^-6 wide, the default `delta` of kernel 3.
+/// exact in `f32`; one band is 2^-6 wide.
 const HEAVY_BANDS: usize = 64;
 /// Heavy parts of at most this many arcs are sorted by weight outright.
 const SORTED_UP_TO: usize = 32;

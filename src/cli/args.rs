@@ -301,7 +301,7 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) sssp: bool,
     /// The bucket width of --sssp's delta-stepping, rounded down to a power
-    /// of two [default: 0.015625].
+    /// of two [default: 0.03125].
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
     pub(crate) delta: Option<f32>,
     /// Threads, and the memory check.
@@ -566,7 +566,7 @@ pub(crate) struct SsspArgs {
     #[arg(long, value_name = "D")]
     pub(crate) dist_out: PathBuf,
     /// Delta-stepping's bucket width, rounded down to a power of two
-    /// [default: 0.015625].
+    /// [default: 0.03125].
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
     pub(crate) delta: Option<f32>,
     /// What runs the parallel loops of kernel 1 and kernel 3.

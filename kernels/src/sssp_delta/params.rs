@@ -7,9 +7,9 @@
 //! `MIN_DELTA`, which is what makes the engine's bucket bounds exact in f32
 //! ([`DeltaStepping`](super::DeltaStepping)). All are small `Copy` values.
 
-/// The bucket width when none is given, 2^-6, chosen by measurement (see
+/// The bucket width when none is given, 2^-5, chosen by measurement (see
 /// docs/history-kernels.md#sssp_delta). The reference uses 0.1.
-pub const DEFAULT_DELTA: f32 = 1.0 / 64.0;
+pub const DEFAULT_DELTA: f32 = 1.0 / 32.0;
 
 /// The parameters of kernel 3: the bucket width, a power of two. Positive
 /// and finite, so it compares as an equivalence (`Eq`).
