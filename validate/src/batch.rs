@@ -60,6 +60,8 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 const MAX_VERTICES: usize = 1 << 26;
 /// Tiles per parallel work item of the copies and the sweep.
 const TILE_GRAIN: usize = 1 << 8;
+/// How many tiles ahead the fill asks for the line it will write.
+const FILL_AHEAD: usize = 16;
 
 /// What [`Batch::hold`] did with a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,7 +187,16 @@ impl Batch {
         // padding past `n`).
         let (lane, layout) = (self.held.len(), self.layout);
         let fill = |first: usize, levels: &[u32], tiles: &mut [Tile]| {
-            for (t, tile) in tiles.iter_mut().enumerate() {
+            // Row `lane` of a tile is one line of memory a KiB from the
+            // next: ask for it ahead, so that the stores do not wait on it.
+            for tile in tiles.iter().take(FILL_AHEAD) {
+                prefetch(&tile.0[lane]);
+            }
+            for t in 0..tiles.len() {
+                if let Some(ahead) = tiles.get(t + FILL_AHEAD) {
+                    prefetch(&ahead.0[lane]);
+                }
+                let tile = &mut tiles[t];
                 let at = t * TILE;
                 // A reached vertex's parent is a checked id; others' cells
                 // do not use theirs.
