@@ -301,8 +301,8 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) sssp: bool,
     /// The bucket width of --sssp's delta-stepping, rounded down to a power
-    /// of two [default: from a generated graph's size, 0.03125 up to SCALE
-    /// 20 and 0.015625 above at edgefactor 16; 0.015625 for a file].
+    /// of two [default: from a generated graph's size, 0.03125 at SCALE 17
+    /// to 20 and 0.015625 above at edgefactor 16; 0.015625 for a file].
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
     pub(crate) delta: Option<f32>,
     /// Threads, and the memory check.

@@ -69,8 +69,9 @@ impl SsspParams {
     /// quiet measurements (docs/history-kernels.md#sssp_delta, delta by
     /// graph size): 2^-5 against 2^-6 took 0.85 of the time at SCALE 18
     /// and 0.93 at SCALE 20, and 1.08 at SCALE 22, and 2^-4 lost to 2^-5 at
-    /// SCALE 18; with 32 arcs a vertex the rule gives 2^-5 up to SCALE 20
-    /// and 2^-6 from SCALE 21. Narrower than [`DEFAULT_DELTA`] was never
+    /// SCALE 18; with 32 arcs a vertex the rule gives 2^-5 at SCALE 17 to
+    /// 20, 2^-6 from SCALE 21, and wider below SCALE 17 (not measured: its
+    /// searches take milliseconds). Narrower than [`DEFAULT_DELTA`] was never
     /// measured better, so the rule stops there. The width scales with the
     /// weights, as a graph's distances do.
     pub fn for_graph(arcs: u64, mean_weight: f64) -> Self {
