@@ -7,8 +7,10 @@
 //! `MIN_DELTA`, which is what makes the engine's bucket bounds exact in f32
 //! ([`DeltaStepping`](super::DeltaStepping)). All are small `Copy` values.
 
-/// The bucket width when none is given, 2^-6, chosen by measurement (see
-/// docs/history-kernels.md#sssp_delta). The reference uses 0.1.
+/// The bucket width of a graph whose size says nothing (a file's), and
+/// the narrowest [`SsspParams::for_graph`] gives: 2^-6, chosen by
+/// measurement (see docs/history-kernels.md#sssp_delta). The reference
+/// uses 0.1.
 pub const DEFAULT_DELTA: f32 = 1.0 / 64.0;
 
 /// The parameters of kernel 3: the bucket width, a power of two. Positive
