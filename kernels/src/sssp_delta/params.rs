@@ -7,8 +7,10 @@
 //! `MIN_DELTA`, which is what makes the engine's bucket bounds exact in f32
 //! ([`DeltaStepping`](super::DeltaStepping)). All are small `Copy` values.
 
-/// The bucket width when none is given, 2^-6, chosen by measurement (see
-/// docs/history-kernels.md#sssp_delta). The reference uses 0.1.
+/// The bucket width of a graph whose size says nothing (a file's), and
+/// the narrowest [`SsspParams::for_graph`] gives: 2^-6, chosen by
+/// measurement (see docs/history-kernels.md#sssp_delta). The reference
+/// uses 0.1.
 pub const DEFAULT_DELTA: f32 = 1.0 / 64.0;
 
 /// The parameters of kernel 3: the bucket width, a power of two. Positive
@@ -54,6 +56,36 @@ impl SsspParams {
                 Self::MIN_DELTA
             )))
         }
+    }
+
+    /// The bucket width for a graph of `arcs` arcs (twice its tuples)
+    /// whose weights average `mean_weight`: the power of two nearest to
+    /// `4 mean_weight / arcs^(1/4)`, and at least [`DEFAULT_DELTA`]
+    /// (`mean_weight` 1/2, weights uniform in [0, 1)).
+    ///
+    /// Why it grows on smaller graphs: a bucket costs a few phases whatever
+    /// it holds (a fork-join and a gather each), a wider bucket fewer
+    /// buckets but more light arcs and more vertices processed before
+    /// their distance settles, and the second cost grows with the graph
+    /// while the first does not. The constant and the exponent fit the
+    /// quiet measurements (docs/history-kernels.md#sssp_delta, delta by
+    /// graph size): 2^-5 against 2^-6 took 0.85 of the time at SCALE 18
+    /// and 0.93 at SCALE 20, and 1.08 at SCALE 22, and 2^-4 lost to 2^-5 at
+    /// SCALE 18; with 32 arcs a vertex the rule gives 2^-5 at SCALE 17 to
+    /// 20, 2^-6 from SCALE 21, and wider below SCALE 17 (not measured: its
+    /// searches take milliseconds). Narrower than [`DEFAULT_DELTA`] was never
+    /// measured better, so the rule stops there. The width scales with the
+    /// weights, as a graph's distances do.
+    pub fn for_graph(arcs: u64, mean_weight: f64) -> Self {
+        if !mean_weight.is_finite() || mean_weight <= 0.0 {
+            return Self::DEFAULT;
+        }
+        #[allow(clippy::cast_precision_loss)] // a size, a few bits lost
+        let arcs = (arcs.max(1)) as f64;
+        let exponent = (4.0 * mean_weight / arcs.powf(0.25)).log2().round();
+        #[allow(clippy::cast_possible_truncation)] // a small exponent
+        let delta = 2f64.powi(exponent.clamp(-126.0, 126.0) as i32) as f32;
+        Self::new(delta.max(DEFAULT_DELTA)).unwrap_or(Self::DEFAULT)
     }
 
     /// The bucket width, a power of two.

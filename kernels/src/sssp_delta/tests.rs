@@ -205,6 +205,39 @@ fn delta_is_rounded_down_to_a_power_of_two() {
     }
 }
 
+/// Guards the bucket width chosen from a graph's size: a power of two,
+/// wider on smaller graphs: for Graph500 weights at edgefactor 16, 2^-5
+/// at SCALE 18 to 20 and 2^-6 from SCALE 21 on (never narrower); scaling
+/// with the weights; the default for weights that say nothing.
+#[test]
+fn delta_by_graph_size_widens_small_graphs_buckets_only() {
+    let arcs = |scale: u32| 32u64 << scale;
+    for (scale, want) in [
+        (10, 0.125),
+        (14, 0.0625),
+        (18, 0.03125),
+        (20, 0.03125),
+        (21, DEFAULT_DELTA),
+        (22, DEFAULT_DELTA),
+        (30, DEFAULT_DELTA),
+    ] {
+        assert_eq!(
+            SsspParams::for_graph(arcs(scale), 0.5).delta(),
+            want,
+            "SCALE {scale}"
+        );
+    }
+    assert_eq!(SsspParams::for_graph(arcs(20), 0.5 * 1024.0).delta(), 32.0);
+    for mean in [0.0, -1.0, f64::NAN] {
+        assert_eq!(
+            SsspParams::for_graph(arcs(20), mean),
+            SsspParams::DEFAULT,
+            "{mean}"
+        );
+    }
+    assert_eq!(SsspParams::for_graph(0, f64::INFINITY), SsspParams::DEFAULT);
+}
+
 /// Guards reuse: a second search on the same engine, after `reset`,
 /// finds exactly what a fresh engine finds.
 #[test]
