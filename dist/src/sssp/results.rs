@@ -7,14 +7,8 @@ use super::{COUNT_GRAIN, DistSssp};
 use crate::comm::Reduce;
 use crate::{Id, NO_PARENT};
 use kernels::{BucketStep, SsspStats};
-use par::hint::prefetch;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
-
-/// How far ahead the report prefetches a vertex's state and parent, and
-/// its parent's original id.
-const AHEAD: usize = 16;
-const PARENT_AHEAD: usize = 8;
 
 impl<I: Id> DistSssp<'_, I> {
     /// Ends a search: the global reached count and largest distance, the
@@ -53,33 +47,17 @@ impl<I: Id> DistSssp<'_, I> {
     /// Writes what the last search reports, by original local index and
     /// with original ids ([`WeightedLocalGraph::row_of`](crate::WeightedLocalGraph::row_of)):
     /// a gather of each vertex's state and parent, and a lookup of the
-    /// parent's original id, all at random: the state and parent are
-    /// prefetched [`AHEAD`] vertices on, the parent's original id
-    /// [`PARENT_AHEAD`] on (its parent arrived by then). Part of the
-    /// search. O(local N), parallel.
+    /// parent's original id. Part of the search. O(local N), parallel.
     pub(super) fn report(&mut self) {
         let (graph, states, parents) = (&*self.graph, &self.state, &self.parents);
         let pieces: Vec<_> = (self.reported.chunks_mut(COUNT_GRAIN))
             .zip(self.reported_dist.chunks_mut(COUNT_GRAIN))
             .enumerate()
             .collect();
-        let rows = states.len();
         self.backend.map(pieces, |(piece, (parents_out, dist))| {
             let first = piece * COUNT_GRAIN;
             for (i, (p, d)) in parents_out.iter_mut().zip(dist).enumerate() {
-                let x = first + i;
-                if x + AHEAD < rows {
-                    let far = graph.row_of(x + AHEAD);
-                    prefetch(&states[far]);
-                    prefetch(&parents[far]);
-                }
-                if x + PARENT_AHEAD < rows {
-                    let parent = parents[graph.row_of(x + PARENT_AHEAD)].load(Relaxed);
-                    if parent != NO_PARENT {
-                        graph.prefetch_original(parent);
-                    }
-                }
-                let u = graph.row_of(x);
+                let u = graph.row_of(first + i);
                 let bits = dist_bits(states[u].load(Relaxed));
                 (*p, *d) = if bits == UNREACHED {
                     (NO_PARENT, -1.0)
