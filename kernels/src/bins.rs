@@ -82,6 +82,14 @@ impl<T: Copy> Bins<T> {
         }
     }
 
+    /// The items of bin `bin`, in the order pushed.
+    pub fn items(&self, bin: u64) -> &[T] {
+        match self.slot(bin) {
+            Some(i) => self.near.get(i).map_or(&[], Vec::as_slice),
+            None => self.far.get(&bin).map_or(&[], Vec::as_slice),
+        }
+    }
+
     /// Whether no bin holds an item.
     pub fn is_empty(&self) -> bool {
         self.near_len == 0 && self.far.is_empty()
@@ -235,6 +243,8 @@ mod tests {
             bins.push(bin, item);
         }
         assert_eq!((bins.len(3), bins.len(far), bins.len(7)), (2, 2, 0));
+        assert_eq!((bins.items(3), bins.items(far)), (&[1, 3][..], &[2, 5][..]));
+        assert!(bins.items(7).is_empty());
         assert_eq!(bins.lowest_from(0), Some(0));
         assert_eq!(drained(&mut bins, 0), [4]);
         bins.retain(far, |&item| item != 2);

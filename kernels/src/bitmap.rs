@@ -47,6 +47,13 @@ impl Bitmap {
         self.words[i / Self::WORD_BITS].load(Relaxed) & (1 << (i % Self::WORD_BITS)) != 0
     }
 
+    /// Starts loading the word of bit `i` ([`par::hint::prefetch`]), for
+    /// loops that set or test bits at random a few iterations ahead.
+    #[inline]
+    pub fn prefetch(&self, i: usize) {
+        par::hint::prefetch(&self.words[i / Self::WORD_BITS]);
+    }
+
     /// Sets bit `i`; safe against concurrent setters of the same word.
     #[inline]
     pub fn set_atomic(&self, i: usize) {

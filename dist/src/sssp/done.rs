@@ -43,6 +43,7 @@ use crate::comm::{Comm, all_gather};
 use crate::{Id, Partition};
 use kernels::Bitmap;
 use par::Backend;
+use par::hint::prefetch;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// Published ids per parallel task of setting their bits.
@@ -53,6 +54,12 @@ pub(super) const SHARED_UP_TO: usize = 48;
 pub(super) const FIGURES: usize = 3;
 /// Vertices per parallel task of clearing.
 const CLEAR_GRAIN: usize = 1 << 16;
+/// How far ahead publishing prefetches what it reads or writes of a
+/// vertex: the settled vertices' states, and the published vertices'
+/// distances and bitmap words, come at random and the latter are stores
+/// to lines not read before (each would hold a store-buffer entry while
+/// its line is fetched).
+const AHEAD: usize = 16;
 
 /// The done vertices of the whole graph, and the buffers of publishing.
 pub(super) struct Done<I> {
@@ -169,7 +176,10 @@ impl<I: Id> Done<I> {
         figures: [u64; FIGURES],
     ) -> [u64; FIGURES] {
         self.mine.clear();
-        self.mine.extend(settled.iter().map(|&u| {
+        self.mine.extend(settled.iter().enumerate().map(|(i, &u)| {
+            if let Some(&far) = settled.get(i + AHEAD) {
+                prefetch(&state[far as usize]);
+            }
             let d = super::state::dist_bits(state[u as usize].load(Relaxed));
             [I::from_u64(first + u64::from(u)), I::from_u64(d.into())]
         }));
@@ -188,7 +198,14 @@ impl<I: Id> Done<I> {
         all_gather(comm, &self.mine, &self.sizes, &mut self.all);
         let (all, bits, known) = (&self.all, &self.bits, &self.offered);
         backend.map_ranges(all.len(), SET_GRAIN, |r| {
-            for &[v, d] in &all[r] {
+            let piece = &all[r];
+            for (i, &[v, d]) in piece.iter().enumerate() {
+                if let Some(&[far, _]) = piece.get(i + AHEAD) {
+                    #[allow(clippy::cast_possible_truncation)] // below N
+                    let far = far.to_u64() as usize;
+                    prefetch(&known[far]);
+                    bits.prefetch(far);
+                }
                 #[allow(clippy::cast_possible_truncation)] // below N; distance bits
                 let (v, d) = (v.to_u64() as usize, d.to_u64() as u32);
                 known[v].store(d, Relaxed);

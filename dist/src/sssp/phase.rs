@@ -187,9 +187,20 @@ impl<I: Id> DistSssp<'_, I> {
     /// [`DistSssp::lowest_waiting`] pass over as any vertex that left a
     /// bin (its bucket is no longer the one in its state, and never is
     /// again: distances only drop).
+    ///
+    /// The state and the parent of the target [`AHEAD`] offers on are
+    /// prefetched: the targets come at random, and the parent is a store
+    /// to a line not read before, which would hold its store-buffer entry
+    /// while the line is fetched.
     fn apply_alone(&self) {
         let mut worker = lock(&self.workers[0]);
-        for offer in &self.received {
+        let received = &self.received;
+        for (i, offer) in received.iter().enumerate() {
+            if let Some(far) = received.get(i + AHEAD) {
+                let far = local(far[0]);
+                prefetch(&self.state[far]);
+                prefetch(&self.parents[far]);
+            }
             let (v, d) = (local(offer[0]), bits(offer[1]));
             let state = &self.state[v];
             let s = state.load(Relaxed);
@@ -205,8 +216,12 @@ impl<I: Id> DistSssp<'_, I> {
     }
 
     /// The lowest bucket from `from` on that a vertex of any rank waits
-    /// in, or none. Drops the entries of vertices that left a bin on the
-    /// way. Collective: one all-reduce.
+    /// in, or none. A bin counts once one of its entries still waits in it
+    /// (nearly always its first: only a vertex lowered again into a lower
+    /// bucket leaves a bin), so a bin's states are not all read twice, here
+    /// and at random again in its scan; the entries that left a bin that
+    /// counts stay for the scan to pass over, and a bin all of whose
+    /// entries left is emptied. Collective: one all-reduce.
     pub(super) fn lowest_waiting(&self, from: u32) -> Option<u32> {
         let states = &self.state;
         let lowest = |w: &Mutex<Worker<I>>| {
@@ -214,12 +229,11 @@ impl<I: Id> DistSssp<'_, I> {
             let mut from = u64::from(from);
             while let Some(b) = w.bins.lowest_from(from) {
                 let bucket = u32::try_from(b).ok();
-                w.bins.retain(b, |&v| {
-                    Some(waiting(states[v as usize].load(Relaxed))) == bucket
-                });
-                if w.bins.len(b) > 0 {
+                let waits = |&v: &u32| Some(waiting(states[v as usize].load(Relaxed))) == bucket;
+                if w.bins.items(b).iter().any(waits) {
                     return Some(b);
                 }
+                w.bins.retain(b, |_| false);
                 from = b + 1;
             }
             None

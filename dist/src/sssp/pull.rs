@@ -40,12 +40,17 @@ const PULL_AHEAD: usize = 16;
 impl<I: Id> DistSssp<'_, I> {
     /// The figures a rank publishes with its settled vertices (the queue):
     /// their heavy arcs, and its vertices and heavy arcs not done once they
-    /// are; the latter are kept for the next bucket.
+    /// are; the latter are kept for the next bucket. The settled vertices
+    /// come at random: their row bounds are prefetched [`PULL_AHEAD`] on.
     pub(super) fn heavy_figures(&mut self) -> [u64; FIGURES] {
-        let settled: u64 = self
-            .queue
-            .iter()
-            .map(|&u| self.heavy_degree(u as usize))
+        let queue = &self.queue;
+        let settled: u64 = (queue.iter().enumerate())
+            .map(|(i, &u)| {
+                if let Some(&far) = queue.get(i + PULL_AHEAD).filter(|_| self.split) {
+                    self.graph.prefetch_bounds(far as usize);
+                }
+                self.heavy_degree(u as usize)
+            })
             .sum();
         self.open[0] -= self.queue.len() as u64;
         self.open[1] -= settled;
