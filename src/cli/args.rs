@@ -301,8 +301,9 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) sssp: bool,
     /// The bucket width of --sssp's delta-stepping, rounded down to a power
-    /// of two [default: from a generated graph's size, 0.03125 at SCALE 17
-    /// to 20 and 0.015625 above at edgefactor 16; 0.015625 for a file].
+    /// of two [default: in one process, from a generated graph's size,
+    /// 0.03125 at SCALE 17 to 20 and 0.015625 above at edgefactor 16;
+    /// 0.015625 for a file and over ranks].
     #[arg(long, value_name = "D", allow_negative_numbers = true)]
     pub(crate) delta: Option<f32>,
     /// Threads, and the memory check.
@@ -358,16 +359,19 @@ impl RunArgs {
             None => GraphSource::Generated(self.kronecker.spec()),
         };
         let bfs = Pass::Bfs(kernel_of(self.kernel, &self.tuning));
-        // Without --delta, a generated graph's bucket width follows its size
-        // (its weights are uniform in [0, 1), mean 1/2); a file's weights
-        // are not read yet, so it takes the default.
+        // Without --delta, a generated graph's bucket width in one process
+        // follows its size (its weights are uniform in [0, 1), mean 1/2); a
+        // file's weights are not read yet, so it takes the default, and so
+        // do ranks, where the wider buckets measured slower
+        // (docs/history-kernels.md, delta by graph size).
+        let one_process = super::ranks::launched_ranks().unwrap_or(1) <= 1;
         let by_size = match &source {
-            GraphSource::Generated(spec) => SsspParams::for_graph(
+            GraphSource::Generated(spec) if one_process => SsspParams::for_graph(
                 2u64.saturating_mul(spec.edgefactor)
                     .saturating_mul(1u64 << spec.scale.min(63)),
                 0.5,
             ),
-            GraphSource::File { .. } => SsspParams::DEFAULT,
+            _ => SsspParams::DEFAULT,
         };
         let sssp = (self.sssp)
             .then(|| self.delta.map_or(Ok(by_size), SsspParams::new))
