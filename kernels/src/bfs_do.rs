@@ -61,6 +61,11 @@ const WORD_BITS: usize = Bitmap::WORD_BITS;
 
 /// Frontier vertices per work item of a top-down step.
 const TOP_DOWN_GRAIN: usize = 64;
+/// A top-down step over a window of at most this many vertices is cut by
+/// arcs, not by vertices ([`Shared::window_arcs`]).
+const SPLIT_WINDOW: usize = 1 << 12;
+/// Arcs per work item of a top-down step cut by arcs.
+const TOP_DOWN_ARC_GRAIN: usize = 1 << 11;
 /// Bitmap words (64 vertices each) per work item of a bottom-up step.
 const BOTTOM_UP_GRAIN: usize = 16;
 /// Bitmap words per work item of clearing the frontier bitmap.
@@ -129,6 +134,13 @@ struct Shared {
     /// edge (degree 0) and the padding bits past N: bottom-up steps look
     /// only at its clear bits, 64 vertices per word read.
     visited: Bitmap,
+    /// For a top-down step over a short window (at most [`SPLIT_WINDOW`]
+    /// vertices): entry `i` is the degree sum of the window's first `i`
+    /// vertices, so the step's work items are ranges of the window's arcs.
+    /// Such windows are the first levels, a few vertices of high degree
+    /// (the root's hubs): cut by vertices, one or two workers would scan
+    /// all their rows while the others wait.
+    window_arcs: Vec<u64>,
     /// The level the running step discovers (set between steps), which
     /// each discovery records beside its parent ([`Parents::record_level`]).
     discovering: AtomicU32,
@@ -146,6 +158,9 @@ struct Pass {
 enum Parallel {
     /// Over the queue's window: claims the neighbours of each vertex.
     TopDown { count: bool },
+    /// Over the arcs of a short window ([`Shared::window_arcs`]): claims
+    /// their targets.
+    TopDownArcs { count: bool },
     /// Over `front`'s words: finds a frontier parent for each unreached
     /// vertex.
     BottomUp { count: bool, ablation: Ablation },
@@ -172,6 +187,12 @@ impl LoopBody for Pass {
         match self.step {
             Parallel::TopDown { count: true } => s.top_down::<true>(buffer(local, s), range),
             Parallel::TopDown { count: false } => s.top_down::<false>(buffer(local, s), range),
+            Parallel::TopDownArcs { count: true } => {
+                s.top_down_arcs::<true>(buffer(local, s), range)
+            }
+            Parallel::TopDownArcs { count: false } => {
+                s.top_down_arcs::<false>(buffer(local, s), range)
+            }
             Parallel::BottomUp {
                 count: true,
                 ablation,
@@ -249,6 +270,7 @@ impl DoBfs {
                 front: Bitmap::new(n),
                 next: Bitmap::new(n),
                 visited: Bitmap::new(n),
+                window_arcs: vec![0; n.min(SPLIT_WINDOW) + 1],
                 discovering: AtomicU32::new(0),
                 graph,
             }),

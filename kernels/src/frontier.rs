@@ -175,13 +175,26 @@ pub(crate) fn claim_neighbors_by<const COUNT: bool>(
         if COUNT {
             examined += neighbors.len() as u64;
         }
-        for &v in neighbors {
-            if !reached(v) && claim(v, u) {
-                won(v);
-            }
-        }
+        claim_arcs(u, neighbors, &reached, &claim, &mut won);
     }
     examined
+}
+
+/// The inner loop of [`claim_neighbors_by`] for `arcs`, the whole row of
+/// `u` or a piece of it: claims each unreached target for `u`.
+#[inline]
+pub(crate) fn claim_arcs(
+    u: Vertex,
+    arcs: &[Vertex],
+    reached: &impl Fn(Vertex) -> bool,
+    claim: &impl Fn(Vertex, Vertex) -> bool,
+    won: &mut impl FnMut(Vertex),
+) {
+    for &v in arcs {
+        if !reached(v) && claim(v, u) {
+            won(v);
+        }
+    }
 }
 
 impl Drop for LocalBuffer<'_> {

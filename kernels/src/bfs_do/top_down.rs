@@ -17,20 +17,43 @@
 //! degree sum of the vertices it claimed (`m_f` for the switch).
 
 use super::{
-    BOTTOM_UP_GRAIN, CLEAR_GRAIN, DoBfs, Parallel, QUEUE_GRAIN, Shared, TOP_DOWN_GRAIN,
-    first_vertex_of_word,
+    BOTTOM_UP_GRAIN, CLEAR_GRAIN, DoBfs, Parallel, QUEUE_GRAIN, SPLIT_WINDOW, Shared,
+    TOP_DOWN_ARC_GRAIN, TOP_DOWN_GRAIN, first_vertex_of_word,
 };
 use crate::LocalBuffer;
-use crate::frontier::{claim_by_bit, claim_neighbors_by};
+use crate::frontier::{claim_arcs, claim_by_bit, claim_neighbors_by};
 use std::ops::Range;
+use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 
 impl DoBfs {
     /// Claims the neighbours of the queue's window; returns the degree sum
     /// of the claimed vertices and, when `COUNT`, the adjacency entries read.
+    /// A window of at most [`SPLIT_WINDOW`] vertices is cut by arcs.
     pub(super) fn top_down_step<const COUNT: bool>(&mut self) -> (u64, u64) {
         let len = self.shared.queue.current().len();
-        self.run(Parallel::TopDown { count: COUNT }, len, TOP_DOWN_GRAIN)
+        if len <= SPLIT_WINDOW {
+            let arcs = self.sum_window_arcs();
+            self.run(
+                Parallel::TopDownArcs { count: COUNT },
+                arcs,
+                TOP_DOWN_ARC_GRAIN,
+            )
+        } else {
+            self.run(Parallel::TopDown { count: COUNT }, len, TOP_DOWN_GRAIN)
+        }
+    }
+
+    /// Fills [`Shared::window_arcs`] for the window (at most
+    /// [`SPLIT_WINDOW`] vertices); returns its arcs.
+    fn sum_window_arcs(&mut self) -> usize {
+        let shared = Arc::get_mut(&mut self.shared).expect("no step runs between steps");
+        let mut sum = 0;
+        for (i, u) in shared.queue.current().iter().enumerate() {
+            sum += shared.graph.degree(u.load(Relaxed));
+            shared.window_arcs[i + 1] = sum;
+        }
+        usize::try_from(sum).expect("arcs fit memory")
     }
 
     /// Sets the bits of the queue's window in `front` (after clearing it).
@@ -72,6 +95,46 @@ impl Shared {
                 scout += graph.degree(v);
             },
         );
+        (scout, examined)
+    }
+
+    /// The top-down step for the arcs `arcs` of a short window (numbered
+    /// in window order by [`Shared::window_arcs`]): the pieces of the rows
+    /// that hold them, claimed as [`Shared::top_down`] claims whole rows.
+    pub(super) fn top_down_arcs<const COUNT: bool>(
+        &self,
+        next: &mut LocalBuffer<'_>,
+        arcs: Range<usize>,
+    ) -> (u64, u64) {
+        let (graph, parents, visited) = (&*self.graph, &self.parents, &self.visited);
+        let window = self.queue.current();
+        let starts = &self.window_arcs[..=window.len()];
+        let level = self.discovering.load(Relaxed);
+        let mut scout = 0;
+        let reached = |v: u32| visited.get(v as usize);
+        let claim = |v, u| claim_by_bit(visited, parents, v, u);
+        let mut won = |v| {
+            parents.record_level(v, level);
+            next.push(v);
+            scout += graph.degree(v);
+        };
+        let (mut at, end) = (arcs.start as u64, arcs.end as u64);
+        // The window vertex whose row holds arc `at` (rows of no arcs skipped).
+        let mut i = starts.partition_point(|&s| s <= at) - 1;
+        while at < end {
+            let u = window[i].load(Relaxed);
+            let (from, to) = (at - starts[i], end.min(starts[i + 1]) - starts[i]);
+            claim_arcs(
+                u,
+                &graph.neighbors(u)[from as usize..to as usize],
+                &reached,
+                &claim,
+                &mut won,
+            );
+            at = starts[i + 1];
+            i += 1;
+        }
+        let examined = if COUNT { arcs.len() as u64 } else { 0 };
         (scout, examined)
     }
 
