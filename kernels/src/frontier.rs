@@ -134,40 +134,28 @@ pub(crate) fn claim_neighbors<const COUNT: bool>(
     parents: &crate::Parents,
     window: &[AtomicU32],
     reached: impl Fn(Vertex) -> bool,
-    won: impl FnMut(Vertex),
+    mut won: impl FnMut(Vertex),
 ) -> u64 {
-    claim_neighbors_by::<COUNT>(graph, window, reached, |v, u| parents.claim(v, u), won)
+    claim_neighbors_by::<COUNT>(
+        graph,
+        window,
+        reached,
+        |v, u| parents.claim(v, u),
+        |v, _| won(v),
+    )
 }
 
-/// Claims `v` for parent `u` by its bit in `visited` (an atomic OR on a
-/// word that stays in cache, not a CAS on the parent slot), then stores
-/// the parent plainly: true for exactly one caller per vertex and search,
-/// the one whose OR set the bit.
-#[inline]
-pub(crate) fn claim_by_bit(
-    visited: &crate::Bitmap,
-    parents: &crate::Parents,
-    v: Vertex,
-    u: Vertex,
-) -> bool {
-    let won = !visited.test_and_set(v as usize);
-    if won {
-        parents.set(v, u);
-    }
-    won
-}
-
-/// [`claim_neighbors`] with the claim itself given: `claim(v, u)` makes
-/// `u` the parent of `v` and is true for exactly one caller per vertex and
-/// search (a kernel with a visited bitmap claims by its bit, an atomic OR
-/// on a cached word, then stores the parent plainly).
+/// [`claim_neighbors`] with the claim itself given: `claim(v, u)` is true
+/// for exactly one caller per vertex and search, which then gets
+/// `won(v, u)` (`u` the parent). A kernel with a visited bitmap claims by
+/// its bit, an atomic OR on a cached word, and stores the parent itself.
 #[inline]
 pub(crate) fn claim_neighbors_by<const COUNT: bool>(
     graph: &crate::Csr,
     window: &[AtomicU32],
     reached: impl Fn(Vertex) -> bool,
     claim: impl Fn(Vertex, Vertex) -> bool,
-    mut won: impl FnMut(Vertex),
+    mut won: impl FnMut(Vertex, Vertex),
 ) -> u64 {
     let mut examined = 0;
     for u in window.iter().map(|slot| slot.load(Relaxed)) {
@@ -188,11 +176,11 @@ pub(crate) fn claim_arcs(
     arcs: &[Vertex],
     reached: &impl Fn(Vertex) -> bool,
     claim: &impl Fn(Vertex, Vertex) -> bool,
-    won: &mut impl FnMut(Vertex),
+    won: &mut impl FnMut(Vertex, Vertex),
 ) {
     for &v in arcs {
         if !reached(v) && claim(v, u) {
-            won(v);
+            won(v, u);
         }
     }
 }
@@ -264,8 +252,11 @@ mod tests {
                     &graph,
                     chunk,
                     |v| visited.get(v as usize),
-                    |v, u| claim_by_bit(&visited, &parents, v, u),
-                    |v| won.push(v),
+                    |v, _| !visited.test_and_set(v as usize),
+                    |v, u| {
+                        parents.set(v, u);
+                        won.push(v);
+                    },
                 );
                 won
             })

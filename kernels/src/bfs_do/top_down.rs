@@ -20,8 +20,8 @@ use super::{
     BOTTOM_UP_GRAIN, CLEAR_GRAIN, DoBfs, Parallel, QUEUE_GRAIN, SPLIT_WINDOW, Shared,
     TOP_DOWN_ARC_GRAIN, TOP_DOWN_GRAIN, first_vertex_of_word,
 };
-use crate::LocalBuffer;
-use crate::frontier::{claim_arcs, claim_by_bit, claim_neighbors_by};
+use crate::frontier::{claim_arcs, claim_neighbors_by};
+use crate::{LocalBuffer, Vertex};
 use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
@@ -79,22 +79,22 @@ impl Shared {
         next: &mut LocalBuffer<'_>,
         range: Range<usize>,
     ) -> (u64, u64) {
-        let (graph, parents, queue, visited) =
-            (&*self.graph, &self.parents, &self.queue, &self.visited);
+        let (graph, queue, visited) = (&*self.graph, &self.queue, &self.visited);
         let chunk = &queue.current()[range];
-        let level = self.discovering.load(Relaxed);
+        let mut wins = Wins::default();
         let mut scout = 0;
         let examined = claim_neighbors_by::<COUNT>(
             graph,
             chunk,
             |v| visited.get(v as usize),
-            |v, u| claim_by_bit(visited, parents, v, u),
-            |v| {
-                parents.record_level(v, level);
-                next.push(v);
-                scout += graph.degree(v);
+            |v, _| !visited.test_and_set(v as usize),
+            |v, u| {
+                if wins.hold(v, u) {
+                    scout += self.settle(&mut wins, next);
+                }
             },
         );
+        scout += self.settle(&mut wins, next);
         (scout, examined)
     }
 
@@ -106,17 +106,17 @@ impl Shared {
         next: &mut LocalBuffer<'_>,
         arcs: Range<usize>,
     ) -> (u64, u64) {
-        let (graph, parents, visited) = (&*self.graph, &self.parents, &self.visited);
+        let (graph, visited) = (&*self.graph, &self.visited);
         let window = self.queue.current();
         let starts = &self.window_arcs[..=window.len()];
-        let level = self.discovering.load(Relaxed);
+        let mut wins = Wins::default();
         let mut scout = 0;
         let reached = |v: u32| visited.get(v as usize);
-        let claim = |v, u| claim_by_bit(visited, parents, v, u);
-        let mut won = |v| {
-            parents.record_level(v, level);
-            next.push(v);
-            scout += graph.degree(v);
+        let claim = |v: u32, _| !visited.test_and_set(v as usize);
+        let mut won = |v, u| {
+            if wins.hold(v, u) {
+                scout += self.settle(&mut wins, next);
+            }
         };
         let (mut at, end) = (arcs.start as u64, arcs.end as u64);
         // The window vertex whose row holds arc `at` (rows of no arcs skipped).
@@ -134,8 +134,25 @@ impl Shared {
             at = starts[i + 1];
             i += 1;
         }
+        scout += self.settle(&mut wins, next);
         let examined = if COUNT { arcs.len() as u64 } else { 0 };
         (scout, examined)
+    }
+
+    /// Stores the parents and levels of the vertices `wins` holds, appends
+    /// them to `next`, and returns their degree sum; empties `wins`.
+    fn settle(&self, wins: &mut Wins, next: &mut LocalBuffer<'_>) -> u64 {
+        let (graph, parents) = (&*self.graph, &self.parents);
+        let level = self.discovering.load(Relaxed);
+        let mut scout = 0;
+        for &(v, u) in &wins.pairs[..wins.len] {
+            parents.set(v, u);
+            parents.record_level(v, level);
+            next.push(v);
+            scout += graph.degree(v);
+        }
+        wins.len = 0;
+        scout
     }
 
     /// Appends the vertices of `front`'s words `words` to `buffer`.
@@ -147,5 +164,38 @@ impl Shared {
                 bits &= bits - 1;
             }
         }
+    }
+}
+
+/// Claimed vertices a top-down work item holds before it settles them.
+const WINS: usize = 64;
+
+/// A top-down work item's claimed vertices and their parents, not yet
+/// stored. Each claim is a locked OR, and a locked instruction waits for
+/// every store before it to reach the cache: a parent and a level stored
+/// right after their claim (two far-apart lines, not read before) made
+/// the next claim wait for both misses. Held here, they are stored
+/// [`WINS`] at a time with no claim between them, so their misses overlap.
+struct Wins {
+    pairs: [(Vertex, Vertex); WINS],
+    len: usize,
+}
+
+impl Default for Wins {
+    fn default() -> Self {
+        Wins {
+            pairs: [(0, 0); WINS],
+            len: 0,
+        }
+    }
+}
+
+impl Wins {
+    /// Holds `v`, claimed for parent `u`; true when full.
+    #[inline]
+    fn hold(&mut self, v: Vertex, u: Vertex) -> bool {
+        self.pairs[self.len] = (v, u);
+        self.len += 1;
+        self.len == WINS
     }
 }
