@@ -312,6 +312,53 @@ fn bottom_up_steps_take_a_frontier_hub_before_the_row() {
 }
 
 #[test]
+fn top_down_steps_cut_a_short_window_of_long_rows_by_arcs_and_claim_each_vertex_once() {
+    // 0 is the root; 1, 2 and 3 its neighbours, each joined to every leaf
+    // 4..6004: the second level is a window of 3 vertices and 18 003 arcs,
+    // cut into work items of arcs that race for the same leaves. Top-down
+    // throughout (alpha 1: never bottom-up).
+    let leaves = 4..6004u32;
+    let mut tuples = vec![(0, 1), (0, 2), (0, 3)];
+    tuples.extend((1..4).flat_map(|hub| leaves.clone().map(move |leaf| (hub, leaf))));
+    let edges: Vec<generator::Edge> = tuples
+        .into_iter()
+        .map(|(u, v)| generator::Edge::new(u, v))
+        .collect();
+    let graph = Arc::new(Csr::build(6004, &edges));
+    let params = DoParams {
+        alpha: 1,
+        ..DoParams::DEFAULT
+    };
+    for backend in Backend::ALL {
+        let mut engine = kernels::DoBfs::on(backend, Arc::clone(&graph), params);
+        engine.reset();
+        engine.set_tracing(true);
+        engine.search(SearchKey::new(0, &graph).unwrap());
+        let steps = engine.steps();
+        assert!(
+            steps
+                .iter()
+                .all(|s| s.direction == kernels::Direction::TopDown)
+        );
+        assert_eq!((steps[1].frontier, steps[1].discovered), (3, 6000));
+        assert_eq!(
+            steps[1].edges_examined,
+            Some(3 * 6001),
+            "every arc once (each row holds the root too)"
+        );
+        let levels = engine.parents().levels().expect("dobfs records levels");
+        for leaf in leaves.clone() {
+            let parent = engine.parents().get(leaf);
+            assert!(
+                parent.is_some_and(|p| (1..4).contains(&p)),
+                "{leaf}: {parent:?}"
+            );
+            assert_eq!(levels[leaf as usize].load(Relaxed), 2);
+        }
+    }
+}
+
+#[test]
 fn dobfs_records_every_vertexs_true_level_on_both_backends() {
     // The levels dobfs claims for the validator's certificate: each
     // reached vertex's BFS distance from the root, NO_LEVEL elsewhere,
