@@ -140,7 +140,7 @@ struct Shared {
     /// Such windows are the first levels, a few vertices of high degree
     /// (the root's hubs): cut by vertices, one or two workers would scan
     /// all their rows while the others wait.
-    window_arcs: Vec<u64>,
+    window_arcs: Vec<usize>,
     /// The level the running step discovers (set between steps), which
     /// each discovery records beside its parent ([`Parents::record_level`]).
     discovering: AtomicU32,

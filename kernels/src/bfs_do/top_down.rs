@@ -50,10 +50,10 @@ impl DoBfs {
         let shared = Arc::get_mut(&mut self.shared).expect("no step runs between steps");
         let mut sum = 0;
         for (i, u) in shared.queue.current().iter().enumerate() {
-            sum += shared.graph.degree(u.load(Relaxed));
+            sum += shared.graph.neighbors(u.load(Relaxed)).len();
             shared.window_arcs[i + 1] = sum;
         }
-        usize::try_from(sum).expect("arcs fit memory")
+        sum
     }
 
     /// Sets the bits of the queue's window in `front` (after clearing it).
@@ -118,19 +118,13 @@ impl Shared {
                 scout += self.settle(&mut wins, next);
             }
         };
-        let (mut at, end) = (arcs.start as u64, arcs.end as u64);
+        let (mut at, end) = (arcs.start, arcs.end);
         // The window vertex whose row holds arc `at` (rows of no arcs skipped).
         let mut i = starts.partition_point(|&s| s <= at) - 1;
         while at < end {
             let u = window[i].load(Relaxed);
             let (from, to) = (at - starts[i], end.min(starts[i + 1]) - starts[i]);
-            claim_arcs(
-                u,
-                &graph.neighbors(u)[from as usize..to as usize],
-                &reached,
-                &claim,
-                &mut won,
-            );
+            claim_arcs(u, &graph.neighbors(u)[from..to], &reached, &claim, &mut won);
             at = starts[i + 1];
             i += 1;
         }
