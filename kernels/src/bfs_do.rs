@@ -34,7 +34,8 @@
 //! Backends: the engine's arrays and its graph sit in one `Arc` (`Shared`)
 //! that every parallel step holds, so the steps run as `'static` tasks on
 //! either [`Backend`] through the engine's [`Loops`]: a top-down step over
-//! chunks of the queue's window, a bottom-up step over ranges of the
+//! chunks of the queue's window (of its arcs, for a short window), a
+//! bottom-up step over ranges of the
 //! bitmaps' words, each writing parents and bits in place. The code of a
 //! step is the same on both; only who runs the chunks differs.
 //!

@@ -6,9 +6,13 @@
 //! ([`claim_neighbors_by`]) by its `visited` bit: a load, then an atomic
 //! OR on a bitmap word that stays in cache (1 bit a vertex), not a CAS on
 //! a parent slot, which misses and, being a locked instruction, holds up
-//! the loads after it. The winner then stores its parent and level
-//! plainly, and joins the next window through the worker's
-//! [`LocalBuffer`].
+//! the loads after it. The winners are held ([`Wins`]) and their parents
+//! and levels stored plainly 64 at a time, between claims, so that no
+//! claim waits for those stores' misses; they join the next window
+//! through the worker's [`LocalBuffer`]. A short window (at most
+//! `SPLIT_WINDOW` vertices: the first levels, a few rows of high degree)
+//! is cut by arcs instead, `TOP_DOWN_ARC_GRAIN` a work item, so that
+//! every worker shares its long rows (docs/history-kernels.md#bfs_do).
 //!
 //! Invariants: a vertex is claimed once (the OR that set its bit), by a
 //! vertex of the previous level, and only its claimer writes its parent
