@@ -124,7 +124,14 @@ fn sssp_runs_after_the_bfs_and_prints_the_combined_block() {
     assert!(out.contains("sssp harmonic_mean_TEPS:     !  "), "{out}");
     let report = read_run(&json);
     let sssp = report.sssp_searches.as_ref().expect("SSSP rows");
-    assert_eq!(report.options.sssp_delta, Some(kernels::DEFAULT_DELTA));
+    // Without --delta, one process takes the width from the generated
+    // graph's size: 2^10 vertices, 2^14 tuples, mean weight 1/2.
+    let by_size = kernels::SsspParams::for_graph(2 << 14, 0.5).delta();
+    assert!(
+        by_size > kernels::DEFAULT_DELTA,
+        "SCALE 10 gets wider buckets"
+    );
+    assert_eq!(report.options.sssp_delta, Some(by_size));
     assert_eq!(sssp.len(), report.searches.len());
     for (b, s) in report.searches.iter().zip(sssp) {
         // Same root, same component: the same nedge and reach.
