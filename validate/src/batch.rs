@@ -47,7 +47,7 @@
 
 use crate::certificate::certify_and_fill_with;
 pub use crate::lanes::LANES;
-use crate::lanes::{Form, Layout, Line, TILE, Tile, judge_item};
+use crate::lanes::{Form, Layout, Line, ROW_AHEAD, TILE, Tile, judge_item};
 use crate::order::{BLOCK, TupleBlocks};
 use crate::tree::UNREACHED;
 use crate::{Invalid, ParentArray, TreeSummary, Validator, check_nedge, padded, tree};
@@ -60,8 +60,6 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 const MAX_VERTICES: usize = 1 << 26;
 /// Tiles per parallel work item of the copies and the sweep.
 const TILE_GRAIN: usize = 1 << 8;
-/// How many tiles ahead the fill asks for the line it will write.
-const FILL_AHEAD: usize = 16;
 
 /// What [`Batch::hold`] did with a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,13 +185,11 @@ impl Batch {
         // padding past `n`).
         let (lane, layout) = (self.held.len(), self.layout);
         let fill = |first: usize, levels: &[u32], tiles: &mut [Tile]| {
-            // Row `lane` of a tile is one line of memory a KiB from the
-            // next: ask for it ahead, so that the stores do not wait on it.
-            for tile in tiles.iter().take(FILL_AHEAD) {
+            for tile in tiles.iter().take(ROW_AHEAD) {
                 prefetch(&tile.0[lane]);
             }
             for t in 0..tiles.len() {
-                if let Some(ahead) = tiles.get(t + FILL_AHEAD) {
+                if let Some(ahead) = tiles.get(t + ROW_AHEAD) {
                     prefetch(&ahead.0[lane]);
                 }
                 let tile = &mut tiles[t];
@@ -226,7 +222,16 @@ impl Batch {
         let certified = levels
             .filter(|_| parents.entries() == n)
             .and_then(|claims| {
-                certify_and_fill_with(parents, root, claims, &mut self.tiles, TILE, fill)
+                certify_and_fill_with(
+                    parents,
+                    root,
+                    claims,
+                    &mut self.tiles,
+                    |proved, tile: &mut Tile| {
+                        tile.0[lane] = cells(&proved.levels, proved.parents, layout);
+                    },
+                    |tile| prefetch(&tile.0[lane]),
+                )
             });
         let (reached, depth) = match certified {
             Some(counts) => {

@@ -26,34 +26,46 @@
 //! a wrong tree pass.
 
 use crate::ParentArray;
-use crate::tree::{UNREACHED, VERTEX_GRAIN, add_counts};
+use crate::lanes::{ROW_AHEAD, TILE};
+use crate::tree::{UNREACHED, VERTEX_GRAIN, add_counts, count};
 use par::hint::prefetch;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-/// How many vertices ahead a parent's claim is prefetched.
-const CLAIM_AHEAD: usize = 32;
+/// How many tiles ahead the parents' claims are prefetched.
+const CLAIMS_AHEAD: usize = 2;
 
 /// The claimed level of an unreached vertex (or of one too deep to claim).
 pub const NO_LEVEL: u8 = u8::MAX;
 
+/// Sixteen vertices' levels ([`UNREACHED`] for unreached) and parents (the
+/// low 32 bits; a reached vertex's is a checked id), as the certificate
+/// proved them.
+pub(crate) struct Proved {
+    pub(crate) levels: [u32; TILE],
+    pub(crate) parents: [u32; TILE],
+}
+
 /// Checks `claims` as the levels of `parents`, a search from `root`, and
-/// on success writes every chunk's output as
-/// [`walk_and_fill_with`](crate::tree::walk_and_fill_with) does (`fill`,
-/// `per`, `out` as there) and returns (reached, deepest level). `None` if
-/// any claim fails or a length or the root is wrong. O(N), parallel.
-pub(crate) fn certify_and_fill_with<P, T, F>(
+/// on success hands each tile's proved levels and parents to `fill` with
+/// the tile's slot of `out` (one per [`TILE`] vertices; the last tile's
+/// vertices past `N` are unreached), then returns (reached, deepest
+/// level). `ahead(slot)` is called a few tiles before `fill` writes that
+/// slot, to prefetch it. `None` if any claim fails or a length or the root
+/// is wrong. O(N), parallel.
+pub(crate) fn certify_and_fill_with<P, T, F, A>(
     parents: &P,
     root: u64,
     claims: &[AtomicU8],
     out: &mut [T],
-    per: usize,
     fill: F,
+    ahead: A,
 ) -> Option<(u64, u32)>
 where
     P: ParentArray + ?Sized,
     T: Send,
-    F: Fn(usize, &[u32], &mut [T]) -> (u64, u32) + Sync,
+    F: Fn(&Proved, &mut T) + Sync,
+    A: Fn(&T) + Sync,
 {
     let n = parents.entries();
     let root = usize::try_from(root).ok().filter(|&r| r < n)?;
@@ -62,62 +74,89 @@ where
     if claims.len() != n || parents.parent(root) != root as i64 {
         return None;
     }
-    out[..n.div_ceil(per)]
-        .par_chunks_mut(VERTEX_GRAIN / per)
+    let tiles = n.div_ceil(TILE);
+    out[..tiles]
+        .par_chunks_mut(VERTEX_GRAIN / TILE)
         .enumerate()
-        .map_init(Vec::new, |levels, (block, out)| {
-            let chunk = block * VERTEX_GRAIN..(block * VERTEX_GRAIN + VERTEX_GRAIN).min(n);
-            let first = chunk.start;
-            certify_chunk(chunk, root, parents, claims, levels).then(|| fill(first, levels, out))
+        .map(|(chunk, out)| {
+            let first = chunk * VERTEX_GRAIN;
+            let mut holds = true;
+            let mut counts = (0, 0);
+            for t in 0..out.len() {
+                let start = first + t * TILE;
+                if let Some(slot) = out.get(t + ROW_AHEAD) {
+                    ahead(slot);
+                }
+                if start + CLAIMS_AHEAD * TILE < n {
+                    prefetch_claims(start + CLAIMS_AHEAD * TILE, parents, claims);
+                }
+                let (proved, tile_holds) = certify_tile(start, root, parents, claims);
+                holds &= tile_holds;
+                fill(&proved, &mut out[t]);
+                counts = add_counts(counts, count(proved.levels.iter().copied()));
+            }
+            holds.then_some(counts)
         })
         .try_reduce(|| (0, 0), |a, b| Some(add_counts(a, b)))
 }
 
-/// The claims of the vertices of `chunk`, checked; their levels (or
-/// [`UNREACHED`]) into `levels`. True when every claim holds.
-fn certify_chunk<P: ParentArray + ?Sized>(
-    chunk: std::ops::Range<usize>,
+/// Prefetches the claims of the parents of the tile from `start` (up to
+/// sixteen vertices, fewer at the end).
+#[inline(always)]
+fn prefetch_claims<P: ParentArray + ?Sized>(start: usize, parents: &P, claims: &[AtomicU8]) {
+    let last = claims.len() - 1;
+    for v in start..(start + TILE).min(claims.len()) {
+        #[allow(clippy::cast_sign_loss)]
+        let parent = (parents.parent(v) as u64).min(last as u64);
+        prefetch(&claims[usize::try_from(parent).unwrap_or(last)]);
+    }
+}
+
+/// The claims of the sixteen vertices from `start` checked: their proved
+/// levels and parents, and true when every claim holds. Vertices past the
+/// end are unreached (and read the last vertex's parent and claims).
+#[inline(always)]
+fn certify_tile<P: ParentArray + ?Sized>(
+    start: usize,
     root: usize,
     parents: &P,
     claims: &[AtomicU8],
-    levels: &mut Vec<u32>,
-) -> bool {
+) -> (Proved, bool) {
     let last = claims.len() - 1;
-    levels.clear();
-    let mut holds = true;
-    let end = chunk.end;
-    for v in chunk {
-        // The parent's claim is a random read: ask for it early.
-        if v + CLAIM_AHEAD < end {
-            let ahead = parents.parent(v + CLAIM_AHEAD);
-            #[allow(clippy::cast_sign_loss)]
-            let ahead = (ahead as u64).min(last as u64);
-            prefetch(&claims[usize::try_from(ahead).unwrap_or(last)]);
-        }
-        let parent = parents.parent(v);
-        let claim = claims[v].load(Relaxed);
-        // No branch on reached: reached and unreached vertices interleave
-        // at random, so such a branch cannot be predicted (the timings are
-        // in `docs/history-validate.md`). An unreached vertex's parent,
-        // `-1`, reads vertex `last`'s claim, unused.
-        let reached = parent != -1;
-        // In range: 0 <= parent <= last, as one unsigned comparison; an
-        // id out of range reads vertex `last` and fails anyway.
-        #[allow(clippy::cast_sign_loss)]
-        let id = parent as u64;
-        let in_range = id <= last as u64;
-        let above = claims[usize::try_from(id).unwrap_or(last).min(last)].load(Relaxed);
-        let claim_holds = if v == root {
-            (id == root as u64) & (claim == 0)
-        } else {
-            (claim != 0) & (claim != NO_LEVEL) & (above.wrapping_add(1) == claim)
-        };
-        holds &= if reached {
-            in_range & claim_holds
-        } else {
-            claim == NO_LEVEL
-        };
-        levels.push(if reached { u32::from(claim) } else { UNREACHED });
+    // The loads, one by one; -1, and any id out of range, reads vertex
+    // `last`'s claim, unused.
+    let vertex = |i: usize| (start + i).min(last);
+    #[allow(clippy::cast_sign_loss)]
+    let id: [u64; TILE] = std::array::from_fn(|i| parents.parent(vertex(i)) as u64);
+    let claim: [u8; TILE] = std::array::from_fn(|i| claims[vertex(i)].load(Relaxed));
+    let above: [u8; TILE] = std::array::from_fn(|i| {
+        claims[usize::try_from(id[i]).unwrap_or(last).min(last)].load(Relaxed)
+    });
+    // The tests and selects, lane-wise and without branches: reached and
+    // unreached vertices interleave at random.
+    let mut holds = [false; TILE];
+    let mut levels = [0u32; TILE];
+    let mut ids = [0u32; TILE];
+    for i in 0..TILE {
+        let exists = start + i <= last;
+        let reached = (id[i] != u64::MAX) & exists;
+        // In range: 0 <= parent <= last, as one unsigned comparison.
+        let in_range = id[i] <= last as u64;
+        let (c, a) = (claim[i], above[i]);
+        let claim_holds = (c != 0) & (c != NO_LEVEL) & (a.wrapping_add(1) == c);
+        holds[i] = (reached & in_range & claim_holds) | (!reached & ((c == NO_LEVEL) | !exists));
+        levels[i] = if reached { u32::from(c) } else { UNREACHED };
+        #[allow(clippy::cast_possible_truncation)] // a reached vertex's id is checked
+        let low = id[i] as u32;
+        ids[i] = low;
     }
-    holds
+    // The root's own rule: its own parent, at level 0.
+    if let Some(i) = root.checked_sub(start).filter(|&i| i < TILE) {
+        holds[i] = (id[i] == root as u64) & (claim[i] == 0);
+    }
+    let proved = Proved {
+        levels,
+        parents: ids,
+    };
+    (proved, holds.iter().all(|&h| h))
 }

@@ -30,6 +30,11 @@ pub const LANES: usize = 16;
 pub(crate) const TILE: usize = LANES;
 /// How many tuples ahead both ends' lines are prefetched.
 const AHEAD: usize = 32;
+/// How many tiles ahead a held search's fill prefetches the row it will
+/// write: a row is one line a KiB from the next, never read before it is
+/// written, and stores that wait on their lines leave few lines in flight
+/// (`docs/history-validate.md` has the measurement).
+pub(crate) const ROW_AHEAD: usize = 16;
 
 /// How a lane's 4-byte cell holds a vertex's level and parent: the parent
 /// in the low `shift` bits (24, or as many as the graph's ids need above
