@@ -366,11 +366,9 @@ impl RunArgs {
         // (docs/history-kernels.md, delta by graph size).
         let one_process = super::ranks::launched_ranks().unwrap_or(1) <= 1;
         let by_size = match &source {
-            GraphSource::Generated(spec) if one_process => SsspParams::for_graph(
-                2u64.saturating_mul(spec.edgefactor)
-                    .saturating_mul(1u64 << spec.scale.min(63)),
-                0.5,
-            ),
+            GraphSource::Generated(spec) if one_process => {
+                SsspParams::for_graph(spec.num_edges().saturating_mul(2), 0.5)
+            }
             _ => SsspParams::DEFAULT,
         };
         let sssp = (self.sssp)
