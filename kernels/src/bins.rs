@@ -59,9 +59,30 @@ impl<T: Copy> Bins<T> {
     pub const WINDOW: u64 = 1 << 17;
 
     /// Puts `item` in bin `bin`. O(1) in the window (amortized), O(log
-    /// bins) outside it.
+    /// bins) outside it. The common case (a window bin already allocated)
+    /// is small enough to inline into the relaxation loops; the rest
+    /// ([`Bins::push_slow`]) is a call.
     #[inline]
     pub fn push(&mut self, bin: u64, item: T) {
+        let near = (bin.checked_sub(self.base))
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| self.near.get_mut(i));
+        match near {
+            // `near` never grows past the window, so its slots are window
+            // bins.
+            Some(items) => {
+                items.push(item);
+                self.near_len += 1;
+            }
+            None => self.push_slow(bin, item),
+        }
+    }
+
+    /// [`Bins::push`] to a bin whose window slot is not allocated yet, or
+    /// outside the window.
+    #[cold]
+    #[inline(never)]
+    fn push_slow(&mut self, bin: u64, item: T) {
         match self.slot(bin) {
             Some(i) => {
                 if self.near.len() <= i {

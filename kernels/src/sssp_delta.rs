@@ -17,7 +17,9 @@
 //! and a heavy phase skips done targets (a bitmap) unread; a heavy phase runs
 //! as a *pull* when that costs less ([`Cost`]), each unsettled vertex scanning
 //! its heavy arcs, lightest first, up to the first that cannot help (after
-//! direction-optimizing BFS and Chakaravarthy et al.'s push-pull SSSP); queue
+//! direction-optimizing BFS and Chakaravarthy et al.'s push-pull SSSP), and
+//! none past the last vertex with a heavy arc (the vertices without arcs,
+//! last once renumbered by degree, are neither visited nor priced); queue
 //! loops prefetch ahead.
 //!
 //! Invariants:
@@ -113,8 +115,10 @@ pub struct DeltaStepping {
     /// Heavy arcs of all vertices, and of the done ones this search.
     heavy_arcs: u64,
     done_heavy_arcs: u64,
-    /// Vertices settled this search.
+    /// Vertices settled this search, and those of them below
+    /// `Shared::pull_end`.
     done_vertices: u64,
+    done_pullable: u64,
     /// The vertices of the last bucket that settled any.
     farthest: Vec<Vertex>,
     /// Heavy phases of the last search run as pulls.
@@ -167,6 +171,10 @@ struct Shared {
     fusing: Range<u64>,
     /// [`FUSE`] (tests turn fusion off with 0).
     fuse: usize,
+    /// One past the last vertex with a heavy arc: a pull visits the
+    /// vertices below it only (after a renumbering by degree, the
+    /// vertices without arcs come last).
+    pull_end: usize,
 }
 
 impl Shared {

@@ -77,7 +77,7 @@ impl DeltaStepping {
             sub /= 2;
         }
         let sub = sub as u64;
-        let shared = Shared {
+        let mut shared = Shared {
             state: (0..n)
                 .into_par_iter()
                 .map(|_| AtomicU64::new(UNREACHED))
@@ -99,22 +99,28 @@ impl DeltaStepping {
             queue: Vec::new(),
             fusing: 0..0,
             fuse: FUSE,
+            pull_end: n,
             graph,
             delta,
         };
-        let heavy_arcs = (0..n)
+        let heavy = |v: usize| {
+            let v = Vertex::try_from(v).expect("ids fit Vertex");
+            shared.heavy_part(v).len()
+        };
+        let heavy_arcs = (0..n).into_par_iter().map(|v| heavy(v) as u64).sum();
+        // No pull can improve a vertex without heavy arcs: past the last
+        // one with any, a pull has nothing to visit.
+        shared.pull_end = (0..n)
             .into_par_iter()
-            .map(|v| {
-                shared
-                    .heavy_part(Vertex::try_from(v).expect("ids fit Vertex"))
-                    .len() as u64
-            })
-            .sum();
+            .rev()
+            .find_first(|&v| heavy(v) > 0)
+            .map_or(0, |v| v + 1);
         DeltaStepping {
             shared: Arc::new(shared),
             heavy_arcs,
             done_heavy_arcs: 0,
             done_vertices: 0,
+            done_pullable: 0,
             farthest: Vec::new(),
             pulls: 0,
             tracing: false,
@@ -154,6 +160,7 @@ impl DeltaStepping {
         self.shared.listed.clear();
         self.done_heavy_arcs = 0;
         self.done_vertices = 0;
+        self.done_pullable = 0;
         self.farthest.clear();
         self.pulls = 0;
         // Bins are empty after a search, but a window that slid up must
@@ -257,11 +264,16 @@ impl DeltaStepping {
         let pulls = self.heavy_arcs - self.done_heavy_arcs - pushes;
         self.done_heavy_arcs += pushes;
         self.done_vertices += len as u64;
-        let open = self.shared.state.len() as u64 - self.done_vertices;
+        let pull_end = self.shared.pull_end;
+        self.done_pullable += (self.shared.queue.iter())
+            .filter(|&&v| (v as usize) < pull_end)
+            .count() as u64;
+        // The vertices a pull would visit: those not done below `pull_end`.
+        let open = pull_end as u64 - self.done_pullable;
         if self.shared.split && Cost::pull(open, pulls) < Cost::push(pushes) {
             self.pulls += 1;
             self.run(Parallel::Mark, len, GRAIN);
-            let words = self.shared.done.num_words();
+            let words = pull_end.div_ceil(Bitmap::WORD_BITS);
             self.run(Parallel::Pull { bucket }, words, PULL_GRAIN);
         } else {
             self.run(Parallel::Push, len, GRAIN);

@@ -380,6 +380,55 @@ fn a_pull_passes_over_exactly_the_vertices_no_heavy_arc_can_improve() {
     }
 }
 
+/// Guards the pull's end: a pull visits no vertex past the last one with
+/// a heavy arc (here a light-only tail and isolated vertices), yet the hub's
+/// bucket is still pulled and the distances are Dijkstra's, bit for bit,
+/// on 1 and 2 threads.
+#[test]
+fn a_pull_ends_at_the_last_vertex_with_a_heavy_arc() {
+    let leaves = 200u32;
+    let (mut edges, mut w) = (Vec::new(), Vec::new());
+    let mut tuple = |u: Vertex, v: Vertex, x: f32| {
+        edges.push(Edge { u, v });
+        w.push(x);
+    };
+    for i in 1..=leaves {
+        let x = 0.1 + (i % 37) as f32 / 64.0;
+        tuple(0, i, x);
+        tuple(i, 0, x + (i % 5) as f32 / 128.0);
+    }
+    // The last vertex with a heavy arc, then a tail of light arcs only.
+    let last = leaves + 1;
+    tuple(3, last, 0.5);
+    tuple(last, last + 1, 0.01);
+    tuple(last + 1, last + 2, 0.01);
+    // And 100 isolated vertices.
+    let list = EdgeList::new(u64::from(leaves) + 103, edges).unwrap();
+    let mut g = WeightedCsr::build(list.num_vertices(), list.edges(), &w);
+    g.split_light(DEFAULT_DELTA);
+    // Unreached: -1 in the results, infinite in Dijkstra's.
+    let want: Vec<f32> = (dijkstra(&g, 0).into_iter())
+        .map(|d| if d.is_finite() { d } else { -1.0 })
+        .collect();
+    let g = Arc::new(g);
+    for threads in [1, 2] {
+        let (pull_end, pulls, dist) = par::in_pool(threads, || {
+            let mut engine = DeltaStepping::new(Arc::clone(&g), SsspParams::DEFAULT);
+            engine.reset();
+            engine.search(0);
+            let n = g.num_vertices();
+            let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
+            engine.write_results(&mut parents, &mut dist);
+            (engine.shared.pull_end, engine.pulls, dist)
+        })
+        .unwrap();
+        assert_eq!(pull_end, last as usize + 1, "{threads} threads");
+        assert!(pulls > 0, "{threads} threads: the hub's bucket is pulled");
+        let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&dist), bits(&want), "{threads} threads");
+    }
+}
+
 /// Guards the translation back of a relabelled graph's searches: on one
 /// thread, an engine reused over several roots of the graph renumbered
 /// by degree gives, in the original labels, the distances of the same
