@@ -36,8 +36,9 @@
 //! [`NO_LEVEL`] past 254 and for unreached vertices); `visited` holds the
 //! reached and edgeless vertices and the padding past the rank's last one.
 //! [`DistBfs::new`] chooses the hubs (collective) and allocates the
-//! per-search arrays; a top-down step allocates its per-piece send buffers
-//! and the pairs it receives.
+//! per-search arrays; a top-down step allocates its per-piece send
+//! buffers; the gathered send buffer and the received pairs are kept
+//! across levels.
 //!
 //! A rank's loops run on its [`Backend`] ([`DistBfs::on`]), each written
 //! once against [`Backend::map_ranges`] / [`Backend::map`]: on rayon, a
@@ -62,11 +63,9 @@ const TOP_DOWN_GRAIN: usize = 64;
 const PIECES_PER_THREAD: usize = 8;
 /// Bitmap words (64 vertices each) per work item of a bottom-up step.
 const BOTTOM_UP_GRAIN: usize = 16;
-/// Vertices per work item of a reset, of counting nedge, of summing the
-/// queue's degrees.
+/// Vertices per work item of a reset, of counting nedge.
 const RESET_GRAIN: usize = 1 << 14;
 const NEDGE_GRAIN: usize = 1 << 12;
-const SCOUT_GRAIN: usize = 1 << 10;
 
 /// Items of `len` per work item so that `threads` threads get about
 /// [`PIECES_PER_THREAD`] each, at least `least`.
@@ -120,6 +119,9 @@ pub struct DistBfs<'c, I: Id> {
     /// A top-down step's outgoing pairs by rank; `partition.words(r)`.
     send: Vec<I>,
     send_counts: Vec<usize>,
+    /// The pairs a top-down step receives, kept across levels and
+    /// searches (no allocation once it has grown).
+    received: Vec<I>,
     word_counts: Vec<usize>,
     steps: Vec<DistStep>,
     step_bytes: Vec<u64>,
@@ -184,6 +186,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
             unreachable,
             send: Vec::new(),
             send_counts: vec![0; comm.size()],
+            received: Vec::new(),
             word_counts,
             steps: Vec::new(),
             step_bytes: Vec::new(),

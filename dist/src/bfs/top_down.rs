@@ -8,10 +8,15 @@
 //! Invariant: a vertex is claimed once (the CAS), and its visited bit and
 //! claimed level are written by the claim that won.
 
-use super::{DistBfs, NO_PARENT, SCOUT_GRAIN, TOP_DOWN_GRAIN, pieces_of};
+use super::{DistBfs, NO_PARENT, TOP_DOWN_GRAIN, pieces_of};
 use crate::Id;
-use crate::comm::exchange;
+use crate::comm::exchange_into;
+use par::hint::prefetch;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+/// Received pairs between the prefetch of a claim's parent slot and the
+/// claim.
+const CLAIM_AHEAD: usize = 16;
 
 impl<I: Id> DistBfs<'_, I> {
     /// Claims the neighbours of the queue's vertices: its own at once, the
@@ -28,12 +33,14 @@ impl<I: Id> DistBfs<'_, I> {
         let part = *graph.partition();
         let (rank, first) = (graph.rank(), graph.first());
         // Per piece of the queue: flattened (vertex, parent) pairs per
-        // rank, and the vertices claimed here.
+        // rank, the vertices claimed here and their degree sum (the next
+        // level's scouting, summed as they are claimed: no pass of its own).
         let queue = &self.queue;
         let grain = pieces_of(queue.len(), self.backend.threads(), TOP_DOWN_GRAIN);
-        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>)> =
+        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>, u64)> =
             self.backend.map_ranges(queue.len(), grain, |r| {
                 let (mut out, mut won) = (vec![Vec::new(); part.ranks()], Vec::new());
+                let mut scout = 0;
                 for &u in &queue[r] {
                     let parent = first + u as u64;
                     for &v in graph.neighbors(u) {
@@ -42,45 +49,51 @@ impl<I: Id> DistBfs<'_, I> {
                             out[owner].extend([v, I::from_u64(parent)]);
                         } else if found.claim(local, parent) {
                             won.push(local);
+                            scout += graph.degree(local);
                         }
                     }
                 }
-                (out, won)
+                (out, won, scout)
             });
         self.send.clear();
         for (r, count) in self.send_counts.iter_mut().enumerate() {
             let before = self.send.len();
-            for (out, _) in &pieces {
+            for (out, ..) in &pieces {
                 self.send.extend_from_slice(&out[r]);
             }
             *count = self.send.len() - before;
         }
-        let (received, _) = exchange(self.comm, &self.send, &self.send_counts);
+        exchange_into(self.comm, &self.send, &self.send_counts, &mut self.received);
+        let received = &self.received;
         let pairs = received.len() / 2;
         let grain = pieces_of(pairs, self.backend.threads(), TOP_DOWN_GRAIN);
-        let won_for_others: Vec<Vec<usize>> = self.backend.map_ranges(pairs, grain, |r| {
-            (received[2 * r.start..2 * r.end].chunks_exact(2))
-                .filter_map(|pair| {
-                    let u = part.local(pair[0].to_u64());
-                    found.claim(u, pair[1].to_u64()).then_some(u)
-                })
-                .collect()
+        let won_for_others: Vec<(Vec<usize>, u64)> = self.backend.map_ranges(pairs, grain, |r| {
+            let (mut won, mut scout) = (Vec::new(), 0);
+            for i in r.clone() {
+                // The claims land on lines far apart, each a CAS after a
+                // load: start loading the slot CLAIM_AHEAD pairs on.
+                if let Some(ahead) = received.get(2 * (i + CLAIM_AHEAD)) {
+                    prefetch(&parents[part.local(ahead.to_u64())]);
+                }
+                let u = part.local(received[2 * i].to_u64());
+                if found.claim(u, received[2 * i + 1].to_u64()) {
+                    won.push(u);
+                    scout += graph.degree(u);
+                }
+            }
+            (won, scout)
         });
         self.next_queue.clear();
-        for (_, won) in &pieces {
+        let mut scout = 0;
+        for (_, won, arcs) in &pieces {
             self.next_queue.extend_from_slice(won);
+            scout += arcs;
         }
-        for won in &won_for_others {
+        for (won, arcs) in &won_for_others {
             self.next_queue.extend_from_slice(won);
+            scout += arcs;
         }
         std::mem::swap(&mut self.queue, &mut self.next_queue);
-        let queue = &self.queue;
-        let scout = (self.backend)
-            .map_ranges(queue.len(), SCOUT_GRAIN, |r| {
-                queue[r].iter().map(|&u| graph.degree(u)).sum::<u64>()
-            })
-            .into_iter()
-            .sum();
         (self.queue.len() as u64, scout)
     }
 }
