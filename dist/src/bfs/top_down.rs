@@ -8,7 +8,7 @@
 //! Invariant: a vertex is claimed once (the CAS), and its visited bit and
 //! claimed level are written by the claim that won.
 
-use super::{DistBfs, NO_PARENT, TOP_DOWN_GRAIN, pieces_of};
+use super::{DistBfs, NO_PARENT, SCOUT_GRAIN, TOP_DOWN_GRAIN, pieces_of};
 use crate::Id;
 use crate::comm::exchange_into;
 use par::hint::prefetch;
@@ -33,14 +33,12 @@ impl<I: Id> DistBfs<'_, I> {
         let part = *graph.partition();
         let (rank, first) = (graph.rank(), graph.first());
         // Per piece of the queue: flattened (vertex, parent) pairs per
-        // rank, the vertices claimed here and their degree sum (the next
-        // level's scouting, summed as they are claimed: no pass of its own).
+        // rank, and the vertices claimed here.
         let queue = &self.queue;
         let grain = pieces_of(queue.len(), self.backend.threads(), TOP_DOWN_GRAIN);
-        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>, u64)> =
+        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>)> =
             self.backend.map_ranges(queue.len(), grain, |r| {
                 let (mut out, mut won) = (vec![Vec::new(); part.ranks()], Vec::new());
-                let mut scout = 0;
                 for &u in &queue[r] {
                     let parent = first + u as u64;
                     for &v in graph.neighbors(u) {
@@ -49,11 +47,10 @@ impl<I: Id> DistBfs<'_, I> {
                             out[owner].extend([v, I::from_u64(parent)]);
                         } else if found.claim(local, parent) {
                             won.push(local);
-                            scout += graph.degree(local);
                         }
                     }
                 }
-                (out, won, scout)
+                (out, won)
             });
         self.send.clear();
         for (r, count) in self.send_counts.iter_mut().enumerate() {
@@ -67,8 +64,8 @@ impl<I: Id> DistBfs<'_, I> {
         let received = &self.received;
         let pairs = received.len() / 2;
         let grain = pieces_of(pairs, self.backend.threads(), TOP_DOWN_GRAIN);
-        let won_for_others: Vec<(Vec<usize>, u64)> = self.backend.map_ranges(pairs, grain, |r| {
-            let (mut won, mut scout) = (Vec::new(), 0);
+        let won_for_others: Vec<Vec<usize>> = self.backend.map_ranges(pairs, grain, |r| {
+            let mut won = Vec::new();
             for i in r.clone() {
                 // The claims land on lines far apart, each a CAS after a
                 // load: start loading the slot CLAIM_AHEAD pairs on.
@@ -78,22 +75,29 @@ impl<I: Id> DistBfs<'_, I> {
                 let u = part.local(received[2 * i].to_u64());
                 if found.claim(u, received[2 * i + 1].to_u64()) {
                     won.push(u);
-                    scout += graph.degree(u);
                 }
             }
-            (won, scout)
+            won
         });
         self.next_queue.clear();
-        let mut scout = 0;
-        for (_, won, arcs) in &pieces {
+        for (_, won) in &pieces {
             self.next_queue.extend_from_slice(won);
-            scout += arcs;
         }
-        for (won, arcs) in &won_for_others {
+        for won in &won_for_others {
             self.next_queue.extend_from_slice(won);
-            scout += arcs;
         }
         std::mem::swap(&mut self.queue, &mut self.next_queue);
+        // The next level's scouting in a pass of its own: summed at the
+        // claim, each degree's load waits behind the claim's locked
+        // instructions (measured, docs/history-kernels.md#dist-bfs); here
+        // the loads are independent.
+        let queue = &self.queue;
+        let scout = (self.backend)
+            .map_ranges(queue.len(), SCOUT_GRAIN, |r| {
+                queue[r].iter().map(|&u| graph.degree(u)).sum::<u64>()
+            })
+            .into_iter()
+            .sum();
         (self.queue.len() as u64, scout)
     }
 }
