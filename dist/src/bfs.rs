@@ -36,9 +36,8 @@
 //! [`NO_LEVEL`] past 254 and for unreached vertices); `visited` holds the
 //! reached and edgeless vertices and the padding past the rank's last one.
 //! [`DistBfs::new`] chooses the hubs (collective) and allocates the
-//! per-search arrays; a top-down step allocates its per-piece send
-//! buffers; the gathered send buffer and the received pairs are kept
-//! across levels.
+//! per-search arrays; a top-down step allocates its per-piece send buffers
+//! and the pairs it receives.
 //!
 //! A rank's loops run on its [`Backend`] ([`DistBfs::on`]), each written
 //! once against [`Backend::map_ranges`] / [`Backend::map`]: on rayon, a
@@ -121,9 +120,6 @@ pub struct DistBfs<'c, I: Id> {
     /// A top-down step's outgoing pairs by rank; `partition.words(r)`.
     send: Vec<I>,
     send_counts: Vec<usize>,
-    /// The pairs a top-down step receives, kept across levels and
-    /// searches (no allocation once it has grown).
-    received: Vec<I>,
     word_counts: Vec<usize>,
     steps: Vec<DistStep>,
     step_bytes: Vec<u64>,
@@ -188,7 +184,6 @@ impl<'c, I: Id> DistBfs<'c, I> {
             unreachable,
             send: Vec::new(),
             send_counts: vec![0; comm.size()],
-            received: Vec::new(),
             word_counts,
             steps: Vec::new(),
             step_bytes: Vec::new(),

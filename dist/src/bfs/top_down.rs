@@ -10,13 +10,8 @@
 
 use super::{DistBfs, NO_PARENT, SCOUT_GRAIN, TOP_DOWN_GRAIN, pieces_of};
 use crate::Id;
-use crate::comm::exchange_into;
-use par::hint::prefetch;
+use crate::comm::exchange;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
-
-/// Received pairs between the prefetch of a claim's parent slot and the
-/// claim.
-const CLAIM_AHEAD: usize = 16;
 
 impl<I: Id> DistBfs<'_, I> {
     /// Claims the neighbours of the queue's vertices: its own at once, the
@@ -55,29 +50,21 @@ impl<I: Id> DistBfs<'_, I> {
         self.send.clear();
         for (r, count) in self.send_counts.iter_mut().enumerate() {
             let before = self.send.len();
-            for (out, ..) in &pieces {
+            for (out, _) in &pieces {
                 self.send.extend_from_slice(&out[r]);
             }
             *count = self.send.len() - before;
         }
-        exchange_into(self.comm, &self.send, &self.send_counts, &mut self.received);
-        let received = &self.received;
+        let (received, _) = exchange(self.comm, &self.send, &self.send_counts);
         let pairs = received.len() / 2;
         let grain = pieces_of(pairs, self.backend.threads(), TOP_DOWN_GRAIN);
         let won_for_others: Vec<Vec<usize>> = self.backend.map_ranges(pairs, grain, |r| {
-            let mut won = Vec::new();
-            for i in r.clone() {
-                // The claims land on lines far apart, each a CAS after a
-                // load: start loading the slot CLAIM_AHEAD pairs on.
-                if let Some(ahead) = received.get(2 * (i + CLAIM_AHEAD)) {
-                    prefetch(&parents[part.local(ahead.to_u64())]);
-                }
-                let u = part.local(received[2 * i].to_u64());
-                if found.claim(u, received[2 * i + 1].to_u64()) {
-                    won.push(u);
-                }
-            }
-            won
+            (received[2 * r.start..2 * r.end].chunks_exact(2))
+                .filter_map(|pair| {
+                    let u = part.local(pair[0].to_u64());
+                    found.claim(u, pair[1].to_u64()).then_some(u)
+                })
+                .collect()
         });
         self.next_queue.clear();
         for (_, won) in &pieces {
@@ -87,10 +74,6 @@ impl<I: Id> DistBfs<'_, I> {
             self.next_queue.extend_from_slice(won);
         }
         std::mem::swap(&mut self.queue, &mut self.next_queue);
-        // The next level's scouting in a pass of its own: summed at the
-        // claim, each degree's load waits behind the claim's locked
-        // instructions (measured, docs/history-kernels.md#dist-bfs); here
-        // the loads are independent.
         let queue = &self.queue;
         let scout = (self.backend)
             .map_ranges(queue.len(), SCOUT_GRAIN, |r| {
