@@ -41,6 +41,10 @@ impl<I: Id> BottomUp<'_, I> {
             if i + 1 < len {
                 ahead = self.ask_hubs(w + 1);
                 prefetch_rows(self.graph, w + 1, ahead.1);
+            } else if w + 1 < self.visited.len() {
+                // The next piece's first word, most likely this worker's
+                // next: its unreached rows, hubs not yet asked.
+                prefetch_rows(self.graph, w + 1, !self.visited[w + 1].load(Relaxed));
             }
             while todo != 0 {
                 let bit = todo.trailing_zeros();
@@ -68,17 +72,23 @@ impl<I: Id> BottomUp<'_, I> {
     /// whose rows are still to scan. The hubs are read in order.
     fn ask_hubs(&self, w: usize) -> (u64, u64) {
         let todo = !self.visited[w].load(Relaxed);
+        // First every test, without a branch on its outcome (in the first
+        // bottom-up level a hub is in the frontier about as often as not,
+        // so a branch there mispredicts; `kernels::DoBfs` does the same),
+        // then the parents of the found, their hubs reread from L1.
         let (mut found, mut bits) = (0, todo);
         while bits != 0 {
             let bit = bits.trailing_zeros();
             bits &= bits - 1;
-            let u = w * 64 + bit as usize;
-            let hub = self.hubs[u];
-            if in_frontier(self.global, hub) {
-                self.parents[u].store(hub.to_u64(), Relaxed);
-                self.claims[u].store(self.level, Relaxed);
-                found |= 1 << bit;
-            }
+            let hub = self.hubs[w * 64 + bit as usize];
+            found |= u64::from(in_frontier(self.global, hub)) << bit;
+        }
+        let mut bits = found;
+        while bits != 0 {
+            let u = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            self.parents[u].store(self.hubs[u].to_u64(), Relaxed);
+            self.claims[u].store(self.level, Relaxed);
         }
         (found, todo & !found)
     }
