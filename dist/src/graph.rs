@@ -189,7 +189,7 @@ const SORTED_UP_TO: usize = 32;
 /// The band of weight `w` (finite, `>= 0`) in a heavy part
 /// ([`HEAVY_BANDS`]).
 #[inline]
-pub(crate) fn heavy_band(w: f32) -> usize {
+fn heavy_band(w: f32) -> usize {
     // Exact: a product by a power of two, truncated; saturates.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let band = (w * HEAVY_BANDS as f32) as usize;
@@ -201,15 +201,8 @@ pub(crate) fn heavy_band(w: f32) -> usize {
 /// ordered by band): the low end of `w`'s band, exact in `f32`.
 #[inline]
 pub(crate) fn heavy_floor(w: f32) -> f32 {
-    band_floor(heavy_band(w))
-}
-
-/// The low end of heavy band `band` (below [`HEAVY_BANDS`]), exact in
-/// `f32`.
-#[inline]
-pub(crate) fn band_floor(band: usize) -> f32 {
     #[allow(clippy::cast_precision_loss)] // below 2^24
-    let floor = band as f32 / HEAVY_BANDS as f32;
+    let floor = heavy_band(w) as f32 / HEAVY_BANDS as f32;
     floor
 }
 

@@ -66,7 +66,6 @@
 //! ([`Backend::for_each_chunk_init`]).
 
 use crate::comm::Comm;
-use crate::graph::heavy_band;
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
 use done::{Done, FIGURES};
 use kernels::{Bins, Bitmap, BucketStep, SsspParams, SsspStats};
@@ -83,8 +82,6 @@ mod pull;
 mod results;
 mod state;
 
-/// The heavy band of a vertex without heavy arcs (`DistSssp::heavy_bands`).
-const NO_HEAVY: u8 = u8::MAX;
 /// Vertices per parallel task of the passes over all of them.
 const RESET_GRAIN: usize = 1 << 14;
 const COUNT_GRAIN: usize = 1 << 12;
@@ -125,12 +122,6 @@ pub struct DistSssp<'c, I: Id> {
     /// bounds: `N / (8 P)` bytes, which stay in cache where the bounds
     /// (12 bytes a row) do not.
     light_rows: Bitmap,
-    /// Split rows only: per own vertex, the weight band of its lightest
-    /// heavy arc (its heavy part's first: the parts are ordered by band),
-    /// [`NO_HEAVY`] if none, so that a pull passes over the vertices no
-    /// heavy arc can improve without reading their rows (`pull.rs`):
-    /// `N / P` bytes, read in order.
-    heavy_bands: Vec<u8>,
     tracing: bool,
     /// Per own vertex: distance bits, the bucket it waits in, lowered by
     /// the current apply, listed as settled by the bucket (`state.rs`);
@@ -176,9 +167,8 @@ impl<'c, I: Id> DistSssp<'c, I> {
 
     /// Bytes of the per-search arrays of a rank with `rows` vertices: 28 a
     /// vertex (a state word of distance, bucket and two flags, 8; parent
-    /// 8; the parent and distance reported by original index, 12), a
-    /// bit a vertex of which have light arcs and a byte of its lightest
-    /// heavy arc's band; and the graph's renumbering
+    /// 8; the parent and distance reported by original index, 12), and a
+    /// bit a vertex of which have light arcs; and the graph's renumbering
     /// ([`WeightedLocalGraph::original`]: `size_of::<I>()` bytes a vertex
     /// of the graph and 4 an own one). The phase
     /// buffers come on top and are kept at the largest phase's size: 4
@@ -188,7 +178,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// knows of the whole graph (the module comment).
     pub fn bytes_for(rows: u64, num_vertices: u64, ranks: usize) -> u64 {
         let renumbering = size_of::<I>() as u64 * num_vertices + 4 * rows;
-        29 * rows + rows.div_ceil(64) * 8 + renumbering + Done::<I>::bytes_for(num_vertices, ranks)
+        28 * rows + rows.div_ceil(64) * 8 + renumbering + Done::<I>::bytes_for(num_vertices, ranks)
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
@@ -227,22 +217,6 @@ impl<'c, I: Id> DistSssp<'c, I> {
                     .for_each(|u| light_rows.set_atomic(u));
             });
         }
-        let heavy_bands = if split {
-            let bands = backend.map_ranges(rows, COUNT_GRAIN, |r| {
-                r.map(|u| {
-                    let first = graph.light_and_heavy(u).1.next();
-                    first.map_or(NO_HEAVY, |(_, w)| {
-                        #[allow(clippy::cast_possible_truncation)] // below 64
-                        let band = heavy_band(w) as u8;
-                        band
-                    })
-                })
-                .collect::<Vec<u8>>()
-            });
-            bands.concat()
-        } else {
-            Vec::new()
-        };
         let mut engine = DistSssp {
             comm,
             backend,
@@ -250,7 +224,6 @@ impl<'c, I: Id> DistSssp<'c, I> {
             delta,
             split,
             light_rows,
-            heavy_bands,
             tracing: false,
             state: (0..rows).map(|_| AtomicU64::new(UNREACHED_STATE)).collect(),
             parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),

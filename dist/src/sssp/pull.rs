@@ -24,9 +24,9 @@
 
 use super::phase::{bucket_of, claim, index};
 use super::state::{dist_bits, waiting, with_dist, with_settled, with_waiting};
-use super::{DistSssp, FIGURES, NO_HEAVY};
+use super::{DistSssp, FIGURES};
 use crate::Id;
-use crate::graph::{band_floor, heavy_floor};
+use crate::graph::heavy_floor;
 use kernels::{EXACT_BUCKETS, SsspCost};
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -101,28 +101,13 @@ impl<I: Id> DistSssp<'_, I> {
         };
         let (graph, done, workers) = (&*self.graph, &self.done, &self.workers);
         let first = graph.first();
-        // Whether own vertex `u`, at distance `best`, may take an offer
-        // through a heavy arc from the bucket that starts at `low`: only if
-        // its lightest heavy arc's band, added to `low`, beats `best` (the
-        // pull's stopping rule at its first arc, read from `heavy_bands` in
-        // vertex order instead of from the row).
-        let may_pull = |u: usize, best: f32| {
-            !self.split || {
-                let band = self.heavy_bands[u];
-                band != NO_HEAVY && low + band_floor(band.into()) < best
-            }
-        };
         self.backend
             .map_ranges(self.state.len(), PULL_GRAIN, |range| {
                 let mut worker = None;
                 let end = range.end;
                 for u in range {
-                    let far = u + PULL_AHEAD;
-                    if self.split && far < end {
-                        let far_best = f32::from_bits(dist_bits(self.state[far].load(Relaxed)));
-                        if may_pull(far, far_best) {
-                            graph.prefetch_row(far, true);
-                        }
+                    if self.split && u + PULL_AHEAD < end {
+                        graph.prefetch_row(u + PULL_AHEAD, true);
                     }
                     if done.has(first + u as u64) {
                         continue;
@@ -130,9 +115,6 @@ impl<I: Id> DistSssp<'_, I> {
                     // This worker alone writes `u`'s state in the pull.
                     let s = self.state[u].load(Relaxed);
                     let (mut best, mut from) = (f32::from_bits(dist_bits(s)), None);
-                    if !may_pull(u, best) {
-                        continue;
-                    }
                     // Takes the arc's offer if it helps; whether a later
                     // arc of a banded part may (none can once the band's
                     // low end cannot: `best` only drops).
