@@ -36,7 +36,7 @@ impl Frontier {
     /// A queue for a graph of `n` vertices. Allocates `4 n` bytes.
     pub fn new(n: usize) -> Self {
         Frontier {
-            slots: (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect(),
+            slots: par::huge::filled(n, |_| AtomicU32::new(0)),
             start: AtomicUsize::new(0),
             end: AtomicUsize::new(0),
             tail: AtomicUsize::new(0),
