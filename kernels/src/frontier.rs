@@ -17,7 +17,6 @@
 //! only be called between levels, when no worker is appending.
 
 use generator::Vertex;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::Relaxed};
 
 /// Vertices a [`LocalBuffer`] holds before it appends (4 KiB of stack).
@@ -193,6 +192,7 @@ impl Drop for LocalBuffer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rayon::prelude::*;
 
     fn window(f: &Frontier) -> Vec<u32> {
         let mut w: Vec<u32> = f.current().iter().map(|a| a.load(Relaxed)).collect();
