@@ -22,9 +22,7 @@ impl Bitmap {
     /// `bits` bits, all clear. Allocates `bits / 8` bytes, rounded up to words.
     pub fn new(bits: usize) -> Self {
         Bitmap {
-            words: (0..bits.div_ceil(Self::WORD_BITS))
-                .map(|_| AtomicU64::new(0))
-                .collect(),
+            words: par::huge::filled(bits.div_ceil(Self::WORD_BITS), |_| AtomicU64::new(0)),
         }
     }
 

@@ -17,7 +17,6 @@
 //! only be called between levels, when no worker is appending.
 
 use generator::Vertex;
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::Relaxed};
 
 /// Vertices a [`LocalBuffer`] holds before it appends (4 KiB of stack).
@@ -36,7 +35,7 @@ impl Frontier {
     /// A queue for a graph of `n` vertices. Allocates `4 n` bytes.
     pub fn new(n: usize) -> Self {
         Frontier {
-            slots: (0..n).into_par_iter().map(|_| AtomicU32::new(0)).collect(),
+            slots: par::huge::filled(n, |_| AtomicU32::new(0)),
             start: AtomicUsize::new(0),
             end: AtomicUsize::new(0),
             tail: AtomicUsize::new(0),
@@ -193,6 +192,7 @@ impl Drop for LocalBuffer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rayon::prelude::*;
 
     fn window(f: &Frontier) -> Vec<u32> {
         let mut w: Vec<u32> = f.current().iter().map(|a| a.load(Relaxed)).collect();

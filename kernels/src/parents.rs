@@ -32,10 +32,7 @@ impl Parents {
     /// `n` slots, all unreached. Allocates `4 n` bytes.
     pub fn new(n: usize) -> Self {
         Parents {
-            slots: (0..n)
-                .into_par_iter()
-                .map(|_| AtomicU32::new(NO_PARENT))
-                .collect(),
+            slots: par::huge::filled(n, |_| AtomicU32::new(NO_PARENT)),
             levels: None,
         }
     }
@@ -44,12 +41,7 @@ impl Parents {
     /// [`NO_LEVEL`]. Allocates `5 n` bytes.
     pub fn with_levels(n: usize) -> Self {
         Parents {
-            levels: Some(
-                (0..n)
-                    .into_par_iter()
-                    .map(|_| AtomicU8::new(NO_LEVEL))
-                    .collect(),
-            ),
+            levels: Some(par::huge::filled(n, |_| AtomicU8::new(NO_LEVEL))),
             ..Parents::new(n)
         }
     }

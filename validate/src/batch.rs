@@ -134,14 +134,8 @@ impl Batch {
             // parallel: 64 bytes a vertex and 2 a worker's vertex, about
             // 4.3 GiB at 2^26 vertices, took seconds on one thread.
             levels: (0..num_vertices).map(|_| AtomicU32::new(0)).collect(),
-            tiles: (0..padded / TILE)
-                .into_par_iter()
-                .map(|_| Tile::unreached(layout))
-                .collect(),
-            seen: (0..rayon::current_num_threads() * padded)
-                .into_par_iter()
-                .map(|_| AtomicU16::new(0))
-                .collect(),
+            tiles: par::huge::filled(padded / TILE, |_| Tile::unreached(layout)),
+            seen: par::huge::filled(rayon::current_num_threads() * padded, |_| AtomicU16::new(0)),
             held: Vec::with_capacity(LANES),
             single: None,
             certified: 0,

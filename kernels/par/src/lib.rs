@@ -42,6 +42,7 @@
 mod backend;
 mod future;
 pub mod hint;
+pub mod huge;
 mod loops;
 mod map;
 pub mod pipe;
