@@ -80,12 +80,10 @@ mod tests {
 
     #[test]
     fn filled_gives_what_collect_gives() {
+        let value = |i: usize| u32::try_from(i).expect("short").wrapping_mul(2_654_435_761);
         for len in [0, 1, 1000, (MIN_BYTES / 4) + 12_345] {
-            let huge = filled(len, |i| (i as u32).wrapping_mul(2_654_435_761));
-            let plain: Vec<u32> = (0..len)
-                .into_par_iter()
-                .map(|i| (i as u32).wrapping_mul(2_654_435_761))
-                .collect();
+            let huge = filled(len, value);
+            let plain: Vec<u32> = (0..len).into_par_iter().map(value).collect();
             assert_eq!(huge.len(), len);
             assert!(huge == plain, "a value differs at length {len}");
         }
@@ -113,6 +111,6 @@ mod tests {
         let mut words: Vec<u32> = (0..(3u32 << 20)).collect();
         let thp = std::path::Path::new("/sys/kernel/mm/transparent_hugepage/enabled").exists();
         assert_eq!(advise(&mut words), thp);
-        assert!(words.iter().enumerate().all(|(i, &w)| w == i as u32));
+        assert!(words.iter().zip(0u32..).all(|(&w, i)| w == i));
     }
 }
