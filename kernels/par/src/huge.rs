@@ -45,33 +45,60 @@ pub fn filled<T: Send>(len: usize, fill: impl Fn(usize) -> T + Sync + Send) -> V
 /// advice (false on other systems, with THP compiled out, or for a short
 /// range). Changes no byte: pages already mapped keep their contents.
 pub fn advise<T>(memory: &mut [T]) -> bool {
-    let bytes = size_of_val(memory);
-    if bytes < MIN_BYTES {
-        return false;
-    }
-    let start = memory.as_mut_ptr().addr().next_multiple_of(HUGE);
-    let end = (memory.as_mut_ptr().addr() + bytes) & !(HUGE - 1);
+    size_of_val(memory) >= MIN_BYTES && advise_inside(memory, HUGE, Advice::HugePages)
+}
+
+/// What [`advise_inside`] asks of the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Advice {
+    /// `MADV_HUGEPAGE`: back the range with 2 MiB pages when it is first
+    /// written.
+    HugePages,
+    /// `MADV_POPULATE_WRITE` (Linux 5.14 on): map the range's pages for
+    /// writing now, in one call, instead of one trap a page.
+    PopulateWrite,
+}
+
+/// Gives `advice` for the whole `unit`-aligned blocks (`unit` a power of
+/// two, a multiple of the page size) inside `memory`, one `madvise` call;
+/// the partial blocks at either end are left alone. Returns whether the
+/// kernel took it (false on other systems, on an older kernel, or when no
+/// whole block lies inside). Changes no byte `memory` holds.
+pub fn advise_inside<T>(memory: &mut [T], unit: usize, advice: Advice) -> bool {
+    let start = memory.as_mut_ptr().addr().next_multiple_of(unit);
+    let end = (memory.as_mut_ptr().addr() + size_of_val(memory)) & !(unit - 1);
     if end <= start {
         return false;
     }
     #[cfg(target_os = "linux")]
     {
+        let advice = match advice {
+            Advice::HugePages => libc::MADV_HUGEPAGE,
+            Advice::PopulateWrite => libc::MADV_POPULATE_WRITE,
+        };
         #[allow(unsafe_code)]
         // SAFETY: `[start, end)` lies inside `memory`, which this function
-        // borrows mutably; `start` is page-aligned as `madvise` requires.
-        // MADV_HUGEPAGE only marks the range as eligible for huge pages:
-        // it maps, unmaps and writes nothing, so no byte changes.
+        // borrows mutably, so no other code reads or writes it meanwhile;
+        // `start` is page-aligned as `madvise` requires (`unit` is a
+        // multiple of the page). Neither advice changes a byte:
+        // MADV_HUGEPAGE only marks the range as eligible for huge pages,
+        // and MADV_POPULATE_WRITE maps the pages writable as a write would
+        // (an unmapped page becomes a zeroed one, which it already read
+        // as; a mapped page is left as it is).
         let done = unsafe {
             libc::madvise(
                 memory.as_mut_ptr().with_addr(start).cast(),
                 end - start,
-                libc::MADV_HUGEPAGE,
+                advice,
             )
         };
         done == 0
     }
     #[cfg(not(target_os = "linux"))]
-    false
+    {
+        let _ = advice;
+        false
+    }
 }
 
 #[cfg(test)]

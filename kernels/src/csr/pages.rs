@@ -46,31 +46,7 @@ pub(crate) fn prefault<T: Send>(backend: Backend, slice: &mut [T]) {
 /// its partial first and last pages are left to the writes. Returns whether
 /// the kernel did it (false on other systems, or a kernel before 5.14).
 pub(super) fn populate<T>(slice: &mut [T]) -> bool {
-    let start = slice.as_mut_ptr().addr().next_multiple_of(PAGE);
-    let end = (slice.as_mut_ptr().addr() + size_of_val(slice)) & !(PAGE - 1);
-    if end <= start {
-        return false;
-    }
-    #[cfg(target_os = "linux")]
-    {
-        #[allow(unsafe_code)]
-        // SAFETY: `[start, end)` lies inside `slice`, memory this function
-        // borrows mutably, so no other code reads or writes it meanwhile;
-        // `start` is page-aligned as `madvise` requires. MADV_POPULATE_WRITE
-        // only maps the range's pages writable as a write would (an
-        // unmapped page becomes a zeroed one, which it already read as; a
-        // mapped page is left as it is), so no byte `slice` holds changes.
-        let done = unsafe {
-            libc::madvise(
-                slice.as_mut_ptr().with_addr(start).cast(),
-                end - start,
-                libc::MADV_POPULATE_WRITE,
-            )
-        };
-        done == 0
-    }
-    #[cfg(not(target_os = "linux"))]
-    false
+    par::huge::advise_inside(slice, PAGE, par::huge::Advice::PopulateWrite)
 }
 
 #[cfg(test)]

@@ -344,16 +344,11 @@ fn every_reached_vertex_ends_listed_and_done_whether_pushed_or_pulled() {
 #[test]
 fn a_pull_passes_over_exactly_the_vertices_no_heavy_arc_can_improve() {
     let leaves = 200u32;
-    let (mut edges, mut w) = (Vec::new(), Vec::new());
+    let (mut edges, mut w) = hub_and_leaves(leaves);
     let mut tuple = |u: Vertex, v: Vertex, x: f32| {
         edges.push(Edge { u, v });
         w.push(x);
     };
-    for i in 1..=leaves {
-        let x = 0.1 + (i % 37) as f32 / 64.0;
-        tuple(0, i, x);
-        tuple(i, 0, x + (i % 5) as f32 / 128.0);
-    }
     // A light path 0 - a - b into the next bucket, and b's heavy arc back.
     let (a, b) = (leaves + 1, leaves + 2);
     tuple(0, a, 0.01);
@@ -387,16 +382,11 @@ fn a_pull_passes_over_exactly_the_vertices_no_heavy_arc_can_improve() {
 #[test]
 fn a_pull_ends_at_the_last_vertex_with_a_heavy_arc() {
     let leaves = 200u32;
-    let (mut edges, mut w) = (Vec::new(), Vec::new());
+    let (mut edges, mut w) = hub_and_leaves(leaves);
     let mut tuple = |u: Vertex, v: Vertex, x: f32| {
         edges.push(Edge { u, v });
         w.push(x);
     };
-    for i in 1..=leaves {
-        let x = 0.1 + (i % 37) as f32 / 64.0;
-        tuple(0, i, x);
-        tuple(i, 0, x + (i % 5) as f32 / 128.0);
-    }
     // The last vertex with a heavy arc, then a tail of light arcs only.
     let last = leaves + 1;
     tuple(3, last, 0.5);
@@ -473,4 +463,17 @@ fn a_relabelled_graph_gives_results_in_the_original_labels() {
         }
     })
     .unwrap();
+}
+
+/// Vertex 0 joined both ways to `leaves` leaves, by arcs of weights that
+/// vary with the leaf: the hub whose bucket the pull tests pull. The
+/// tuples and their weights.
+fn hub_and_leaves(leaves: u32) -> (Vec<Edge>, Vec<f32>) {
+    let (mut edges, mut w) = (Vec::new(), Vec::new());
+    for i in 1..=leaves {
+        let x = 0.1 + (i % 37) as f32 / 64.0;
+        edges.extend([Edge { u: 0, v: i }, Edge { u: i, v: 0 }]);
+        w.extend([x, x + (i % 5) as f32 / 128.0]);
+    }
+    (edges, w)
 }
