@@ -61,7 +61,7 @@ impl<T: Copy> Bins<T> {
     /// Puts `item` in bin `bin`. O(1) in the window (amortized), O(log
     /// bins) outside it. The common case (a window bin already allocated)
     /// is small enough to inline into the relaxation loops; the rest
-    /// ([`Bins::push_slow`]) is a call.
+    /// (`Bins::push_slow`) is a call.
     #[inline]
     pub fn push(&mut self, bin: u64, item: T) {
         let near = (bin.checked_sub(self.base))
