@@ -1,22 +1,24 @@
-//! Arrays the searches and validations read at random, backed by 2 MiB
-//! pages where the system grants them.
+//! Big arrays' pages: backed by 2 MiB pages where the system grants them,
+//! or mapped ahead of their writes.
 //!
 //! Idea: a search or a validation touches its per-vertex arrays (parents,
-//! frontier, bitmaps, the validator's tiles and levels) at random, so with
+//! frontier, bitmaps, the validator's tiles and marks) at random, so with
 //! 4 KiB pages nearly every access past the TLB's reach walks the page
 //! tables. With transparent huge pages in `madvise` mode (the common
 //! default) a range is only backed by 2 MiB pages if it is advised
 //! `MADV_HUGEPAGE` *before* its first write. [`filled`] reserves the
 //! vector's capacity (a fresh, unmapped allocation for big arrays),
 //! advises the 2 MiB-aligned part of it, and only then fills it in
-//! parallel, so the fill's faults map huge pages.
+//! parallel, so the fill's faults map huge pages. [`advise_inside`] is the
+//! one `madvise` call, also used by kernel 1 to map its fresh arcs ahead
+//! of its scatter (`MADV_POPULATE_WRITE`).
 //!
-//! Invariants: the result is exactly what `(0..len).into_par_iter()
-//! .map(fill).collect()` gives (same length, same values, an ordinary
-//! `Vec` freed by the global allocator); the advice is a hint whose
-//! failure (another system, THP off, no huge page free) changes nothing
-//! but speed. Only the whole 2 MiB blocks inside the allocation are
-//! advised, so no memory outside it is touched.
+//! Invariants: the result of [`filled`] is exactly what
+//! `(0..len).into_par_iter().map(fill).collect()` gives (same length, same
+//! values, an ordinary `Vec` freed by the global allocator); every advice
+//! is a hint whose failure (another system, THP off, no huge page free, an
+//! older kernel) changes nothing but speed. Only whole blocks inside the
+//! memory given are advised, so no memory outside it is touched.
 
 use rayon::prelude::*;
 
@@ -26,8 +28,8 @@ pub const MIN_BYTES: usize = 4 << 20;
 const HUGE: usize = 2 << 20;
 
 /// `len` elements, element `i` being `fill(i)`, filled in parallel on
-/// rayon's current pool (a short one on this thread), the 2 MiB blocks of a big array advised for huge
-/// pages before the fill writes them.
+/// rayon's current pool (a short array on this thread), the 2 MiB blocks
+/// of a big array advised for huge pages before the fill writes them.
 pub fn filled<T: Send>(len: usize, fill: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
     if len.saturating_mul(size_of::<T>()) < MIN_BYTES {
         // Short: no block to advise, and not worth the pool.
@@ -65,6 +67,7 @@ pub enum Advice {
 /// kernel took it (false on other systems, on an older kernel, or when no
 /// whole block lies inside). Changes no byte `memory` holds.
 pub fn advise_inside<T>(memory: &mut [T], unit: usize, advice: Advice) -> bool {
+    debug_assert!(unit.is_power_of_two() && unit.is_multiple_of(4096));
     let start = memory.as_mut_ptr().addr().next_multiple_of(unit);
     let end = (memory.as_mut_ptr().addr() + size_of_val(memory)) & !(unit - 1);
     if end <= start {

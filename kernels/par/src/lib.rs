@@ -36,8 +36,10 @@
 //! And the helpers for loops over big arrays (the generator's, kernel 1's
 //! and the validator's): [`first_index`], a parallel scan whose answer does
 //! not depend on the thread count; [`hint::prefetch`] and
-//! [`hint::LineWriter`], cache hints; [`in_pool`], a rayon pool of a given
-//! size (for tests that compare thread counts).
+//! [`hint::LineWriter`], cache hints; [`huge::filled`] and
+//! [`huge::advise_inside`], big arrays on huge pages or mapped ahead of
+//! their writes; [`in_pool`], a rayon pool of a given size (for tests that
+//! compare thread counts).
 
 mod backend;
 mod future;
