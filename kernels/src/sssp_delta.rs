@@ -35,7 +35,8 @@
 //!   cleared by the `fetch_and` that takes it, in one atomic step;
 //! - buckets are exact for every finite distance
 //!   ([`bucket_of`](crate::bucket_of));
-//! - a vertex is listed as settled once a search, by its bucket, and marked
+//! - a vertex is listed as settled once a search, by its bucket (its
+//!   [`LISTED`] bit, set by the step that first takes it), and marked
 //!   done by its bucket's heavy phase: before a pull, as a phase of its own;
 //!   in a push, by the chunk that pushes it (a heavy arc cannot improve a
 //!   vertex of its own bucket, so an arc that finds it not yet done changes
@@ -49,7 +50,7 @@
 //! Cost: a vertex relaxes its light arcs once per light phase it is queued in
 //! (usually one), its heavy arcs at most once; per phase a barrier and a gather
 //! of the bins: a bucket takes its light phases and one heavy phase (two
-//! when pulled). Memory: 8 bytes per vertex, two bitmaps of `N / 8` bytes, and
+//! when pulled). Memory: 8 bytes per vertex, a bitmap of `N / 8` bytes, and
 //! the bins ([`DeltaStepping::bytes_for`]).
 
 use crate::loops::Loops;
@@ -69,13 +70,26 @@ pub use heavy::Cost;
 pub use params::{BucketStep, DEFAULT_DELTA, SsspParams, SsspStats};
 
 /// The state of a vertex not reached: infinite distance, no parent.
-const UNREACHED: u64 = (f32::INFINITY.to_bits() as u64) << 32 | u32::MAX as u64;
+/// Its parent half is all ones but [`LISTED`], which an unreached vertex
+/// is not.
+const UNREACHED: u64 = (f32::INFINITY.to_bits() as u64) << 32 | (LISTED - 1);
 /// The mark of a vertex waiting in the bin of its distance's bucket, in
 /// the distance's sign bit (distances are never negative), so that an
 /// improvement within the bucket does not queue it again (a hub queued
 /// twice would scan its row twice) and the mark is read and written in the
 /// same atomic step as the distance.
 const QUEUED: u64 = 1 << 63;
+/// The mark of a vertex listed as settled this search: by the bucket that
+/// settles it, at its first processing there (a vertex taken in bucket `b`
+/// has its distance in `b`, which can only fall, and earlier buckets are
+/// final), so only a reset clears it. The top bit of the parent's half,
+/// which no id uses (one process has at most `2^31` vertices), set by the
+/// same atomic step that takes the vertex off its bin and kept by every
+/// later improvement: one locked instruction on a line the step owns
+/// already, where a shared bitmap's bit cost a second one on a line both
+/// workers write (the hubs' bits share lines once rows are renumbered by
+/// degree).
+const LISTED: u64 = 1 << 31;
 /// Queue entries per parallel task: fewer tasks for the same queues;
 /// chosen by measurement (docs/history-kernels.md#sssp_delta).
 const GRAIN: usize = 256;
@@ -140,11 +154,6 @@ struct Shared {
     /// One per [`Backend::slot`] of the backend.
     workers: Vec<Mutex<Worker>>,
     backend: Backend,
-    /// The vertices listed as settled this search: each by the bucket
-    /// that settles it, at its first processing there (a vertex taken in
-    /// bucket `b` has its distance in `b`, which can only fall, and earlier
-    /// buckets are final), so it is cleared only between searches.
-    listed: Bitmap,
     /// The vertices of the buckets settled so far, and of the current one
     /// once its heavy phase starts: their distances are final.
     done: Bitmap,
@@ -214,7 +223,7 @@ fn dist(state: u64) -> f32 {
 #[inline]
 fn parent(state: u64) -> Vertex {
     #[allow(clippy::cast_possible_truncation)] // the low half, on purpose
-    let p = state as u32;
+    let p = (state & !LISTED) as u32;
     p
 }
 

@@ -398,6 +398,7 @@ impl Commands<'_> {
             return Err(harness::pass::no_weights(input, "a shortest-path search").into());
         };
         let n = edges.num_vertices();
+        harness::pass::sssp::fits_one_process(n as u64, input)?;
         let Some(key) = u32::try_from(root).ok().filter(|&r| (r as usize) < n) else {
             bail!(
                 "--root {root} is not a vertex of {} (0..{n})",

@@ -160,6 +160,9 @@ impl Engine for OneProcess<'_> {
         let (m, n) = (edges.len() as u64, edges.num_vertices() as u64);
         let mut memory_estimate = memory_estimate(plan, m, n);
         if let GraphSource::File { path, .. } = &plan.source {
+            if plan.needs_weights() {
+                crate::pass::sssp::fits_one_process(n, path)?;
+            }
             memory_estimate += budget::reading(edges, path);
             let what = format!("a run on {}", path.display());
             budget::check(memory_estimate, &what, None, plan.force)?;

@@ -62,6 +62,21 @@ impl SsspEngine for DeltaStepping {
     }
 }
 
+/// Fails if a graph of `num_vertices` (from the file at `path`) has more
+/// vertices than one process's delta-stepping names
+/// ([`DeltaStepping::MAX_VERTICES`], `2^31`; a generated graph of SCALE 31
+/// has exactly that many); the ranks' engine has no such bound.
+pub fn fits_one_process(num_vertices: u64, path: &std::path::Path) -> Result<(), crate::Error> {
+    let most = DeltaStepping::MAX_VERTICES as u64;
+    if num_vertices <= most {
+        return Ok(());
+    }
+    Err(crate::Error::Refused(format!(
+        "{}: {num_vertices} vertices, and one process's shortest-path search names at most {most} (2^31); run it over MPI ranks (mpirun -np P graph500 ..., built with --features mpi)",
+        path.display()
+    )))
+}
+
 /// A delta-stepping engine as the loop drives it.
 pub struct SsspSearcher<E = DeltaStepping> {
     engine: E,

@@ -173,6 +173,42 @@ fn a_weighted_text_list_runs_and_an_unweighted_one_is_refused() {
     assert_bad_input(&o, &["p.el", "--sssp", "weight"]);
 }
 
+/// Guards the bound of one process's delta-stepping (a parent id in 31
+/// bits beside the vertex's mark): a file naming vertex 2^31 (so 2^31 + 1
+/// vertices) is refused in one line, before any graph is built, by a run
+/// and by `graph500 sssp`, even when told to skip the memory estimate.
+#[test]
+fn a_file_of_more_than_2_to_the_31_vertices_is_refused_by_one_process_kernel_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let wide = dir.path().join("wide.el");
+    std::fs::write(&wide, "0 2147483648 0.5\n").unwrap();
+    let run = graph500(&[
+        "--input",
+        path_str(&wide),
+        "--keys",
+        "1",
+        "--sssp",
+        "-q",
+        "--force",
+    ]);
+    assert_bad_input(&run, &["wide.el", "2147483649 vertices", "2^31"]);
+    let (parents, dist) = (dir.path().join("p.bin"), dir.path().join("d.bin"));
+    let sssp = graph500(&[
+        "sssp",
+        "--input",
+        path_str(&wide),
+        "--root",
+        "0",
+        "--force",
+        "--parents-out",
+        path_str(&parents),
+        "--dist-out",
+        path_str(&dist),
+    ]);
+    assert_bad_input(&sssp, &["wide.el", "2147483649 vertices", "2^31"]);
+    assert!(!parents.exists() && !dist.exists(), "an output was written");
+}
+
 #[test]
 fn a_bad_delta_is_one_line() {
     assert_bad_input(

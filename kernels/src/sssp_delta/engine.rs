@@ -61,6 +61,12 @@ impl LoopBody for Phase {
 }
 
 impl DeltaStepping {
+    /// The most vertices a graph may have: a state packs the parent's id
+    /// in 31 bits beside its [`LISTED`](super::LISTED) mark. One process's
+    /// generated graphs (SCALE 31 at most) fit; a file may not, and the
+    /// harness refuses it before building.
+    pub const MAX_VERTICES: usize = 1 << 31;
+
     /// An engine for `graph` with `params` on rayon; [`DeltaStepping::on`].
     pub fn new(graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
         DeltaStepping::on(Backend::Rayon, graph, params)
@@ -69,9 +75,14 @@ impl DeltaStepping {
     /// An engine for `graph` with `params` whose phases run on `backend`.
     /// Allocates 8 bytes per vertex and two bitmaps (and, on pipes, its
     /// reusable loop); one parallel pass over the row bounds.
+    /// Panics if `graph` has more than [`DeltaStepping::MAX_VERTICES`].
     pub fn on(backend: Backend, graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
         let delta = params.delta();
         let n = graph.num_vertices();
+        assert!(
+            n <= Self::MAX_VERTICES,
+            "{n} vertices: delta-stepping names at most 2^31"
+        );
         let mut sub = SUB_BINS;
         while sub > 1 && delta / (sub as f32) < SsspParams::MIN_DELTA {
             sub /= 2;
@@ -84,7 +95,6 @@ impl DeltaStepping {
                 .collect(),
             workers: Vec::new(),
             backend,
-            listed: Bitmap::new(n),
             sub,
             bins_per_unit: sub as f32 / delta,
             exact_bins: (EXACT_BUCKETS * sub) as f32,
@@ -137,7 +147,7 @@ impl DeltaStepping {
     /// Bytes an engine takes for `num_vertices` vertices (its bins and
     /// queue aside, which grow with the pushes of a search).
     pub fn bytes_for(num_vertices: u64) -> u64 {
-        8 * num_vertices + 2 * num_vertices.div_ceil(8)
+        8 * num_vertices + num_vertices.div_ceil(8)
     }
 
     /// Asks searches to record their buckets (a clock read per bucket).
@@ -157,7 +167,6 @@ impl DeltaStepping {
             .par_iter()
             .for_each(|s| s.store(UNREACHED, Relaxed));
         self.shared.done.clear();
-        self.shared.listed.clear();
         self.done_heavy_arcs = 0;
         self.done_vertices = 0;
         self.done_pullable = 0;

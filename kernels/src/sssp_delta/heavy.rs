@@ -4,7 +4,7 @@
 //! the first that cannot help (a vertex whose lightest heavy arc cannot
 //! help is passed over without reading its row); [`Cost`] chooses.
 
-use super::{PULL_AHEAD, QUEUED, Shared, Worker, dist, pack};
+use super::{LISTED, PULL_AHEAD, QUEUED, Shared, Worker, dist, pack};
 use crate::bins::EXACT_BUCKETS;
 use crate::{Bitmap, WeightedArc};
 use generator::Vertex;
@@ -126,7 +126,7 @@ impl Shared {
                     }
                 }
                 if let Some(u) = from {
-                    state.store(pack(best, u) | QUEUED, Relaxed);
+                    state.store(pack(best, u) | QUEUED | (current & LISTED), Relaxed);
                     let worker = worker.get_or_insert_with(|| self.worker());
                     self.queue_in_bin(worker, v, current, best);
                 }

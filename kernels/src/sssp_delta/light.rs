@@ -4,12 +4,12 @@
 //! small bins of the bucket; and the relaxation itself, one CAS on a
 //! vertex's packed distance and parent.
 
-use super::{AHEAD, ARC_AHEAD, QUEUED, ROW_AHEAD, Shared, Worker, dist, pack};
+use super::{AHEAD, ARC_AHEAD, LISTED, QUEUED, ROW_AHEAD, Shared, Worker, dist, pack};
 use crate::WeightedArc;
 use generator::Vertex;
 use par::hint::prefetch;
 use std::ops::Range;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 impl Shared {
     /// Relaxes the light arcs of the queued vertices `range` still
@@ -59,23 +59,18 @@ impl Shared {
             // mark. A marked one waits in the bin of its distance, which
             // only fell since this entry's bin and is not below the lowest
             // bin gathered: it waits in a bin of this phase.
-            if state.load(Relaxed) & QUEUED == 0 {
-                continue;
-            }
-            // Taken off its bin, reading its distance in the same atomic
-            // step: an improvement before it is read here, one after it
-            // finds the mark clear and queues the vertex anew. Of two
+            // Taken off its bin and listed, reading its distance, in one
+            // atomic step: an improvement before it is read here, one after
+            // it finds the mark clear and queues the vertex anew. Of two
             // entries for it in one phase, only one finds the mark set.
-            let taken = state.fetch_and(!QUEUED, Relaxed);
-            if taken & QUEUED == 0 {
+            let Some(taken) = take(state) else {
                 continue;
-            }
+            };
             let du = dist(taken);
-            // Listed once per bucket, at its first processing (the bit
-            // is tested before the locked set, which only the first
-            // takes), so that a hub relaxes its heavy arcs once.
+            // Listed once a search, at its first processing, so that a hub
+            // relaxes its heavy arcs once.
             let (row, heavy) = self.light_parts(u);
-            if !self.listed.get(u as usize) && !self.listed.test_and_set(u as usize) {
+            if taken & LISTED == 0 {
                 worker.settled.push(u);
                 worker.settled_heavy_arcs += heavy.len() as u64;
             }
@@ -123,7 +118,8 @@ impl Shared {
         let state = &self.state[v as usize];
         let mut current = state.load(Relaxed);
         while d < dist(current) {
-            match state.compare_exchange_weak(current, pack(d, u) | QUEUED, Relaxed, Relaxed) {
+            let new = pack(d, u) | QUEUED | (current & LISTED);
+            match state.compare_exchange_weak(current, new, Relaxed, Relaxed) {
                 Ok(_) => return self.queue_in_bin(worker, v, current, d),
                 Err(now) => current = now,
             }
@@ -161,4 +157,20 @@ impl Shared {
             (row, row)
         }
     }
+}
+
+/// Takes a marked vertex off its bin and lists it: clears its [`QUEUED`]
+/// mark and sets [`LISTED`], in one step; its state before, or `None` if
+/// it was not marked (a stale entry).
+#[inline]
+fn take(state: &AtomicU64) -> Option<u64> {
+    let mut current = state.load(Relaxed);
+    while current & QUEUED != 0 {
+        let new = (current & !QUEUED) | LISTED;
+        match state.compare_exchange_weak(current, new, Relaxed, Relaxed) {
+            Ok(_) => return Some(current),
+            Err(now) => current = now,
+        }
+    }
+    None
 }

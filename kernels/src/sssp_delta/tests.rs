@@ -286,7 +286,8 @@ fn search_split(
         let (mut parents, mut dist) = (vec![0i64; n], vec![0f32; n]);
         engine.write_results(&mut parents, &mut dist);
         let s = &engine.shared;
-        let marks = (0..n).map(|v| (s.listed.get(v), s.done.get(v))).collect();
+        let listed = |v: usize| s.state[v].load(Relaxed) & LISTED != 0;
+        let marks = (0..n).map(|v| (listed(v), s.done.get(v))).collect();
         (stats, dist, marks, engine.pulls)
     })
     .unwrap()
@@ -315,7 +316,8 @@ fn bucket_fusion_settles_the_same_distances_in_fewer_phases() {
 /// Guards the marks of a search whose heavy phases are both pushed and
 /// pulled, the pushes marking their vertices done as they go: every
 /// reached vertex ends listed once and done, and no other vertex is
-/// either.
+/// either. Listed once: the settled count is the reached vertices' (an
+/// improvement that dropped the mark would list a vertex twice).
 #[test]
 fn every_reached_vertex_ends_listed_and_done_whether_pushed_or_pulled() {
     let list = Kronecker::new(12, 16, 7).unwrap().generate();
@@ -323,6 +325,8 @@ fn every_reached_vertex_ends_listed_and_done_whether_pushed_or_pulled() {
     for threads in [1, 2] {
         let (stats, dist, marks, pulls) = search_split(&list, &w, threads, FUSE, 2);
         assert!(pulls > 0 && pulls < stats.buckets, "{pulls} pulls");
+        let reached = dist.iter().filter(|&&d| d >= 0.0).count();
+        assert_eq!(stats.reached, reached as u64, "{threads} threads");
         for (v, (&d, &(listed, done))) in dist.iter().zip(&marks).enumerate() {
             let reached = d >= 0.0;
             assert_eq!(
