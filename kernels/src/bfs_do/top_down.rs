@@ -30,7 +30,11 @@ impl DoBfs {
     /// of the claimed vertices and, when `COUNT`, the adjacency entries read.
     pub(super) fn top_down_step<const COUNT: bool>(&mut self) -> (u64, u64) {
         let len = self.shared.queue.current().len();
-        self.run(Parallel::TopDown { count: COUNT }, len, TOP_DOWN_GRAIN)
+        self.run(
+            Parallel::TopDown { count: COUNT },
+            len,
+            top_down_grain(len, self.backend().threads()),
+        )
     }
 
     /// Sets the bits of the queue's window in `front` (after clearing it).
@@ -46,6 +50,19 @@ impl DoBfs {
         let words = self.shared.front.num_words();
         self.run(Parallel::BitmapToQueue, words, BOTTOM_UP_GRAIN);
         self.shared.queue.advance();
+    }
+}
+
+/// Frontier vertices per work item of a top-down step over `len` of them
+/// on `threads`: [`TOP_DOWN_GRAIN`], or fewer in a window too short to
+/// give each worker 16 items. The levels after the root are a few dozen
+/// vertices that hold the hubs: in items of 64 they were one or two items,
+/// so one worker scanned the hubs' rows while the other waited (such
+/// levels took as long on 2 threads as on 1). One thread keeps whole items.
+fn top_down_grain(len: usize, threads: usize) -> usize {
+    match threads {
+        0 | 1 => TOP_DOWN_GRAIN,
+        threads => (len / (16 * threads)).clamp(1, TOP_DOWN_GRAIN),
     }
 }
 
@@ -84,5 +101,28 @@ impl Shared {
                 bits &= bits - 1;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Guards the balance of the levels after the root: a window of a
+    /// hundred vertices on 2 threads is cut into items of a few vertices
+    /// (at least 16 items a worker), a long window keeps items of
+    /// [`TOP_DOWN_GRAIN`], and one thread keeps whole items.
+    #[test]
+    fn a_short_top_down_window_gives_every_worker_many_items() {
+        for (len, threads) in [(107, 2), (5, 2), (1000, 4), (1, 8)] {
+            let grain = top_down_grain(len, threads);
+            assert!(grain >= 1, "{len} on {threads}");
+            assert!(
+                len.div_ceil(grain) >= (16 * threads).min(len),
+                "{len} vertices on {threads} threads: items of {grain}"
+            );
+        }
+        assert_eq!(top_down_grain(1 << 20, 2), TOP_DOWN_GRAIN);
+        assert_eq!(top_down_grain(107, 1), TOP_DOWN_GRAIN);
     }
 }
