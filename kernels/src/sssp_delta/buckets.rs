@@ -31,6 +31,7 @@ impl DeltaStepping {
         shared.fusing = low..end;
         for w in workers {
             let mut w = lock(w);
+            w.fused_in_phase = 0;
             for bin in low..high {
                 w.bins.drain_into(bin, queue);
             }
@@ -94,6 +95,8 @@ pub(super) struct Worker {
     /// The entries of a bin being fused ([`Shared::fuse`]), kept for
     /// their capacity.
     pub(super) fused: Vec<Vertex>,
+    /// The entries this worker fused in the current phase.
+    pub(super) fused_in_phase: usize,
 }
 
 pub(super) fn lock(w: &Mutex<Worker>) -> MutexGuard<'_, Worker> {

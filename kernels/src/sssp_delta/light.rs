@@ -26,7 +26,10 @@ impl Shared {
     /// this phase gathered, lowest bin first, while the bin holds at most
     /// [`FUSE`](super::FUSE) of them, and processes them at once instead of in
     /// a later phase; it stops at the first larger bin, which a later phase
-    /// gathers with the other workers' entries.
+    /// gathers with the other workers' entries. With other workers, it also
+    /// stops once it fused [`FUSE`](super::FUSE) entries in the phase: a
+    /// worker fusing a chain of small bins alone (in the bucket of the hubs'
+    /// neighbours) held the others at the phase's end.
     fn fuse(&self, worker: &mut Worker) {
         let mut entries = std::mem::take(&mut worker.fused);
         for bin in self.fusing.clone() {
@@ -35,10 +38,12 @@ impl Shared {
                 if len == 0 {
                     break;
                 }
-                if len > self.fuse {
+                let alone = self.workers.len() == 1;
+                if len > self.fuse || (!alone && worker.fused_in_phase + len > self.fuse) {
                     worker.fused = entries;
                     return;
                 }
+                worker.fused_in_phase += len;
                 entries.clear();
                 worker.bins.drain_into(bin, &mut entries);
                 self.light_entries(worker, &entries);
