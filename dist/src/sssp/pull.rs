@@ -70,7 +70,10 @@ impl<I: Id> DistSssp<'_, I> {
     /// Whether the heavy phase should pull, from the summed figures.
     pub(super) fn pull_pays(figures: [u64; FIGURES]) -> bool {
         let [settled, open_vertices, open_arcs] = figures;
-        SsspCost::pull(open_vertices, open_arcs) < SsspCost::push(settled)
+        // One process's weights, with the push at its AMD EPYC weight on
+        // every processor: the Intel weight made the ranks' searches 1.05
+        // times as long at SCALE 18 (docs/history-kernels.md, dist-sssp).
+        SsspCost::pull(open_vertices, open_arcs) < SsspCost::PUSHED_ARC * settled
     }
 
     /// The heavy arcs of own vertex `u`.
