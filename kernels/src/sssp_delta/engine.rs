@@ -62,7 +62,7 @@ impl LoopBody for Phase {
 
 impl DeltaStepping {
     /// The most vertices a graph may have: a state packs the parent's id
-    /// in 31 bits beside its [`LISTED`](super::LISTED) mark. One process's
+    /// in 31 bits beside its listed mark (`LISTED`). One process's
     /// generated graphs (SCALE 31 at most) fit; a file may not, and the
     /// harness refuses it before building.
     pub const MAX_VERTICES: usize = 1 << 31;
