@@ -32,7 +32,7 @@
 //!   same for any thread count and backend (parents may differ);
 //! - a vertex waits at most once in the bin of its distance, exactly when
 //!   marked: its distance's sign bit, set by the CAS that improves it and
-//!   cleared by the `fetch_and` that takes it, in one atomic step;
+//!   cleared by the CAS that takes it (and lists it), in one atomic step;
 //! - buckets are exact for every finite distance
 //!   ([`bucket_of`](crate::bucket_of));
 //! - a vertex is listed as settled once a search, by its bucket (its

@@ -74,7 +74,8 @@ impl DeltaStepping {
 
     /// An engine for `graph` with `params` whose phases run on `backend`.
     /// Allocates 8 bytes per vertex and a bitmap (and, on pipes, its
-    /// reusable loop); one parallel pass over the row bounds. Panics if `graph` has more than [`DeltaStepping::MAX_VERTICES`].
+    /// reusable loop); one parallel pass over the row bounds. Panics if
+    /// `graph` has more than [`DeltaStepping::MAX_VERTICES`] vertices.
     pub fn on(backend: Backend, graph: Arc<WeightedCsr>, params: SsspParams) -> Self {
         let delta = params.delta();
         let n = graph.num_vertices();
