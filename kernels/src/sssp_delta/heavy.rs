@@ -62,7 +62,12 @@ impl Cost {
 fn intel() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let id = std::arch::x86_64::__cpuid(0);
+        // Safe to call in recent Rust; the block keeps older compilers,
+        // down to the workspace's `rust-version`, building.
+        #[allow(unused_unsafe, unsafe_code)]
+        // SAFETY: `cpuid` exists on every x86_64 processor, and leaf 0 (the
+        // vendor) is defined on all of them; it reads no memory.
+        let id = unsafe { std::arch::x86_64::__cpuid(0) };
         [id.ebx, id.edx, id.ecx] == [0x756e_6547, 0x4965_6e69, 0x6c65_746e] // "GenuineIntel"
     }
     #[cfg(not(target_arch = "x86_64"))]
