@@ -213,6 +213,14 @@ fn pack(d: f32, parent: Vertex) -> u64 {
     u64::from(d.to_bits()) << 32 | u64::from(parent)
 }
 
+/// The state that improves `current` to distance `d` through `parent`:
+/// marked as waiting in a bin ([`QUEUED`]), and listed if `current` was
+/// ([`LISTED`] survives every improvement, so a vertex is listed once).
+#[inline]
+fn improved(current: u64, d: f32, parent: Vertex) -> u64 {
+    pack(d, parent) | QUEUED | (current & LISTED)
+}
+
 /// The distance of a state, its mark cleared.
 #[inline]
 fn dist(state: u64) -> f32 {

@@ -4,7 +4,7 @@
 //! the first that cannot help (a vertex whose lightest heavy arc cannot
 //! help is passed over without reading its row); [`Cost`] chooses.
 
-use super::{LISTED, PULL_AHEAD, QUEUED, Shared, Worker, dist, pack};
+use super::{PULL_AHEAD, Shared, Worker, dist, improved};
 use crate::bins::EXACT_BUCKETS;
 use crate::{Bitmap, WeightedArc};
 use generator::Vertex;
@@ -162,7 +162,7 @@ impl Shared {
                     }
                 }
                 if let Some(u) = from {
-                    state.store(pack(best, u) | QUEUED | (current & LISTED), Relaxed);
+                    state.store(improved(current, best, u), Relaxed);
                     let worker = worker.get_or_insert_with(|| self.worker());
                     self.queue_in_bin(worker, v, current, best);
                 }

@@ -4,7 +4,7 @@
 //! small bins of the bucket; and the relaxation itself, one CAS on a
 //! vertex's packed distance and parent.
 
-use super::{AHEAD, ARC_AHEAD, LISTED, QUEUED, ROW_AHEAD, Shared, Worker, dist, pack};
+use super::{AHEAD, ARC_AHEAD, LISTED, QUEUED, ROW_AHEAD, Shared, Worker, dist, improved};
 use crate::WeightedArc;
 use generator::Vertex;
 use par::hint::prefetch;
@@ -32,13 +32,13 @@ impl Shared {
     /// neighbours) held the others at the phase's end.
     fn fuse(&self, worker: &mut Worker) {
         let mut entries = std::mem::take(&mut worker.fused);
+        let alone = self.workers.len() == 1;
         for bin in self.fusing.clone() {
             loop {
                 let len = worker.bins.len(bin);
                 if len == 0 {
                     break;
                 }
-                let alone = self.workers.len() == 1;
                 if len > self.fuse || (!alone && worker.fused_in_phase + len > self.fuse) {
                     worker.fused = entries;
                     return;
@@ -123,8 +123,7 @@ impl Shared {
         let state = &self.state[v as usize];
         let mut current = state.load(Relaxed);
         while d < dist(current) {
-            let new = pack(d, u) | QUEUED | (current & LISTED);
-            match state.compare_exchange_weak(current, new, Relaxed, Relaxed) {
+            match state.compare_exchange_weak(current, improved(current, d, u), Relaxed, Relaxed) {
                 Ok(_) => return self.queue_in_bin(worker, v, current, d),
                 Err(now) => current = now,
             }
