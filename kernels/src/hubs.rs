@@ -25,10 +25,17 @@
 //! hub: it is never in the frontier when it is scanned, so the test fails
 //! and costs nothing else.
 //!
+//! A vertex whose every arc leads to its hub (degree 1, or a hub repeated
+//! by duplicate tuples: a quarter of the vertices with arcs at SCALE 22)
+//! is *alone with its hub*: when the hub test fails, its row holds nothing
+//! else to test, so a bottom-up step skips the row ([`Hubs::ask`]). The
+//! mark is the top bit of the vertex's hub entry, free while ids are
+//! below `2^31` (one process's limit); above, no vertex is marked.
+//!
 //! Invariant: `hub(v)` is a neighbour of `v`, or `v` itself when `v` has
-//! no arcs. Deterministic: it depends only on the rows, which are the same
-//! for any thread count. Memory: 4 bytes a vertex, plus 1 a vertex while
-//! building.
+//! no arcs; a marked vertex has arcs, and all of them lead to its hub.
+//! Deterministic: it depends only on the rows, which are the same for any
+//! thread count. Memory: 4 bytes a vertex, plus 1 a vertex while building.
 
 use crate::Backend;
 use generator::Vertex;
@@ -39,10 +46,26 @@ pub const HUB_SAMPLE: usize = 16;
 /// Vertices per work item of the build.
 const PIECE: usize = 1 << 14;
 
+/// The mark of a vertex alone with its hub, in its hub entry.
+const ALONE: Vertex = 1 << 31;
+
 /// Each vertex's hub, built by kernel 1 beside the rows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Hubs {
+    /// The hub, with `mark` set when every arc leads to it.
     hubs: Vec<Vertex>,
+    /// [`ALONE`], or 0 in a graph whose ids need every bit.
+    mark: Vertex,
+}
+
+/// What a bottom-up step learns from one read of a vertex's hub entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HubAsk {
+    /// The vertex's hub ([`Csr::hub`](crate::Csr::hub)).
+    pub(crate) hub: Vertex,
+    /// Every arc of the vertex leads to `hub`: if the hub is not in the
+    /// frontier, no neighbour is.
+    pub(crate) alone: bool,
 }
 
 impl Hubs {
@@ -55,21 +78,37 @@ impl Hubs {
         let degree = |v: usize| offsets[v + 1] - offsets[v];
         let mut classes = vec![0u8; n];
         fill_each(backend, &mut classes, |v| degree_class(degree(v)));
+        // Ids below 2^31 leave the top bit free for the mark.
+        let mark = if n <= ALONE as usize { ALONE } else { 0 };
         let mut hubs = vec![0; n];
         fill_each(backend, &mut hubs, |v| {
             // Offsets are at most the number of arcs, a usize.
             #[allow(clippy::cast_possible_truncation)]
             let row = &targets[offsets[v] as usize..offsets[v + 1] as usize];
             let own = Vertex::try_from(v).expect("ids fit Vertex");
-            hub_of(row, |t| classes[t as usize]).unwrap_or(own)
+            match hub_of(row, |t| classes[t as usize]) {
+                Some(hub) if row.len() <= HUB_SAMPLE && row.iter().all(|&t| t == hub) => hub | mark,
+                Some(hub) => hub,
+                None => own,
+            }
         });
-        Hubs { hubs }
+        Hubs { hubs, mark }
     }
 
     /// `v`'s hub: a neighbour of `v`, or `v` if it has none.
     #[inline]
     pub(crate) fn of(&self, v: Vertex) -> Vertex {
-        self.hubs[v as usize]
+        self.hubs[v as usize] & !self.mark
+    }
+
+    /// `v`'s hub, and whether `v` is alone with it, from one read.
+    #[inline]
+    pub(crate) fn ask(&self, v: Vertex) -> HubAsk {
+        let entry = self.hubs[v as usize];
+        HubAsk {
+            hub: entry & !self.mark,
+            alone: entry & self.mark != 0,
+        }
     }
 
     /// Heap bytes: 4 a vertex.
@@ -159,6 +198,24 @@ mod tests {
         assert_eq!(hubs.of(1), 0);
         assert_eq!(hubs.of(5), 2, "a tie goes to the first");
         assert_eq!(hubs.of(7), 7, "no arcs: its own hub");
+    }
+
+    /// Guards the row skip of bottom-up steps: only a vertex whose every
+    /// arc leads to its hub is marked alone, and the mark never shows in
+    /// the hub itself.
+    #[test]
+    fn a_vertex_is_alone_only_when_every_arc_leads_to_its_hub() {
+        // 0: [1, 2]; 1: [0]; 2: [0, 0, 0] (duplicates); 3: [] ; 4: [0, 1].
+        let rows: Vec<Vec<Vertex>> = vec![vec![1, 2], vec![0], vec![0, 0, 0], vec![], vec![0, 1]];
+        let (offsets, targets) = flatten(&rows);
+        let hubs = Hubs::build_on(Backend::Rayon, &offsets, &targets);
+        let alone: Vec<bool> = (0..5).map(|v| hubs.ask(v).alone).collect();
+        assert_eq!(alone, [false, true, true, false, false]);
+        for v in 0..5 {
+            assert_eq!(hubs.ask(v).hub, hubs.of(v));
+            assert!(hubs.of(v) < 5, "vertex {v}: the mark leaked into the hub");
+        }
+        assert_eq!(hubs.of(2), 0);
     }
 
     #[test]

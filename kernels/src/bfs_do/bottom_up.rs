@@ -3,7 +3,9 @@
 //! Idea: every unreached vertex (a clear bit of `visited`, 64 a word read)
 //! looks for a parent in the frontier bitmap `front`: first its hub
 //! ([`Csr::hub`], read in vertex order, no row), then its row, stopping at
-//! the first frontier neighbour. The hub tests of word `w + 1` run before
+//! the first frontier neighbour; a vertex whose every arc leads to its hub
+//! (a quarter of those with arcs in a Kronecker graph, marked in its hub
+//! entry) is done after the hub test, whatever it says. The hub tests of word `w + 1` run before
 //! the rows of word `w`, so the rows word `w + 1` still needs are
 //! prefetched a word ahead. A word's hub tests gather their outcomes
 //! without a branch on them, then write the parents of those found
@@ -122,7 +124,8 @@ impl Shared {
 
     /// The hub tests of word `w` (none for a word past the bitmap): each
     /// vertex to scan whose hub is in the frontier gets it as its parent.
-    /// Returns those vertices and the rest, whose rows are still to scan.
+    /// Returns those vertices and the rest, whose rows are still to scan
+    /// (not those alone with their hub, whose rows hold nothing else).
     /// The hubs array is read in order, so a hit costs no row at all.
     fn ask_hubs<const COUNT: bool>(&self, ablation: Ablation, w: usize) -> Asked {
         if w >= self.front.num_words() {
@@ -150,13 +153,15 @@ impl Shared {
         // First every test, without a branch on its outcome (a hub is in
         // the frontier about as often as not in the first bottom-up level,
         // so a branch there mispredicts), then the parents of the found.
-        let mut found = 0;
+        // A vertex alone with its hub has no row left to scan either way.
+        let (mut found, mut alone) = (0, 0);
         let mut bits = todo;
         while bits != 0 {
             let bit = bits.trailing_zeros();
             bits &= bits - 1;
-            let hub = self.graph.hub(first_vertex_of_word(w) + bit);
-            found |= u64::from(self.front.get(hub as usize)) << bit;
+            let ask = self.graph.ask_hub(first_vertex_of_word(w) + bit);
+            found |= u64::from(self.front.get(ask.hub as usize)) << bit;
+            alone |= u64::from(ask.alone) << bit;
         }
         let mut bits = found;
         while bits != 0 {
@@ -167,7 +172,7 @@ impl Shared {
         }
         Asked {
             found,
-            rest: todo & !found,
+            rest: todo & !found & !alone,
             examined,
         }
     }
