@@ -106,7 +106,7 @@ pub struct DistBfs<'c, I: Id> {
     /// The level each vertex was found at, by local index (a claim).
     claims: Vec<AtomicU8>,
     /// Each local row's hub (global id), tested before its row bottom-up.
-    hubs: Vec<I>,
+    hubs: hubs::LocalHubs<I>,
     /// Top-down frontiers (local indices); bottom-up ones (local words).
     queue: Vec<usize>,
     next_queue: Vec<usize>,

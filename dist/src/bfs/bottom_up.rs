@@ -8,6 +8,7 @@
 //! bytes to each rank); the conversions between the top-down queue and the
 //! bottom-up bitmap live here too.
 
+use super::hubs::LocalHubs;
 use super::{BOTTOM_UP_GRAIN, DistBfs};
 use crate::comm::all_gather;
 use crate::{Id, LocalGraph};
@@ -21,7 +22,7 @@ pub(super) struct BottomUp<'a, I: Id> {
     pub(super) claims: &'a [AtomicU8],
     /// The step's level, as claimed.
     pub(super) level: u8,
-    pub(super) hubs: &'a [I],
+    pub(super) hubs: &'a LocalHubs<I>,
     pub(super) visited: &'a [AtomicU64],
     pub(super) global: &'a [u64],
 }
@@ -51,7 +52,7 @@ impl<I: Id> BottomUp<'_, I> {
                 todo &= todo - 1;
                 let u = w * 64 + bit as usize;
                 let row = self.graph.neighbors(u);
-                if let Some(&v) = row.iter().find(|&&v| in_frontier(self.global, v)) {
+                if let Some(&v) = row.iter().find(|&&v| in_frontier(self.global, v.to_u64())) {
                     self.parents[u].store(v.to_u64(), Relaxed);
                     self.claims[u].store(self.level, Relaxed);
                     found |= 1 << bit;
@@ -69,35 +70,36 @@ impl<I: Id> BottomUp<'_, I> {
 
     /// The hub tests of word `w`: each unreached vertex whose hub is in the
     /// frontier gets it as its parent. Returns those vertices and the rest,
-    /// whose rows are still to scan. The hubs are read in order.
+    /// whose rows are still to scan (not those alone with their hub, whose
+    /// rows hold nothing else). The hubs are read in order.
     fn ask_hubs(&self, w: usize) -> (u64, u64) {
         let todo = !self.visited[w].load(Relaxed);
         // First every test, without a branch on its outcome (in the first
         // bottom-up level a hub is in the frontier about as often as not,
         // so a branch there mispredicts; `kernels::DoBfs` does the same),
         // then the parents of the found, their hubs reread from L1.
-        let (mut found, mut bits) = (0, todo);
+        let (mut found, mut alone, mut bits) = (0, 0, todo);
         while bits != 0 {
             let bit = bits.trailing_zeros();
             bits &= bits - 1;
-            let hub = self.hubs[w * 64 + bit as usize];
+            let (hub, only) = self.hubs.ask(w * 64 + bit as usize);
             found |= u64::from(in_frontier(self.global, hub)) << bit;
+            alone |= u64::from(only) << bit;
         }
         let mut bits = found;
         while bits != 0 {
             let u = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            self.parents[u].store(self.hubs[u].to_u64(), Relaxed);
+            self.parents[u].store(self.hubs.ask(u).0, Relaxed);
             self.claims[u].store(self.level, Relaxed);
         }
-        (found, todo & !found)
+        (found, todo & !found & !alone)
     }
 }
 
 /// Whether the global vertex `v` is in the gathered frontier bitmap.
 #[inline]
-fn in_frontier<I: Id>(global: &[u64], v: I) -> bool {
-    let v = v.to_u64();
+fn in_frontier(global: &[u64], v: u64) -> bool {
     // v < N, so v / 64 indexes the bitmap, which is in memory.
     #[allow(clippy::cast_possible_truncation)]
     let word = global[(v / 64) as usize];

@@ -16,9 +16,16 @@
 //! vertices, in id order (a rank's vertices are consecutive ids, ranks in
 //! order). They are dropped once the hubs are chosen.
 //!
-//! Invariant: `hubs[u]` is a neighbour (global id) of local row `u`, or
-//! `u`'s own global id when it has no arcs (it is never in the frontier
-//! when scanned, so the test fails and costs nothing else).
+//! A row whose every arc leads to its hub (degree 1, or the hub repeated)
+//! is marked *alone* in the top bit of its hub entry, as the single
+//! process marks it (`kernels` `hubs.rs`): when its hub test fails, its row
+//! holds nothing else to test, so the step skips it. The bit is free
+//! while `N <= 2^(bits - 1)` for the ids' type; above, no row is marked.
+//!
+//! Invariant: [`LocalHubs::ask`]'s hub is a neighbour (global id) of local
+//! row `u`, or `u`'s own global id when it has no arcs (it is never in the
+//! frontier when scanned, so the test fails and costs nothing else); a
+//! marked row has arcs, and all lead to its hub.
 
 use crate::comm::{Comm, all_gather};
 use crate::{Id, LocalGraph};
@@ -27,6 +34,29 @@ use par::Backend;
 /// Rows per work item.
 const PIECE: usize = 1 << 14;
 
+/// Each local row's hub (a global id), with the alone mark.
+pub(super) struct LocalHubs<I: Id> {
+    hubs: Vec<I>,
+    /// The mark's bit, or 0 where the ids need every bit.
+    mark: u64,
+}
+
+impl<I: Id> LocalHubs<I> {
+    /// Local row `u`'s hub (global id), and whether every arc of `u` leads
+    /// to it, from one read.
+    #[inline]
+    pub(super) fn ask(&self, u: usize) -> (u64, bool) {
+        let entry = self.hubs[u].to_u64();
+        (entry & !self.mark, entry & self.mark != 0)
+    }
+
+    /// Rows held.
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.hubs.len()
+    }
+}
+
 /// The hubs of `graph`'s rows (global ids), on `backend`. Collective: one
 /// all-gather of `N` bytes; holds those `N` bytes while it chooses. O(rows
 /// × `HUB_SAMPLE`), reading at most the first lines of each row.
@@ -34,7 +64,7 @@ pub(super) fn local_hubs<I: Id>(
     backend: Backend,
     comm: &dyn Comm,
     graph: &LocalGraph<I>,
-) -> Vec<I> {
+) -> LocalHubs<I> {
     let part = *graph.partition();
     let rows = graph.num_rows();
     let mine: Vec<u8> = backend
@@ -50,13 +80,24 @@ pub(super) fn local_hubs<I: Id>(
     // Targets are below N, whose classes are all in memory.
     #[allow(clippy::cast_possible_truncation)]
     let class = |v: I| classes[v.to_u64() as usize];
-    backend
+    let top = 1u64 << (I::BITS - 1);
+    let mark = if classes.len() as u64 <= top { top } else { 0 };
+    let hubs = backend
         .map_ranges(rows, PIECE, |r| {
             r.map(|u| {
-                kernels::hub_of(graph.neighbors(u), class)
-                    .unwrap_or_else(|| I::from_u64(first + u as u64))
+                let row = graph.neighbors(u);
+                match kernels::hub_of(row, class) {
+                    Some(hub)
+                        if row.len() <= kernels::HUB_SAMPLE && row.iter().all(|&t| t == hub) =>
+                    {
+                        I::from_u64(hub.to_u64() | mark)
+                    }
+                    Some(hub) => hub,
+                    None => I::from_u64(first + u as u64),
+                }
             })
             .collect::<Vec<I>>()
         })
-        .concat()
+        .concat();
+    LocalHubs { hubs, mark }
 }

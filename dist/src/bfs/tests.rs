@@ -277,7 +277,8 @@ fn a_root_without_edges_reaches_only_itself() {
 
 /// Every row's hub is, among the row's first `HUB_SAMPLE` arcs, the first
 /// of highest degree class by the vertices' global degrees (those of the
-/// one-process rows), and a row without arcs is its own hub; for 1 to 3
+/// one-process rows), a row without arcs is its own hub, and a row is
+/// marked alone exactly when every arc leads to its hub; for 1 to 3
 /// ranks, so that hubs owned by other ranks are classed right.
 #[test]
 fn hubs_are_the_first_of_highest_global_degree_class_in_the_sample() {
@@ -292,9 +293,22 @@ fn hubs_are_the_first_of_highest_global_degree_class_in_the_sample() {
             let graph = LocalGraph::<u32>::build(c, part, share);
             let hubs = hubs::local_hubs(Backend::Rayon, c, &graph);
             assert_eq!(hubs.len(), graph.num_rows());
-            for (u, &hub) in hubs.iter().enumerate() {
-                let sample =
-                    &graph.neighbors(u)[..graph.degree(u).min(kernels::HUB_SAMPLE as u64) as usize];
+            let mut marked = 0;
+            for u in 0..hubs.len() {
+                let (hub, alone) = hubs.ask(u);
+                assert!(
+                    hub < list.num_vertices() as u64,
+                    "P {p} row {u}: the mark leaked"
+                );
+                let hub = u32::try_from(hub).expect("below N");
+                let row = graph.neighbors(u);
+                assert_eq!(
+                    alone,
+                    !row.is_empty() && row.iter().all(|&v| v == hub),
+                    "P {p} row {u}: alone exactly when every arc leads to the hub"
+                );
+                marked += usize::from(alone);
+                let sample = &row[..graph.degree(u).min(kernels::HUB_SAMPLE as u64) as usize];
                 let Some(i) = sample.iter().position(|&v| v == hub) else {
                     assert!(sample.is_empty(), "P {p} row {u}: hub {hub} not in sample");
                     assert_eq!(u64::from(hub), graph.first() + u as u64);
@@ -307,6 +321,7 @@ fn hubs_are_the_first_of_highest_global_degree_class_in_the_sample() {
                     "P {p} row {u}"
                 );
             }
+            assert!(marked > 0, "P {p}: a Kronecker graph has rows of degree 1");
         });
     }
 }
