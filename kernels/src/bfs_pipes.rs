@@ -176,8 +176,9 @@ impl Shared {
 
 impl Bfs for PipesBfs {
     fn reset(&mut self) {
-        self.shared.parents.reset();
-        self.shared.frontier.reset();
+        let shared = Arc::get_mut(&mut self.shared).expect("no task runs between searches");
+        shared.parents.reset();
+        shared.frontier.reset();
         self.bytes_copied = 0;
     }
 

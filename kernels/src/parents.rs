@@ -11,6 +11,9 @@ use generator::Vertex;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
+/// Slots per work item of [`Parents::reset`].
+const RESET_PIECE: usize = 1 << 16;
+
 /// The parent of a vertex no search has reached (never a vertex id).
 pub const NO_PARENT: Vertex = Vertex::MAX;
 
@@ -77,16 +80,16 @@ impl Parents {
     }
 
     /// Marks every vertex unreached. O(N), parallel.
-    pub fn reset(&self) {
+    pub fn reset(&mut self) {
+        // Plain stores through `&mut` (no search runs): each piece is one
+        // memset, where a store per atomic is one instruction per slot.
         self.slots
-            .par_iter()
-            .with_min_len(1 << 14)
-            .for_each(|slot| slot.store(NO_PARENT, Relaxed));
-        if let Some(levels) = &self.levels {
+            .par_chunks_mut(RESET_PIECE)
+            .for_each(|piece| piece.iter_mut().for_each(|slot| *slot.get_mut() = NO_PARENT));
+        if let Some(levels) = &mut self.levels {
             levels
-                .par_iter()
-                .with_min_len(1 << 16)
-                .for_each(|level| level.store(NO_LEVEL, Relaxed));
+                .par_chunks_mut(RESET_PIECE)
+                .for_each(|piece| piece.iter_mut().for_each(|level| *level.get_mut() = NO_LEVEL));
         }
     }
 
@@ -155,7 +158,7 @@ mod tests {
 
     #[test]
     fn claim_succeeds_once_and_reset_clears() {
-        let p = Parents::new(3);
+        let mut p = Parents::new(3);
         assert!(p.claim(1, 0));
         assert!(!p.claim(1, 2));
         assert_eq!(p.get(1), Some(0));
@@ -170,7 +173,7 @@ mod tests {
         let plain = Parents::new(2);
         plain.record_level(1, 3);
         assert!(plain.levels().is_none());
-        let p = Parents::with_levels(3);
+        let mut p = Parents::with_levels(3);
         p.record_level(1, 3);
         p.record_level(2, 255);
         let levels = |p: &Parents| -> Vec<u8> {

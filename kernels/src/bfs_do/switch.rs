@@ -29,7 +29,7 @@ impl DoBfs {
 
 impl Bfs for DoBfs {
     fn reset(&mut self) {
-        let shared = &self.shared;
+        let shared = Arc::get_mut(&mut self.shared).expect("no step runs between searches");
         shared.parents.reset();
         shared.queue.reset();
         shared.visited.copy_from(&self.unreachable);
