@@ -83,13 +83,17 @@ impl Parents {
     pub fn reset(&mut self) {
         // Plain stores through `&mut` (no search runs): each piece is one
         // memset, where a store per atomic is one instruction per slot.
-        self.slots
-            .par_chunks_mut(RESET_PIECE)
-            .for_each(|piece| piece.iter_mut().for_each(|slot| *slot.get_mut() = NO_PARENT));
+        self.slots.par_chunks_mut(RESET_PIECE).for_each(|piece| {
+            piece
+                .iter_mut()
+                .for_each(|slot| *slot.get_mut() = NO_PARENT)
+        });
         if let Some(levels) = &mut self.levels {
-            levels
-                .par_chunks_mut(RESET_PIECE)
-                .for_each(|piece| piece.iter_mut().for_each(|level| *level.get_mut() = NO_LEVEL));
+            levels.par_chunks_mut(RESET_PIECE).for_each(|piece| {
+                piece
+                    .iter_mut()
+                    .for_each(|level| *level.get_mut() = NO_LEVEL)
+            });
         }
     }
 
