@@ -61,8 +61,10 @@ const WORD_BITS: usize = Bitmap::WORD_BITS;
 
 /// Frontier vertices per work item of a top-down step.
 const TOP_DOWN_GRAIN: usize = 64;
-/// Bitmap words (64 vertices each) per work item of a bottom-up step.
-const BOTTOM_UP_GRAIN: usize = 16;
+/// Bitmap words (64 vertices each) per work item of a bottom-up step
+/// (at most; `bottom_up_grain`) and of turning the bitmap
+/// into the queue.
+const BOTTOM_UP_GRAIN: usize = 64;
 /// Bitmap words per work item of clearing the frontier bitmap.
 const CLEAR_GRAIN: usize = 1 << 12;
 /// Queue entries per work item of turning the queue into a bitmap.

@@ -41,8 +41,23 @@ impl DoBfs {
             },
         };
         let words = self.shared.front.num_words();
-        self.run(step, words, BOTTOM_UP_GRAIN)
+        self.run(
+            step,
+            words,
+            bottom_up_grain(words, self.backend().threads()),
+        )
     }
+}
+
+/// Bitmap words per work item of a bottom-up step over `words` of them on
+/// `threads`: [`BOTTOM_UP_GRAIN`] (4096 vertices), or fewer where that
+/// would give a worker fewer than 16 items, but not fewer than 16 words.
+/// Each item restarts the step's pipeline (its first word's rows are not
+/// prefetched a word ahead) and is one task of the loop: items of 64 words
+/// took 0.963-0.969 of the search time of items of 16 at SCALE 20 and 22
+/// on 1 and 2 threads (paired, docs/history-kernels.md#bfs_do).
+pub(super) fn bottom_up_grain(words: usize, threads: usize) -> usize {
+    (words / (16 * threads.max(1))).clamp(16, BOTTOM_UP_GRAIN)
 }
 
 impl Shared {
@@ -217,6 +232,31 @@ fn prefetch_rows(graph: &Csr, w: usize, mut vertices: u64) {
         vertices &= vertices - 1;
         if let Some(first) = graph.neighbors(u).first() {
             prefetch(first);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Guards the bottom-up items: whole items of `BOTTOM_UP_GRAIN` words
+    /// where every worker still gets 16, shorter ones (not below 16 words)
+    /// for small graphs or many threads.
+    #[test]
+    fn a_bottom_up_step_gives_every_worker_many_items_of_many_words() {
+        assert_eq!(bottom_up_grain(1 << 14, 2), BOTTOM_UP_GRAIN);
+        assert_eq!(bottom_up_grain(1 << 14, 1), BOTTOM_UP_GRAIN);
+        assert_eq!(bottom_up_grain(1 << 10, 2), 32);
+        assert_eq!(bottom_up_grain(1 << 10, 64), 16);
+        assert_eq!(bottom_up_grain(3, 0), 16);
+        for (words, threads) in [(1 << 12, 4), (1 << 16, 8), (5000, 3)] {
+            let grain = bottom_up_grain(words, threads);
+            assert!((16..=BOTTOM_UP_GRAIN).contains(&grain));
+            assert!(
+                grain == 16 || words.div_ceil(grain) >= 16 * threads,
+                "{words} words on {threads} threads: items of {grain}"
+            );
         }
     }
 }
