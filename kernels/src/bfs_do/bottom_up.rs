@@ -5,9 +5,9 @@
 //! ([`Csr::hub`], read in vertex order, no row), then its row, stopping at
 //! the first frontier neighbour; a vertex whose every arc leads to its hub
 //! (a quarter of those with arcs in a Kronecker graph, marked in its hub
-//! entry) is done after the hub test, whatever it says. The hub tests of word `w + 1` run before
-//! the rows of word `w`, so the rows word `w + 1` still needs are
-//! prefetched a word ahead. A word's hub tests gather their outcomes
+//! entry) is done after the hub test, whatever it says. The hub tests of
+//! word `w + 1` run before the rows of word `w`, so the rows word `w + 1`
+//! still needs are prefetched a word ahead. A word's hub tests gather their outcomes
 //! without a branch on them, then write the parents of those found
 //! (docs/history-kernels.md#bfs_do).
 //!
