@@ -87,7 +87,7 @@ impl Hubs {
             let row = &targets[offsets[v] as usize..offsets[v + 1] as usize];
             let own = Vertex::try_from(v).expect("ids fit Vertex");
             match hub_of(row, |t| classes[t as usize]) {
-                Some(hub) if row.len() <= HUB_SAMPLE && row.iter().all(|&t| t == hub) => hub | mark,
+                Some(hub) if alone_with(row, hub) => hub | mark,
                 Some(hub) => hub,
                 None => own,
             }
@@ -98,7 +98,7 @@ impl Hubs {
     /// `v`'s hub: a neighbour of `v`, or `v` if it has none.
     #[inline]
     pub(crate) fn of(&self, v: Vertex) -> Vertex {
-        self.hubs[v as usize] & !self.mark
+        self.ask(v).hub
     }
 
     /// `v`'s hub, and whether `v` is alone with it, from one read.
@@ -146,6 +146,14 @@ pub fn hub_of<T: Copy>(row: &[T], class: impl Fn(T) -> u8) -> Option<T> {
         }
     }
     Some(best.0)
+}
+
+/// Whether every arc of `row` leads to `hub` (its hub, [`hub_of`]), for
+/// the mark that lets a bottom-up step skip the row: only rows within the
+/// sample are checked (the arcs the hub's choice read anyway), so a longer
+/// row is never marked. Shared with the ranks' hubs (`graph500-dist`).
+pub fn alone_with<T: Copy + PartialEq>(row: &[T], hub: T) -> bool {
+    !row.is_empty() && row.len() <= HUB_SAMPLE && row.iter().all(|&t| t == hub)
 }
 
 /// A degree's class, four to an octave: degrees 0-3 are their own class;

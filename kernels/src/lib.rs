@@ -53,7 +53,7 @@ pub use csr::Csr;
 pub use error::Error;
 pub use frontier::{Frontier, LocalBuffer};
 pub use generator::Vertex;
-pub use hubs::{HUB_SAMPLE, degree_class, hub_of};
+pub use hubs::{HUB_SAMPLE, alone_with, degree_class, hub_of};
 pub use keys::{
     Eligible, SearchKey, choose_keys_among, choose_reference_keys_among,
     choose_reference_search_keys, choose_search_keys,

@@ -87,11 +87,7 @@ pub(super) fn local_hubs<I: Id>(
             r.map(|u| {
                 let row = graph.neighbors(u);
                 match kernels::hub_of(row, class) {
-                    Some(hub)
-                        if row.len() <= kernels::HUB_SAMPLE && row.iter().all(|&t| t == hub) =>
-                    {
-                        I::from_u64(hub.to_u64() | mark)
-                    }
+                    Some(hub) if kernels::alone_with(row, hub) => I::from_u64(hub.to_u64() | mark),
                     Some(hub) => hub,
                     None => I::from_u64(first + u as u64),
                 }
