@@ -424,6 +424,19 @@ impl<I: Id> WeightedLocalGraph<I> {
         (light.iter().map(pair), heavy.iter().map(pair))
     }
 
+    /// A lower bound on the weights of local vertex `row`'s heavy arcs,
+    /// infinite if it has none: the first heavy weight where the part is
+    /// sorted outright, else the low end of that weight's band (the part
+    /// is ordered by band, lowest first). O(1): one read of the row.
+    pub(crate) fn heavy_lower_bound(&self, row: usize) -> f32 {
+        let heavy = &self.row(row)[self.light[row] as usize..];
+        match heavy.first() {
+            None => f32::INFINITY,
+            Some(&w) if heavy.len() <= SORTED_UP_TO => weight(w),
+            Some(&w) => heavy_floor(weight(w)),
+        }
+    }
+
     /// Starts loading the bounds of local vertex `row` (its offsets and
     /// light count), for a loop that visits rows out of order.
     #[inline]

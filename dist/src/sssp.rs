@@ -122,6 +122,14 @@ pub struct DistSssp<'c, I: Id> {
     /// bounds: `N / (8 P)` bytes, which stay in cache where the bounds
     /// (12 bytes a row) do not.
     light_rows: Bitmap,
+    /// Split rows only: per own vertex a lower bound on its heavy arcs'
+    /// weights (infinite without any), which a pull reads in vertex order
+    /// to pass a vertex that cannot improve without reading its row
+    /// (`N / P` floats); and the vertices below the last one with a heavy
+    /// arc, the only ones a pull visits (the degree order puts the
+    /// vertices without arcs last). Rows not split: no bounds, every row.
+    lightest_heavy: Vec<f32>,
+    pull_end: usize,
     tracing: bool,
     /// Per own vertex: distance bits, the bucket it waits in, lowered by
     /// the current apply, listed as settled by the bucket (`state.rs`);
@@ -135,7 +143,8 @@ pub struct DistSssp<'c, I: Id> {
     reported_dist: Vec<f32>,
     /// The vertices of every rank whose distance is final.
     done: Done<I>,
-    /// This rank's heavy arcs, and its vertices and heavy arcs not done.
+    /// This rank's heavy arcs, and its vertices below `pull_end` and
+    /// heavy arcs not done.
     heavy_arcs: u64,
     open: [u64; 2],
     /// Heavy phases of the last search run as pulls.
@@ -165,10 +174,11 @@ impl<'c, I: Id> DistSssp<'c, I> {
         self.done = Done::new(self.graph.partition(), false);
     }
 
-    /// Bytes of the per-search arrays of a rank with `rows` vertices: 28 a
+    /// Bytes of the per-search arrays of a rank with `rows` vertices: 32 a
     /// vertex (a state word of distance, bucket and two flags, 8; parent
-    /// 8; the parent and distance reported by original index, 12), and a
-    /// bit a vertex of which have light arcs; and the graph's renumbering
+    /// 8; the parent and distance reported by original index, 12; the
+    /// lower bound of its heavy arcs, 4), and a bit a vertex of which have
+    /// light arcs; and the graph's renumbering
     /// ([`WeightedLocalGraph::original`]: `size_of::<I>()` bytes a vertex
     /// of the graph and 4 an own one). The phase
     /// buffers come on top and are kept at the largest phase's size: 4
@@ -178,7 +188,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
     /// knows of the whole graph (the module comment).
     pub fn bytes_for(rows: u64, num_vertices: u64, ranks: usize) -> u64 {
         let renumbering = size_of::<I>() as u64 * num_vertices + 4 * rows;
-        28 * rows + rows.div_ceil(64) * 8 + renumbering + Done::<I>::bytes_for(num_vertices, ranks)
+        32 * rows + rows.div_ceil(64) * 8 + renumbering + Done::<I>::bytes_for(num_vertices, ranks)
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
@@ -217,6 +227,20 @@ impl<'c, I: Id> DistSssp<'c, I> {
                     .for_each(|u| light_rows.set_atomic(u));
             });
         }
+        let lightest_heavy = if split {
+            let parts = backend.map_ranges(rows, COUNT_GRAIN, |r| {
+                r.map(|u| graph.heavy_lower_bound(u)).collect::<Vec<_>>()
+            });
+            parts.concat()
+        } else {
+            Vec::new()
+        };
+        let pull_end = if split {
+            let last = lightest_heavy.iter().rposition(|w| w.is_finite());
+            last.map_or(0, |u| u + 1)
+        } else {
+            rows
+        };
         let mut engine = DistSssp {
             comm,
             backend,
@@ -224,6 +248,8 @@ impl<'c, I: Id> DistSssp<'c, I> {
             delta,
             split,
             light_rows,
+            lightest_heavy,
+            pull_end,
             tracing: false,
             state: (0..rows).map(|_| AtomicU64::new(UNREACHED_STATE)).collect(),
             parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
@@ -248,7 +274,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             r.map(|u| engine.heavy_degree(u)).sum::<u64>()
         });
         engine.heavy_arcs = heavy.into_iter().sum();
-        engine.open = [rows as u64, engine.heavy_arcs];
+        engine.open = [engine.pull_end as u64, engine.heavy_arcs];
         engine
     }
 
@@ -270,7 +296,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             }
         });
         self.done.clear(self.backend);
-        self.open = [self.state.len() as u64, self.heavy_arcs];
+        self.open = [self.pull_end as u64, self.heavy_arcs];
         self.pulls = 0;
         for w in &self.workers {
             let mut w = lock(w);

@@ -101,6 +101,12 @@ fn weighted_rows_carry_each_tuple_weight_light_arcs_first_heavy_by_band() {
                         "row {r}"
                     );
                     assert!(graph.arcs(r).eq(light.clone().chain(heavy.clone())));
+                    let least = heavy.clone().map(|(_, w)| w).fold(f32::INFINITY, f32::min);
+                    let bound = graph.heavy_lower_bound(r);
+                    assert!(bound <= least, "row {r}: {bound} > {least}");
+                    if heavy.len() <= 32 {
+                        assert_eq!(bound, least, "row {r}: a sorted part's first weight");
+                    }
                     (original(light.collect()), original(heavy.collect()))
                 })
                 .collect();

@@ -39,9 +39,10 @@ const PULL_AHEAD: usize = 16;
 
 impl<I: Id> DistSssp<'_, I> {
     /// The figures a rank publishes with its settled vertices (the queue):
-    /// their heavy arcs, and its vertices and heavy arcs not done once they
-    /// are; the latter are kept for the next bucket. The settled vertices
-    /// come at random: their row bounds are prefetched [`PULL_AHEAD`] on.
+    /// their heavy arcs, and its vertices a pull would visit (below
+    /// `pull_end`) and heavy arcs not done once they are; the latter are
+    /// kept for the next bucket. The settled vertices come at random: their
+    /// row bounds are prefetched [`PULL_AHEAD`] on.
     pub(super) fn heavy_figures(&mut self) -> [u64; FIGURES] {
         let queue = &self.queue;
         let settled: u64 = (queue.iter().enumerate())
@@ -52,7 +53,8 @@ impl<I: Id> DistSssp<'_, I> {
                 self.heavy_degree(u as usize)
             })
             .sum();
-        self.open[0] -= self.queue.len() as u64;
+        let end = self.pull_end;
+        self.open[0] -= queue.iter().filter(|&&u| (u as usize) < end).count() as u64;
         self.open[1] -= settled;
         [settled, self.open[0], self.open[1]]
     }
@@ -88,6 +90,10 @@ impl<I: Id> DistSssp<'_, I> {
 
     /// The heavy phase of `bucket` as a pull over this rank's vertices not
     /// done; the bucket's settled vertices (the queue) leave their list.
+    /// On split rows a vertex whose heavy arcs' lower bound, added to the
+    /// bucket's, cannot beat its distance is passed over without reading
+    /// or prefetching its row (as the single process's `may_pull`), and
+    /// vertices from `pull_end` on (no heavy arc) are not visited.
     /// Not collective.
     pub(super) fn pull(&self, bucket: u32) {
         for &u in &self.queue {
@@ -104,56 +110,69 @@ impl<I: Id> DistSssp<'_, I> {
         };
         let (graph, done, workers) = (&*self.graph, &self.done, &self.workers);
         let first = graph.first();
-        self.backend
-            .map_ranges(self.state.len(), PULL_GRAIN, |range| {
-                let mut worker = None;
-                let end = range.end;
-                for u in range {
-                    if self.split && u + PULL_AHEAD < end {
-                        graph.prefetch_row(u + PULL_AHEAD, true);
-                    }
-                    if done.has(first + u as u64) {
-                        continue;
-                    }
-                    // This worker alone writes `u`'s state in the pull.
-                    let s = self.state[u].load(Relaxed);
-                    let (mut best, mut from) = (f32::from_bits(dist_bits(s)), None);
-                    // Takes the arc's offer if it helps; whether a later
-                    // arc of a banded part may (none can once the band's
-                    // low end cannot: `best` only drops).
-                    let mut look = |(t, w): (u64, f32)| {
-                        if low + w >= best {
-                            return low + heavy_floor(w) < best;
-                        }
-                        if done.has(t) {
-                            let d = f32::from_bits(done.distance(t)) + w;
-                            if d < best {
-                                (best, from) = (d, Some(t));
-                            }
-                        }
-                        true
-                    };
-                    if self.split {
-                        let mut heavy = graph.light_and_heavy(u).1;
-                        heavy.all(&mut look);
-                    } else {
-                        graph
-                            .arcs(u)
-                            .filter(|&(_, w)| w >= self.delta)
-                            .for_each(|arc| {
-                                look(arc);
-                            });
-                    }
-                    let Some(t) = from else { continue };
-                    let b = bucket_of(best, self.delta);
-                    let new = with_waiting(with_dist(s, best.to_bits()), b);
-                    self.state[u].store(new, Relaxed);
-                    self.parents[u].store(t, Relaxed);
-                    if waiting(s) != b {
-                        let worker = worker.get_or_insert_with(|| claim(workers));
-                        worker.bins.push(b.into(), index(u));
-                    }
+        // Whether own vertex `u`, not done, at state `s`, may improve.
+        let may_pull = |u: usize, s: u64| {
+            let best = f32::from_bits(dist_bits(s));
+            !self.split || low + self.lightest_heavy[u] < best
+        };
+        self.backend.map_ranges(self.pull_end, PULL_GRAIN, |range| {
+            let mut worker = None;
+            let end = range.end;
+            for u in range {
+                let far = u + PULL_AHEAD;
+                let open = |v: usize| !done.has(first + v as u64);
+                if self.split
+                    && far < end
+                    && open(far)
+                    && may_pull(far, self.state[far].load(Relaxed))
+                {
+                    graph.prefetch_row(far, true);
                 }
-            });
+                if !open(u) {
+                    continue;
+                }
+                // This worker alone writes `u`'s state in the pull.
+                let s = self.state[u].load(Relaxed);
+                if !may_pull(u, s) {
+                    continue;
+                }
+                let (mut best, mut from) = (f32::from_bits(dist_bits(s)), None);
+                // Takes the arc's offer if it helps; whether a later
+                // arc of a banded part may (none can once the band's
+                // low end cannot: `best` only drops).
+                let mut look = |(t, w): (u64, f32)| {
+                    if low + w >= best {
+                        return low + heavy_floor(w) < best;
+                    }
+                    if done.has(t) {
+                        let d = f32::from_bits(done.distance(t)) + w;
+                        if d < best {
+                            (best, from) = (d, Some(t));
+                        }
+                    }
+                    true
+                };
+                if self.split {
+                    let mut heavy = graph.light_and_heavy(u).1;
+                    heavy.all(&mut look);
+                } else {
+                    graph
+                        .arcs(u)
+                        .filter(|&(_, w)| w >= self.delta)
+                        .for_each(|arc| {
+                            look(arc);
+                        });
+                }
+                let Some(t) = from else { continue };
+                let b = bucket_of(best, self.delta);
+                let new = with_waiting(with_dist(s, best.to_bits()), b);
+                self.state[u].store(new, Relaxed);
+                self.parents[u].store(t, Relaxed);
+                if waiting(s) != b {
+                    let worker = worker.get_or_insert_with(|| claim(workers));
+                    worker.bins.push(b.into(), index(u));
+                }
+            }
+        });
     }
 }

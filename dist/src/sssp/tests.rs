@@ -115,15 +115,19 @@ fn run_ranks<I: Id>(g: &Graph, setup: Setup, roots: &[u64]) -> Vec<Vec<Report>> 
                     .iter()
                     .map(|e| Tuple::from_ends(e.u.into(), e.v.into()))
                     .collect();
+                // Split at the engine's width (`delta` rounded down to a
+                // power of two), or the engine would find the rows unsplit.
+                let params = SsspParams::new(delta).unwrap();
+                let width = params.delta();
                 let graph = Arc::new(WeightedLocalGraph::<I>::build_weighted(
                     c,
                     part,
                     &tuples,
                     &g.weights[share],
-                    if split { delta } else { 2.0 * delta },
+                    if split { width } else { 2.0 * width },
                 ));
-                let params = SsspParams::new(delta).unwrap();
                 let mut sssp = DistSssp::on(backend, c, Arc::clone(&graph), params);
+                assert_eq!(sssp.split, split, "rows split as the setup says");
                 if !shared {
                     sssp.share_nothing();
                 }
@@ -482,4 +486,54 @@ fn ranks_that_share_nothing_give_the_same_distances_and_never_pull() {
             assert_eq!(search.pulls, 0);
         }
     }
+}
+
+/// Guards what a pull visits and skips: on every rank, for P = 1 to 3,
+/// the vertices from `pull_end` on have no heavy arc and the one before
+/// it has; each vertex's heavy lower bound is at most every heavy weight
+/// of its row (the least where the part is sorted outright) and infinite
+/// without heavy arcs; and searches that pull give Dijkstra's distances
+/// and one process's.
+#[test]
+fn a_pull_visits_rows_up_to_the_last_heavy_one_and_passes_those_its_bound_rules_out() {
+    let g = generated(&Kronecker::new(10, 16, 11).unwrap());
+    for p in 1..=3 {
+        let part = Partition::new(g.n as u64, p);
+        ThreadRanks::run(p, |c| {
+            let m = g.edges.len();
+            let share = m * c.rank() / p..m * (c.rank() + 1) / p;
+            let graph = Arc::new(WeightedLocalGraph::<u32>::build_weighted(
+                c,
+                part,
+                &g.edges[share.clone()],
+                &g.weights[share],
+                1.0 / 64.0,
+            ));
+            let sssp = DistSssp::new(c, Arc::clone(&graph), SsspParams::new(1.0 / 64.0).unwrap());
+            assert!(sssp.split);
+            let heavy = |u: usize| graph.light_and_heavy(u).1;
+            let end = sssp.pull_end;
+            assert!(end > 0 && heavy(end - 1).len() > 0, "P {p}");
+            assert!(
+                (end..graph.num_rows()).all(|u| heavy(u).len() == 0),
+                "P {p}"
+            );
+            for u in 0..graph.num_rows() {
+                let bound = sssp.lightest_heavy[u];
+                let least = heavy(u).map(|(_, w)| w).fold(f32::INFINITY, f32::min);
+                assert!(bound <= least, "P {p} row {u}: {bound} > {least}");
+                if heavy(u).len() <= 32 {
+                    assert_eq!(bound, least, "P {p} row {u}");
+                }
+            }
+        });
+    }
+    let roots = roots(&g, 3);
+    let setups: Vec<Setup> = (1..=3).map(|p| setup(p, 1, 0.02, true)).collect();
+    check_all::<u32>(&g, &setups, &roots);
+    assert!(
+        run_ranks::<u32>(&g, setups[1], &roots)[0]
+            .iter()
+            .all(|s| s.pulls > 0)
+    );
 }
