@@ -31,17 +31,26 @@
 //!   and nothing is exchanged.
 //!
 //! Invariants:
-//! - a phase's offers are computed from the distances as it began;
-//!   distances only drop, and a vertex takes a parent only with the
-//!   distance that parent's offer gave: `dist[v] == dist[parent] + w`
-//!   exactly in `f32`, and the parents form a tree rooted at the root, also
-//!   with zero weights (`DistSssp::apply`);
+//! - a phase's offers to other ranks' vertices are computed from the
+//!   distances as it began, and so are all its offers on a rank of several
+//!   threads; a rank of one thread applies an offer to its own vertex at
+//!   once (`phase.rs`, `Scan::offer`), as one process's compare-and-swap
+//!   does, so a vertex scanned later in the phase may offer from a
+//!   distance the phase lowered. Either way distances only drop, and a
+//!   vertex takes a parent only with the distance that parent's offer
+//!   gave: `dist[v] == dist[parent] + w` exactly in `f32`, and the parents
+//!   form a tree rooted at the root, also with zero weights
+//!   (`DistSssp::apply`: each lowering is strict, so a link made to close
+//!   a cycle would need its target's distance below itself);
 //! - an offer is left unsent, and a pull passes an arc over, only where it
 //!   could not lower its target, so each phase still leaves every vertex
 //!   at the least of its distance and its offers: the distances are the
 //!   single process's bit for bit (the least fixpoint of the `f32`
-//!   relaxations) for any `P` and thread count, and so is the schedule of
-//!   buckets; parents may differ;
+//!   relaxations) for any `P` and thread count, and so are the buckets
+//!   and the vertices each settles (a vertex settles in the bucket of its
+//!   final distance); the phases a bucket takes are the same for any `P`
+//!   whose ranks run on several threads (one-thread ranks may need fewer);
+//!   parents may differ;
 //! - after a bucket's publishing every rank holds the same done set, the
 //!   vertices of the buckets settled so far, with their final distances;
 //! - a vertex waits in at most one bin (the bucket in its state) and never

@@ -37,10 +37,12 @@ impl<I: Id> DistSssp<'_, I> {
     ///    arc's target `t` the distance `d = dist[u] + w` (in `f32`, as the
     ///    single process computes it) with parent `u`. An offer to a vertex
     ///    of this rank that cannot improve it (`d >= dist[t]`) is dropped at
-    ///    once; the others go into per-worker buffers by destination rank,
-    ///    each as `[local index of t, bits of d, u]`;
+    ///    once, and on a rank of one thread one that can is applied at once
+    ///    ([`Scan::offer`]); the others go into per-worker buffers by
+    ///    destination rank, each as `[local index of t, bits of d, u]`;
     /// 2. **one exchange** of all the phase's offers, coalesced per
-    ///    destination (the rank's own offers come back to it as a copy);
+    ///    destination (a rank of several threads gets its own offers back
+    ///    as a copy);
     /// 3. **apply** the offers received ([`DistSssp::apply`]);
     /// 4. the caller's **one all-reduce** (Min) of the lowest bucket, from
     ///    the current one on, with a vertex waiting in it
@@ -59,6 +61,7 @@ impl<I: Id> DistSssp<'_, I> {
             light_rows: &self.light_rows,
             done: &self.done,
             alone: self.alone,
+            parents: &self.parents,
         };
         let (states, workers) = (&self.state, &self.workers);
         let (split, light) = (self.split, phase == Phase::Light);
@@ -87,18 +90,18 @@ impl<I: Id> DistSssp<'_, I> {
                         continue; // no arc to relax: leave its row unread
                     }
                     let du = f32::from_bits(dist_bits(s));
-                    let out = &mut worker.out;
+                    let worker = &mut *worker;
                     if split {
                         let (l, h) = scan.graph.light_and_heavy(u);
                         if light {
-                            scan.offer(out, (u, du), l);
+                            scan.offer(worker, (u, du), l);
                         } else {
-                            scan.offer(out, (u, du), h);
+                            scan.offer(worker, (u, du), h);
                         }
                     } else {
                         let arcs = scan.graph.arcs(u);
                         let arcs = arcs.filter(|&(_, w)| (w < scan.delta) == light);
-                        scan.offer(out, (u, du), arcs);
+                        scan.offer(worker, (u, du), arcs);
                     }
                 }
             },
@@ -256,6 +259,8 @@ struct Scan<'a, I: Id> {
     done: &'a Done<I>,
     /// Whether the rank's loops run on one thread (`DistSssp::alone`).
     alone: bool,
+    /// Where a rank of one thread writes an own target's parent at once.
+    parents: &'a [AtomicU64],
 }
 
 impl<I: Id> Scan<'_, I> {
@@ -295,11 +300,17 @@ impl<I: Id> Scan<'_, I> {
     /// (at distance `du`):
     /// dropped for a done target, an own target it cannot improve and a
     /// target of another rank offered no more before
-    /// ([`Done::worth_sending`]), else put in `out` by destination rank.
+    /// ([`Done::worth_sending`]), else put in the worker's buffer for the
+    /// destination rank. On a rank of one thread an offer that improves an
+    /// own target is applied at once, as [`DistSssp::apply_alone`] would
+    /// apply it after the exchange (distance, bucket, parent and bin), so
+    /// that it costs neither the buffer, the copy nor the second random
+    /// read of the target: paired on 2 ranks of one thread, 0.96 of the
+    /// SSSP time at SCALE 18 and 20 (docs/history-kernels.md, dist-sssp).
     #[inline]
     fn offer(
         &self,
-        out: &mut [Vec<[I; 3]>],
+        worker: &mut Worker<I>,
         (u, du): (usize, f32),
         arcs: impl Iterator<Item = (u64, f32)>,
     ) {
@@ -312,14 +323,27 @@ impl<I: Id> Scan<'_, I> {
             let d = du + w;
             let (owner, v) = part.place(t);
             let improves = if owner == self.rank {
-                d.to_bits() < dist_bits(self.state[v].load(Relaxed))
+                let s = self.state[v].load(Relaxed);
+                let better = d.to_bits() < dist_bits(s);
+                if better && self.alone {
+                    // Applied at once, as `apply_alone` would: one thread
+                    // writes this rank's state.
+                    let b = bucket_of(d, self.delta);
+                    self.state[v].store(with_waiting(with_dist(s, d.to_bits()), b), Relaxed);
+                    self.parents[v].store(parent.to_u64(), Relaxed);
+                    if waiting(s) != b {
+                        worker.bins.push(b.into(), index(v));
+                    }
+                    continue;
+                }
+                better
             } else {
                 self.done.worth_sending(t, d.to_bits(), self.alone)
             };
             if !improves {
                 continue;
             }
-            out[owner].push([
+            worker.out[owner].push([
                 I::from_u64(v as u64),
                 I::from_u64(d.to_bits().into()),
                 parent,
