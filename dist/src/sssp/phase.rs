@@ -9,7 +9,7 @@ use super::state::{
 use super::{DistSssp, Phase, Worker, done::Done};
 use crate::comm::{Reduce, exchange_into};
 use crate::{Id, WeightedLocalGraph};
-use kernels::Bitmap;
+use kernels::{Bins, Bitmap};
 use par::hint::prefetch;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -205,15 +205,16 @@ impl<I: Id> DistSssp<'_, I> {
                 prefetch(&self.parents[far]);
             }
             let (v, d) = (local(offer[0]), bits(offer[1]));
-            let state = &self.state[v];
-            let s = state.load(Relaxed);
+            let s = self.state[v].load(Relaxed);
             if d < dist_bits(s) {
-                let b = bucket_of(f32::from_bits(d), self.delta);
-                state.store(with_waiting(with_dist(s, d), b), Relaxed);
-                self.parents[v].store(offer[2].to_u64(), Relaxed);
-                if waiting(s) != b {
-                    worker.bins.push(b.into(), index(v));
-                }
+                let arrays = (&self.state[..], &self.parents[..]);
+                lower_alone(
+                    arrays,
+                    &mut worker.bins,
+                    self.delta,
+                    (v, s),
+                    (d, offer[2].to_u64()),
+                );
             }
         }
     }
@@ -328,12 +329,9 @@ impl<I: Id> Scan<'_, I> {
                 if better && self.alone {
                     // Applied at once, as `apply_alone` would: one thread
                     // writes this rank's state.
-                    let b = bucket_of(d, self.delta);
-                    self.state[v].store(with_waiting(with_dist(s, d.to_bits()), b), Relaxed);
-                    self.parents[v].store(parent.to_u64(), Relaxed);
-                    if waiting(s) != b {
-                        worker.bins.push(b.into(), index(v));
-                    }
+                    let arrays = (self.state, self.parents);
+                    let offer = (d.to_bits(), parent.to_u64());
+                    lower_alone(arrays, &mut worker.bins, self.delta, (v, s), offer);
                     continue;
                 }
                 better
@@ -349,6 +347,27 @@ impl<I: Id> Scan<'_, I> {
                 parent,
             ]);
         }
+    }
+}
+
+/// Lowers own vertex `v`, whose state `s` the caller read, to distance
+/// bits `d` (below its own) with `parent`, on a rank whose loops run on one
+/// thread (plain stores): distance and bucket in one store, the parent,
+/// and a bin entry unless it waits in that bucket already. The one write
+/// of an offer for [`DistSssp::apply_alone`] and the scan's own targets.
+#[inline]
+fn lower_alone(
+    (states, parents): (&[AtomicU64], &[AtomicU64]),
+    bins: &mut Bins<u32>,
+    delta: f32,
+    (v, s): (usize, u64),
+    (d, parent): (u32, u64),
+) {
+    let b = bucket_of(f32::from_bits(d), delta);
+    states[v].store(with_waiting(with_dist(s, d), b), Relaxed);
+    parents[v].store(parent, Relaxed);
+    if waiting(s) != b {
+        bins.push(b.into(), index(v));
     }
 }
 

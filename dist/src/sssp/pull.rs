@@ -115,12 +115,12 @@ impl<I: Id> DistSssp<'_, I> {
             let best = f32::from_bits(dist_bits(s));
             !self.split || low + self.lightest_heavy[u] < best
         };
+        let open = |v: usize| !done.has(first + v as u64);
         self.backend.map_ranges(self.pull_end, PULL_GRAIN, |range| {
             let mut worker = None;
             let end = range.end;
             for u in range {
                 let far = u + PULL_AHEAD;
-                let open = |v: usize| !done.has(first + v as u64);
                 if self.split
                     && far < end
                     && open(far)
