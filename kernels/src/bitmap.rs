@@ -52,6 +52,13 @@ impl Bitmap {
         par::hint::prefetch(&self.words[i / Self::WORD_BITS]);
     }
 
+    /// Sets bit `i` of a bitmap no other thread can reach (`&mut`): a
+    /// plain read-modify-write, no locked instruction.
+    #[inline]
+    pub fn set(&mut self, i: usize) {
+        *self.words[i / Self::WORD_BITS].get_mut() |= 1 << (i % Self::WORD_BITS);
+    }
+
     /// Sets bit `i`; safe against concurrent setters of the same word.
     #[inline]
     pub fn set_atomic(&self, i: usize) {

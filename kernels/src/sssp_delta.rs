@@ -37,10 +37,8 @@
 //!   ([`bucket_of`](crate::bucket_of));
 //! - a vertex is listed as settled once a search, by its bucket (its
 //!   [`LISTED`] bit, set by the step that first takes it), and marked
-//!   done by its bucket's heavy phase: before a pull, as a phase of its own;
-//!   in a push, by the chunk that pushes it (a heavy arc cannot improve a
-//!   vertex of its own bucket, so an arc that finds it not yet done changes
-//!   nothing);
+//!   done as its bucket's heavy phase begins, push or pull, between
+//!   phases on the engine's thread (`DeltaStepping::mark_done`);
 //! - the phases run as `'static` [`LoopBody`](par::LoopBody)s on either
 //!   [`Backend`] ([`Loops`]), sharing the graph and per-search arrays through
 //!   one `Arc` (`Shared`); the workers' [`Bins`](crate::Bins)

@@ -1,6 +1,6 @@
 //! Heavy phases: once a bucket has settled, its vertices' heavy arcs are
-//! relaxed once, either pushed from the settled vertices (marking them done
-//! on the way) or pulled by every vertex not done, lightest arc first up to
+//! relaxed once, either pushed from the settled vertices or pulled by
+//! every vertex not done, lightest arc first up to
 //! the first that cannot help (a vertex whose lightest heavy arc cannot
 //! help is passed over without reading its row); [`Cost`] chooses.
 
@@ -75,20 +75,9 @@ fn intel() -> bool {
 }
 
 impl Shared {
-    /// Marks the queued vertices `range` (the bucket's settled ones) done.
-    pub(super) fn mark_done(&self, range: Range<usize>) {
-        for &u in &self.queue[range] {
-            self.done.set_atomic(u as usize);
-        }
-    }
-
-    /// Marks the queue's vertices `range` done and relaxes their heavy
-    /// arcs. Not a phase after the marks: a heavy arc offers a vertex of
-    /// the bucket more than its distance (the bucket's bound is exact),
-    /// so an arc that finds it not yet marked reads its state and leaves
-    /// it unchanged, as the mark would have.
+    /// Relaxes the heavy arcs of the queue's vertices `range` (the
+    /// bucket's settled ones, marked done already).
     pub(super) fn push(&self, range: Range<usize>) {
-        self.mark_done(range.clone());
         let chunk = &self.queue[range];
         let mut worker = self.worker();
         for (i, &u) in chunk.iter().enumerate() {
