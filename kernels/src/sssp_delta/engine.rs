@@ -298,9 +298,10 @@ impl DeltaStepping {
     /// Marks the queue's vertices (the bucket's settled ones) done, on the
     /// engine's thread between phases, with plain read-modify-writes of
     /// the bitmap's words, each prefetched [`MARK_AHEAD`] vertices on.
-    /// The workers' locked `fetch_or`s did it in parallel at about twice
-    /// the cost: on two threads a search took 0.96 of the time with this
-    /// (paired, Intel; docs/history-kernels.md, `sssp_delta`). A heavy arc
+    /// The workers' locked `fetch_or`s did it in parallel at a higher
+    /// cost: with this a search took 0.94-0.99 of the time on two threads
+    /// and 0.95 on one (paired, Intel; docs/history-kernels.md,
+    /// `sssp_delta`). A heavy arc
     /// cannot improve a vertex of its own bucket, so marking before the
     /// push as well as before the pull changes no distance.
     fn mark_done(&mut self) {
