@@ -4,7 +4,8 @@
 //! single bits with `fetch_or` ([`Bitmap::set_atomic`]), or, when a worker
 //! owns whole words (its vertex range starts and ends on a multiple of 64),
 //! build a word privately and store it ([`Bitmap::store_word`]), which costs
-//! no read-modify-write at all.
+//! no read-modify-write at all; a writer holding the bitmap alone (`&mut`)
+//! sets bits with plain read-modify-writes ([`Bitmap::set`]).
 
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};

@@ -16,11 +16,11 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// How many settled vertices ahead [`DeltaStepping::mark_done`] prefetches
 /// the done bitmap's word: they come at random.
 const MARK_AHEAD: usize = 16;
-use std::time::Instant;
 
 /// One parallel phase of a search, as a loop body.
 pub(super) struct Phase {
@@ -301,9 +301,9 @@ impl DeltaStepping {
     /// The workers' locked `fetch_or`s did it in parallel at a higher
     /// cost: with this a search took 0.94-0.99 of the time on two threads
     /// and 0.95 on one (paired, Intel; docs/history-kernels.md,
-    /// `sssp_delta`). A heavy arc
-    /// cannot improve a vertex of its own bucket, so marking before the
-    /// push as well as before the pull changes no distance.
+    /// `sssp_delta`). A heavy arc cannot improve a vertex of its own
+    /// bucket, so marking before the push as well as before the pull
+    /// changes no distance.
     fn mark_done(&mut self) {
         let Shared { queue, done, .. } = self.shared_mut();
         for (i, &u) in queue.iter().enumerate() {

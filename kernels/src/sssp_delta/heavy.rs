@@ -1,8 +1,8 @@
 //! Heavy phases: once a bucket has settled, its vertices' heavy arcs are
 //! relaxed once, either pushed from the settled vertices or pulled by
-//! every vertex not done, lightest arc first up to
-//! the first that cannot help (a vertex whose lightest heavy arc cannot
-//! help is passed over without reading its row); [`Cost`] chooses.
+//! every vertex not done, lightest arc first up to the first that cannot
+//! help (a vertex whose lightest heavy arc cannot help is passed over
+//! without reading its row); [`Cost`] chooses.
 
 use super::{PULL_AHEAD, Shared, Worker, dist, improved};
 use crate::bins::EXACT_BUCKETS;
