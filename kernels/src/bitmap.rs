@@ -5,7 +5,8 @@
 //! owns whole words (its vertex range starts and ends on a multiple of 64),
 //! build a word privately and store it ([`Bitmap::store_word`]), which costs
 //! no read-modify-write at all; a writer holding the bitmap alone (`&mut`)
-//! sets bits with plain read-modify-writes ([`Bitmap::set`]).
+//! sets bits with plain read-modify-writes ([`Bitmap::set`]). A
+//! [`BitmapView`] reads the words through a `Copy` slice.
 
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -43,7 +44,13 @@ impl Bitmap {
     /// Bit `i`.
     #[inline]
     pub fn get(&self, i: usize) -> bool {
-        self.words[i / Self::WORD_BITS].load(Relaxed) & (1 << (i % Self::WORD_BITS)) != 0
+        self.view().get(i)
+    }
+
+    /// The words, borrowed as a `Copy` value ([`BitmapView`]).
+    #[inline]
+    pub fn view(&self) -> BitmapView<'_> {
+        BitmapView { words: &self.words }
     }
 
     /// Starts loading the word of bit `i` ([`par::hint::prefetch`]), for
@@ -106,6 +113,23 @@ impl Bitmap {
     /// Exchanges the contents of two bitmaps of the same size. O(1).
     pub fn swap(&mut self, other: &mut Bitmap) {
         std::mem::swap(&mut self.words, &mut other.words);
+    }
+}
+
+/// A [`Bitmap`]'s words, borrowed: a `Copy` slice that a loop keeps in
+/// registers, where a `&Bitmap` reached through another reference is
+/// reloaded at every iteration that also stores (the ranks' offer loop:
+/// docs/history-kernels.md, dist-sssp).
+#[derive(Clone, Copy, Debug)]
+pub struct BitmapView<'a> {
+    words: &'a [AtomicU64],
+}
+
+impl BitmapView<'_> {
+    /// Bit `i`.
+    #[inline]
+    pub fn get(self, i: usize) -> bool {
+        self.words[i / Bitmap::WORD_BITS].load(Relaxed) & (1 << (i % Bitmap::WORD_BITS)) != 0
     }
 }
 

@@ -47,7 +47,7 @@ pub use bfs_par::ParBfs;
 pub use bfs_pipes::{PipesBfs, Sharing};
 pub use bfs_seq::SeqBfs;
 pub use bins::{Bins, EXACT_BUCKETS, bucket_of};
-pub use bitmap::Bitmap;
+pub use bitmap::{Bitmap, BitmapView};
 
 pub use csr::Csr;
 pub use error::Error;

@@ -41,7 +41,7 @@
 
 use crate::comm::{Comm, all_gather};
 use crate::{Id, Partition};
-use kernels::Bitmap;
+use kernels::{Bitmap, BitmapView};
 use par::Backend;
 use par::hint::prefetch;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
@@ -60,6 +60,58 @@ const CLEAR_GRAIN: usize = 1 << 16;
 /// to lines not read before (each would hold a store-buffer entry while
 /// its line is fetched).
 const AHEAD: usize = 16;
+
+/// [`Done`]'s bits and distances as `Copy` slices: an offer loop keeps
+/// them in registers, where reading them through `&Done` reloaded the
+/// vectors' pointers at every arc (paired, 0.98-0.99 of the ranks' SSSP
+/// time; docs/history-kernels.md, dist-sssp).
+#[derive(Clone, Copy)]
+pub(super) struct DoneView<'a> {
+    bits: BitmapView<'a>,
+    /// Empty unless the ranks share their done vertices.
+    offered: &'a [AtomicU32],
+}
+
+impl DoneView<'_> {
+    /// Whether global vertex `v` is done.
+    #[inline]
+    pub(super) fn has(self, v: u64) -> bool {
+        #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
+        let v = v as usize;
+        !self.offered.is_empty() && self.bits.get(v)
+    }
+
+    /// The final distance bits of done vertex `v` (published with it).
+    #[inline]
+    pub(super) fn distance(self, v: u64) -> u32 {
+        #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
+        self.offered[v as usize].load(Relaxed)
+    }
+
+    /// Whether an offer of distance bits `d` to global vertex `v` of
+    /// another rank can improve it: `v` not done and `d` below every
+    /// distance this rank offered it, which `d` becomes. Of equal offers
+    /// made at once, one is worth sending. `alone`: the rank's loops run
+    /// on one thread, so a plain store does what the locked `fetch_min`
+    /// does (which would hold back the loads after it: the next targets'
+    /// misses).
+    #[inline]
+    pub(super) fn worth_sending(self, v: u64, d: u32, alone: bool) -> bool {
+        if self.offered.is_empty() {
+            return true;
+        }
+        #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
+        let least = &self.offered[v as usize];
+        if d >= least.load(Relaxed) {
+            return false;
+        }
+        if alone {
+            least.store(d, Relaxed);
+            return true;
+        }
+        d < least.fetch_min(d, Relaxed)
+    }
+}
 
 /// The done vertices of the whole graph, and the buffers of publishing.
 pub(super) struct Done<I> {
@@ -121,44 +173,14 @@ impl<I: Id> Done<I> {
         });
     }
 
-    /// Whether an offer of distance bits `d` to global vertex `v` of
-    /// another rank can improve it: `v` not done and `d` below every
-    /// distance this rank offered it, which `d` becomes. Of equal offers
-    /// made at once, one is worth sending. `alone`: the rank's loops run
-    /// on one thread, so a plain store does what the locked `fetch_min`
-    /// does (which would hold back the loads after it: the next targets'
-    /// misses).
+    /// The done bits and the distances, borrowed for a loop
+    /// ([`DoneView`]).
     #[inline]
-    pub(super) fn worth_sending(&self, v: u64, d: u32, alone: bool) -> bool {
-        if !self.shared() {
-            return true;
+    pub(super) fn view(&self) -> DoneView<'_> {
+        DoneView {
+            bits: self.bits.view(),
+            offered: &self.offered,
         }
-        #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
-        let least = &self.offered[v as usize];
-        if d >= least.load(Relaxed) {
-            return false;
-        }
-        if alone {
-            least.store(d, Relaxed);
-            return true;
-        }
-        d < least.fetch_min(d, Relaxed)
-    }
-
-    /// Whether global vertex `v` is done.
-    #[inline]
-    pub(super) fn has(&self, v: u64) -> bool {
-        #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
-        let v = v as usize;
-        self.shared() && self.bits.get(v)
-    }
-
-    /// The final distance bits of done vertex `v` (published with it).
-    #[inline]
-    pub(super) fn distance(&self, v: u64) -> u32 {
-        #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
-        let known = &self.offered[v as usize];
-        known.load(Relaxed)
     }
 
     /// Marks done the vertices every rank settled, with their distances:

@@ -301,7 +301,7 @@ impl<I: Id> Scan<'_, I> {
     /// (at distance `du`):
     /// dropped for a done target, an own target it cannot improve and a
     /// target of another rank offered no more before
-    /// ([`Done::worth_sending`]), else put in the worker's buffer for the
+    /// ([`DoneView::worth_sending`](super::done::DoneView::worth_sending)), else put in the worker's buffer for the
     /// destination rank. On a rank of one thread an offer that improves an
     /// own target is applied at once, as [`DistSssp::apply_alone`] would
     /// apply it after the exchange (distance, bucket, parent and bin), so
@@ -319,26 +319,28 @@ impl<I: Id> Scan<'_, I> {
     ) {
         let part = self.graph.partition();
         let parent = I::from_u64(self.graph.first() + u as u64);
+        // Copies, kept in registers across the loop's stores.
+        let (done, arrays) = (self.done.view(), (self.state, self.parents));
+        let (rank, alone, delta) = (self.rank, self.alone, self.delta);
         for (t, w) in arcs {
-            if self.done.has(t) {
+            if done.has(t) {
                 continue; // final: no offer improves it
             }
             let d = du + w;
             let (owner, v) = part.place(t);
-            let improves = if owner == self.rank {
-                let s = self.state[v].load(Relaxed);
+            let improves = if owner == rank {
+                let s = arrays.0[v].load(Relaxed);
                 let better = d.to_bits() < dist_bits(s);
-                if better && self.alone {
+                if better && alone {
                     // Applied at once, as `apply_alone` would: one thread
                     // writes this rank's state.
-                    let arrays = (self.state, self.parents);
                     let offer = (d.to_bits(), parent.to_u64());
-                    lower_alone(arrays, &mut worker.bins, self.delta, (v, s), offer);
+                    lower_alone(arrays, &mut worker.bins, delta, (v, s), offer);
                     continue;
                 }
                 better
             } else {
-                self.done.worth_sending(t, d.to_bits(), self.alone)
+                done.worth_sending(t, d.to_bits(), alone)
             };
             if !improves {
                 continue;

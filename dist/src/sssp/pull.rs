@@ -108,7 +108,7 @@ impl<I: Id> DistSssp<'_, I> {
         } else {
             0.0
         };
-        let (graph, done, workers) = (&*self.graph, &self.done, &self.workers);
+        let (graph, done, workers) = (&*self.graph, self.done.view(), &self.workers);
         let first = graph.first();
         // Whether own vertex `u`, not done, at state `s`, may improve.
         let may_pull = |u: usize, s: u64| {
