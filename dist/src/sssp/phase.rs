@@ -298,11 +298,10 @@ impl<I: Id> Scan<'_, I> {
     }
 
     /// Offers the targets of `arcs` the distance through local vertex `u`
-    /// (at distance `du`):
-    /// dropped for a done target, an own target it cannot improve and a
-    /// target of another rank offered no more before
-    /// ([`DoneView::worth_sending`](super::done::DoneView::worth_sending)), else put in the worker's buffer for the
-    /// destination rank. On a rank of one thread an offer that improves an
+    /// (at distance `du`): dropped for a done target, an own target it
+    /// cannot improve and a target of another rank offered no more before
+    /// ([`DoneView::worth_sending`](super::done::DoneView::worth_sending)),
+    /// else put in the worker's buffer for the destination rank. On a rank of one thread an offer that improves an
     /// own target is applied at once, as [`DistSssp::apply_alone`] would
     /// apply it after the exchange (distance, bucket, parent and bin), so
     /// that it costs neither the buffer, the copy nor the second random
