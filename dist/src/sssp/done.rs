@@ -73,12 +73,18 @@ pub(super) struct DoneView<'a> {
 }
 
 impl DoneView<'_> {
+    /// Whether the ranks share their done vertices ([`Done::shared`]).
+    #[inline]
+    pub(super) fn shared(self) -> bool {
+        !self.offered.is_empty()
+    }
+
     /// Whether global vertex `v` is done.
     #[inline]
     pub(super) fn has(self, v: u64) -> bool {
         #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
         let v = v as usize;
-        !self.offered.is_empty() && self.bits.get(v)
+        self.shared() && self.bits.get(v)
     }
 
     /// The final distance bits of done vertex `v` (published with it).
@@ -97,7 +103,7 @@ impl DoneView<'_> {
     /// misses).
     #[inline]
     pub(super) fn worth_sending(self, v: u64, d: u32, alone: bool) -> bool {
-        if self.offered.is_empty() {
+        if !self.shared() {
             return true;
         }
         #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
@@ -138,7 +144,7 @@ impl<I: Id> Done<I> {
     /// Whether the ranks share their done vertices (the same on every
     /// rank: a function of `P`).
     pub(super) fn shared(&self) -> bool {
-        !self.offered.is_empty()
+        self.view().shared()
     }
 
     /// No vertex of `part`'s graph done; off unless `shared` (which
