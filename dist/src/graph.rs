@@ -379,7 +379,7 @@ impl<I: Id> WeightedLocalGraph<I> {
 
     /// Starts loading the original id of vertex `v` of this graph.
     #[inline]
-    fn prefetch_original(&self, v: u64) {
+    pub(crate) fn prefetch_original(&self, v: u64) {
         if let Some(r) = &self.renumbered {
             r.prefetch(v);
         }

@@ -81,7 +81,7 @@ use kernels::{Bins, Bitmap, BucketStep, SsspParams, SsspStats};
 use par::Backend;
 use phase::{index, lock};
 use state::UNREACHED_STATE;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -148,8 +148,8 @@ pub struct DistSssp<'c, I: Id> {
     /// The last search's parents (original ids) and distances (`-1`
     /// unreached) by original local index, written as it ends
     /// (`results.rs`): the graph's rows are renumbered by degree.
-    reported: Vec<u64>,
-    reported_dist: Vec<f32>,
+    reported: Vec<AtomicU64>,
+    reported_dist: Vec<AtomicU32>,
     /// The vertices of every rank whose distance is final.
     done: Done<I>,
     /// This rank's heavy arcs, and its vertices below `pull_end` and
@@ -262,8 +262,10 @@ impl<'c, I: Id> DistSssp<'c, I> {
             tracing: false,
             state: (0..rows).map(|_| AtomicU64::new(UNREACHED_STATE)).collect(),
             parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
-            reported: vec![NO_PARENT; rows],
-            reported_dist: vec![-1.0; rows],
+            reported: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
+            reported_dist: (0..rows)
+                .map(|_| AtomicU32::new((-1f32).to_bits()))
+                .collect(),
             done: Done::new(&part, part.ranks() <= done::SHARED_UP_TO),
             heavy_arcs: 0,
             open: [0; 2],

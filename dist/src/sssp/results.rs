@@ -10,6 +10,10 @@ use kernels::{BucketStep, SsspStats};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
+/// How many rows ahead [`DistSssp::report`] starts loading a parent's
+/// original id.
+const REPORT_AHEAD: usize = 16;
+
 impl<I: Id> DistSssp<'_, I> {
     /// Ends a search: the global reached count and largest distance, the
     /// bytes sent, and the trace's sums and maxima, in two all-reduces.
@@ -45,35 +49,50 @@ impl<I: Id> DistSssp<'_, I> {
     }
 
     /// Writes what the last search reports, by original local index and
-    /// with original ids ([`WeightedLocalGraph::row_of`](crate::WeightedLocalGraph::row_of)):
-    /// a gather of each vertex's state and parent, and a lookup of the
-    /// parent's original id. Part of the search. O(local N), parallel.
+    /// with original ids ([`WeightedLocalGraph::original`](crate::WeightedLocalGraph::original)):
+    /// in row order, each row's state and parent read in sequence and
+    /// stored at its original index, and the parent's original id looked
+    /// up ([`REPORT_AHEAD`] rows ahead it is prefetched). Part of the
+    /// search. O(local N), parallel.
+    ///
+    /// In row order rather than original order: the latter read each
+    /// row's state and parent at random (two misses a vertex, the loads
+    /// that stall) to write in sequence; this way the misses are stores,
+    /// which wait in the store buffer, and the one random load left, the
+    /// parent's original id, is started ahead. Paired on 2 ranks of one
+    /// thread at SCALE 18, 0.96 of the whole SSSP search time, where the
+    /// report alone was about 0.07 of it (docs/history-kernels.md,
+    /// dist-sssp).
     pub(super) fn report(&mut self) {
         let (graph, states, parents) = (&*self.graph, &self.state, &self.parents);
-        let pieces: Vec<_> = (self.reported.chunks_mut(COUNT_GRAIN))
-            .zip(self.reported_dist.chunks_mut(COUNT_GRAIN))
-            .enumerate()
-            .collect();
-        self.backend.map(pieces, |(piece, (parents_out, dist))| {
-            let first = piece * COUNT_GRAIN;
-            for (i, (p, d)) in parents_out.iter_mut().zip(dist).enumerate() {
-                let u = graph.row_of(first + i);
+        let (out_parents, out_dist) = (&self.reported, &self.reported_dist);
+        let first = graph.first();
+        self.backend.map_ranges(states.len(), COUNT_GRAIN, |rows| {
+            let end = rows.end;
+            for u in rows {
+                let far = u + REPORT_AHEAD;
+                if far < end && dist_bits(states[far].load(Relaxed)) != UNREACHED {
+                    graph.prefetch_original(parents[far].load(Relaxed));
+                }
+                #[allow(clippy::cast_possible_truncation)] // below the rank's rows
+                let x = (graph.original(first + u as u64) - first) as usize;
                 let bits = dist_bits(states[u].load(Relaxed));
-                (*p, *d) = if bits == UNREACHED {
-                    (NO_PARENT, -1.0)
+                let (parent, dist) = if bits == UNREACHED {
+                    (NO_PARENT, (-1f32).to_bits())
                 } else {
-                    let parent = graph.original(parents[u].load(Relaxed));
-                    (parent, f32::from_bits(bits))
+                    (graph.original(parents[u].load(Relaxed)), bits)
                 };
+                out_parents[x].store(parent, Relaxed);
+                out_dist[x].store(dist, Relaxed);
             }
         });
     }
 
     /// The parents of this rank's vertices after the last search, by
     /// (original) local index, as original global ids: [`NO_PARENT`] if
-    /// unreached, the root's is the root.
-    pub fn parents(&self) -> &[u64] {
-        &self.reported
+    /// unreached, the root's is the root. O(local N): a copy.
+    pub fn parents(&self) -> Vec<u64> {
+        self.reported.iter().map(|p| p.load(Relaxed)).collect()
     }
 
     /// The last search's result for this rank's vertices, by (original)
@@ -83,8 +102,12 @@ impl<I: Id> DistSssp<'_, I> {
     pub fn write_results(&self, parents: &mut [u64], dist: &mut [f32]) {
         assert_eq!(parents.len(), self.reported.len(), "a parent per vertex");
         assert_eq!(dist.len(), self.reported.len(), "a distance per vertex");
-        parents.copy_from_slice(&self.reported);
-        dist.copy_from_slice(&self.reported_dist);
+        for (out, p) in parents.iter_mut().zip(&self.reported) {
+            *out = p.load(Relaxed);
+        }
+        for (out, d) in dist.iter_mut().zip(&self.reported_dist) {
+            *out = f32::from_bits(d.load(Relaxed));
+        }
     }
 
     /// The last search's nedge: input tuples (self-loops excluded,
