@@ -119,6 +119,9 @@ const ARC_AHEAD: usize = 4;
 /// Vertices per parallel task of the translation of a relabelled graph's
 /// result.
 const TRANSLATE_GRAIN: usize = 1 << 14;
+/// How many rows ahead the translation starts loading a reached vertex's
+/// parent's original label.
+const TRANSLATE_AHEAD: usize = 16;
 
 /// A delta-stepping engine bound to one weighted graph.
 #[derive(Debug)]
@@ -185,22 +188,33 @@ struct Shared {
 }
 
 impl Shared {
-    /// Writes the states of the original vertices `range` of a relabelled
-    /// graph into `results`, in the original labels: each read from its
-    /// row's state, its parent renumbered back (a reached vertex's; an
-    /// unreached one keeps [`UNREACHED`]).
+    /// Writes the states of the rows `range` of a relabelled graph into
+    /// `results`, in the original labels: each row's state read in
+    /// sequence and stored at its original vertex, its parent renumbered
+    /// back (a reached vertex's, whose original label is prefetched
+    /// [`TRANSLATE_AHEAD`] rows ahead; an unreached one keeps
+    /// [`UNREACHED`]). In row order rather than original order, so that
+    /// the random accesses are stores, which wait in the store buffer,
+    /// and not loads of each vertex's state, which stall.
     fn translate(&self, range: Range<usize>) {
         let labels = self.graph.labels().expect("a relabelled graph");
-        for v in range {
-            let s = self.state
-                [labels.new_label(Vertex::try_from(v).expect("ids fit Vertex")) as usize]
-                .load(Relaxed);
+        let end = range.end;
+        for r in range {
+            let far = r + TRANSLATE_AHEAD;
+            if far < end {
+                let s = self.state[far].load(Relaxed);
+                if s != UNREACHED {
+                    labels.prefetch_original(parent(s));
+                }
+            }
+            let row = Vertex::try_from(r).expect("ids fit Vertex");
+            let s = self.state[r].load(Relaxed);
             let s = if s == UNREACHED {
                 s
             } else {
                 pack(dist(s), labels.original(parent(s)))
             };
-            self.results[v].store(s, Relaxed);
+            self.results[labels.original(row) as usize].store(s, Relaxed);
         }
     }
 }

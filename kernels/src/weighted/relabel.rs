@@ -70,6 +70,12 @@ impl Labels {
         self.original[i as usize]
     }
 
+    /// Starts loading the original vertex of row `i`.
+    #[inline]
+    pub fn prefetch_original(&self, i: Vertex) {
+        par::hint::prefetch(&self.original[i as usize]);
+    }
+
     /// Bytes of the labels of `num_vertices` vertices: two `u32` a vertex.
     pub fn bytes_for(num_vertices: u64) -> u64 {
         8 * num_vertices
