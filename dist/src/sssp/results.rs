@@ -15,18 +15,12 @@ use std::time::Duration;
 const REPORT_AHEAD: usize = 16;
 
 impl<I: Id> DistSssp<'_, I> {
-    /// Ends a search: the global reached count and largest distance, the
+    /// Ends a search: this rank's result written out ([`DistSssp::report`],
+    /// which counts its reached vertices and their largest distance on
+    /// the way), then the global reached count and largest distance, the
     /// bytes sent, and the trace's sums and maxima, in two all-reduces.
     pub(super) fn finish(&mut self, sent: u64, buckets: u32, phases: u32) -> SsspStats {
-        let states = &self.state;
-        let (reached, max_bits) = (self.backend)
-            .map_ranges(states.len(), COUNT_GRAIN, |r| {
-                (states[r].iter().map(|s| dist_bits(s.load(Relaxed))))
-                    .filter(|&d| d != UNREACHED)
-                    .fold((0u64, 0u32), |(c, m), d| (c + 1, m.max(d)))
-            })
-            .into_iter()
-            .fold((0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
+        let (reached, max_bits) = self.report();
         (self.sums[0], self.sums[1]) = (reached, self.comm.bytes_sent() - sent);
         self.maxes[0] = max_bits.into();
         self.comm.all_reduce(&mut self.sums, Reduce::Sum);
@@ -38,7 +32,6 @@ impl<I: Id> DistSssp<'_, I> {
             step.seconds = Duration::from_nanos(nanos).as_secs_f64();
         }
         self.bytes = self.sums[1];
-        self.report();
         let max_bits = u32::try_from(self.maxes[0]).expect("distance bits");
         SsspStats {
             reached: self.sums[0],
@@ -53,7 +46,8 @@ impl<I: Id> DistSssp<'_, I> {
     /// in row order, each row's state and parent read in sequence and
     /// stored at its original index, and the parent's original id looked
     /// up ([`REPORT_AHEAD`] rows ahead it is prefetched). Part of the
-    /// search. O(local N), parallel.
+    /// search. Returns this rank's reached vertices and the bits of their
+    /// largest distance, counted in the same pass. O(local N), parallel.
     ///
     /// In row order rather than original order: the latter read each
     /// row's state and parent at random (two misses a vertex, the loads
@@ -63,12 +57,13 @@ impl<I: Id> DistSssp<'_, I> {
     /// thread at SCALE 18, 0.96 of the whole SSSP search time, where the
     /// report alone was about 0.07 of it (docs/history-kernels.md,
     /// dist-sssp).
-    pub(super) fn report(&mut self) {
+    pub(super) fn report(&mut self) -> (u64, u32) {
         let (graph, states, parents) = (&*self.graph, &self.state, &self.parents);
         let (out_parents, out_dist) = (&self.reported, &self.reported_dist);
         let first = graph.first();
-        self.backend.map_ranges(states.len(), COUNT_GRAIN, |rows| {
+        let pieces = self.backend.map_ranges(states.len(), COUNT_GRAIN, |rows| {
             let end = rows.end;
+            let (mut reached, mut max_bits) = (0u64, 0u32);
             for u in rows {
                 let far = u + REPORT_AHEAD;
                 if far < end && dist_bits(states[far].load(Relaxed)) != UNREACHED {
@@ -80,12 +75,15 @@ impl<I: Id> DistSssp<'_, I> {
                 let (parent, dist) = if bits == UNREACHED {
                     (NO_PARENT, (-1f32).to_bits())
                 } else {
+                    (reached, max_bits) = (reached + 1, max_bits.max(bits));
                     (graph.original(parents[u].load(Relaxed)), bits)
                 };
                 out_parents[x].store(parent, Relaxed);
                 out_dist[x].store(dist, Relaxed);
             }
+            (reached, max_bits)
         });
+        (pieces.into_iter()).fold((0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)))
     }
 
     /// The parents of this rank's vertices after the last search, by
