@@ -116,7 +116,7 @@ const AHEAD: usize = 16;
 const ROW_AHEAD: usize = 8;
 /// How far ahead in a row a light arc's target state is prefetched.
 const ARC_AHEAD: usize = 4;
-/// Vertices per parallel task of the translation of a relabelled graph's
+/// Rows per parallel task of the translation of a relabelled graph's
 /// result.
 const TRANSLATE_GRAIN: usize = 1 << 14;
 /// How many rows ahead the translation starts loading a reached vertex's

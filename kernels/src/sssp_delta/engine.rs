@@ -37,8 +37,7 @@ enum Parallel {
     Push,
     /// Over the done bitmap's words ([`Shared::pull`]).
     Pull { bucket: u64 },
-    /// Over the original vertices of a relabelled graph
-    /// ([`Shared::translate`]).
+    /// Over the rows of a relabelled graph ([`Shared::translate`]).
     Translate,
 }
 
