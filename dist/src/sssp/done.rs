@@ -13,7 +13,7 @@
 //! bitmap), and skipping them changes no distance.
 //!
 //! A rank also keeps, per vertex of the graph, the least distance it has
-//! offered it this search ([`Done::worth_sending`]): an offer goes out
+//! offered it this search ([`DoneView::worth_sending`]): an offer goes out
 //! only if it is below that, since each one sent is applied in its phase,
 //! after which the target's distance is at most it. So a rank sends a
 //! target at most one offer per distinct improvement, not one per arc.

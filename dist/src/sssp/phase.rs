@@ -301,11 +301,11 @@ impl<I: Id> Scan<'_, I> {
     /// (at distance `du`): dropped for a done target, an own target it
     /// cannot improve and a target of another rank offered no more before
     /// ([`DoneView::worth_sending`](super::done::DoneView::worth_sending)),
-    /// else put in the worker's buffer for the destination rank. On a rank of one thread an offer that improves an
-    /// own target is applied at once, as [`DistSssp::apply_alone`] would
-    /// apply it after the exchange (distance, bucket, parent and bin), so
-    /// that it costs neither the buffer, the copy nor the second random
-    /// read of the target: paired on 2 ranks of one thread, 0.96 of the
+    /// else put in the worker's buffer for the destination rank. On a rank
+    /// of one thread an offer that improves an own target is applied at
+    /// once, as [`DistSssp::apply_alone`] would apply it after the exchange
+    /// (distance, bucket, parent and bin), so that it costs neither the
+    /// buffer, the copy nor the second random read of the target: paired on 2 ranks of one thread, 0.96 of the
     /// SSSP time at SCALE 18 and 20 (docs/history-kernels.md, dist-sssp).
     /// Always inlined: the compiler kept it a call; inlined, 0.985-0.987 of
     /// the time at SCALE 18, paired (about 1.0 at SCALE 20).
