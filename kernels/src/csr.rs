@@ -36,14 +36,15 @@
 //! does not depend on `P`).
 //!
 //! Cost: O(M + N P / 2^b) work, the tuples read twice, `targets` written and
-//! reread once. Memory ([`Csr::bytes_for`]): `8 (N + 1)` bytes of offsets,
-//! `4 * 2 * M` of targets, `4 N` of hubs; while building, 85 bytes per block
+//! reread once. Memory ([`Csr::bytes_for`]): `4 (N + 1)` bytes of offsets
+//! (8 when the arcs do not fit `u32`: `offsets.rs`), `4 * 2 * M` of targets, `4 N` of hubs; while building, 85 bytes per block
 //! per part, 128 MiB per part when staged, a scratch of at most 1 MiB per
 //! worker.
 
 use crate::hubs::{HubAsk, Hubs};
 use crate::{Backend, NO_PARENT, Parents};
 use generator::{Edge, EdgeList, Vertex};
+pub(crate) use offsets::{Offsets, RowEnd};
 use par::hint::LineWriter;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
@@ -80,7 +81,7 @@ const STAGE_ARCS: usize = 1 << 24;
 /// An undirected graph in compressed sparse rows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Csr {
-    offsets: Vec<u64>,
+    offsets: Offsets,
     targets: Vec<Vertex>,
     hubs: Hubs,
 }
@@ -103,13 +104,25 @@ impl Csr {
     /// graph on either backend and for any thread count. Reads the tuples
     /// twice and writes and rereads `targets` once; O(M + N P / 2^b) work.
     pub fn build_on(backend: Backend, num_vertices: usize, edges: &[Edge]) -> Csr {
-        let (offsets, targets) = build_rows::<u32>(backend, num_vertices, edges, &[]);
-        Csr::from_parts_on(backend, offsets, targets)
+        Csr::build_ends_on(backend, num_vertices, edges, 2 * edges.len() as u64)
+    }
+
+    /// [`Csr::build_on`] with narrow offsets if `arcs` (at least the
+    /// graph's arcs) fit them; tests pass more to build wide ones.
+    fn build_ends_on(backend: Backend, num_vertices: usize, edges: &[Edge], arcs: u64) -> Csr {
+        if Offsets::narrow_fits(arcs) {
+            let (offsets, targets) = build_rows::<u32, u32>(backend, num_vertices, edges, &[]);
+            Csr::from_parts_on(backend, Offsets::Narrow(offsets), targets)
+        } else {
+            let (offsets, targets) = build_rows::<u32, u64>(backend, num_vertices, edges, &[]);
+            Csr::from_parts_on(backend, Offsets::Wide(offsets), targets)
+        }
     }
 
     /// A graph from rows another build made (`offsets` of `N + 1` entries,
-    /// `targets` the rows' arcs); finds their hubs on `backend`.
-    pub(crate) fn from_parts_on(backend: Backend, offsets: Vec<u64>, targets: Vec<Vertex>) -> Csr {
+    /// narrow if the arcs fit; `targets` the rows' arcs); finds their hubs
+    /// on `backend`.
+    pub(crate) fn from_parts_on(backend: Backend, offsets: Offsets, targets: Vec<Vertex>) -> Csr {
         let hubs = Hubs::build_on(backend, &offsets, &targets);
         Csr {
             offsets,
@@ -130,7 +143,8 @@ impl Csr {
     }
 
     /// Peak bytes of building, and then holding, the graph of `num_edges`
-    /// tuples over `num_vertices` vertices: `8 (N + 1)` of offsets, 4 per
+    /// tuples over `num_vertices` vertices: `4 (N + 1)` of offsets (8 if the
+    /// arcs do not fit `u32`), 4 per
     /// arc (two arcs per tuple; fewer with self-loops, so an upper bound),
     /// 8 per block for the blocks' arc counts, and the larger of what the
     /// two building passes add: while scattering 85 (`BIN_BYTES`) per
@@ -160,10 +174,12 @@ impl Csr {
     }
 
     /// Bytes of the built graph alone, once kernel 1's scratch is freed:
-    /// `8 (N + 1)` of offsets, 4 per vertex of hubs and 4 per arc (an
-    /// upper bound, as in [`Csr::bytes_for`]).
+    /// `4 (N + 1)` of offsets (8 if the arcs do not fit `u32`), 4 per
+    /// vertex of hubs and 4 per arc (an upper bound, as in
+    /// [`Csr::bytes_for`]).
     pub fn graph_bytes(num_vertices: u64, num_edges: u64) -> u64 {
-        8 * (num_vertices + 1) + 4 * num_vertices + 4 * 2 * num_edges
+        let arcs = 2 * num_edges;
+        Offsets::end_bytes(arcs) * (num_vertices + 1) + 4 * num_vertices + 4 * arcs
     }
 
     /// `N`.
@@ -178,17 +194,15 @@ impl Csr {
 
     /// Heap bytes of the offsets, targets and hubs: what a clone copies.
     pub fn heap_bytes(&self) -> u64 {
-        (self.offsets.len() * size_of::<u64>() + self.targets.len() * size_of::<Vertex>()) as u64
+        self.offsets.heap_bytes()
+            + (self.targets.len() * size_of::<Vertex>()) as u64
             + self.hubs.heap_bytes()
     }
 
     /// The neighbours of `v`, one per arc (duplicates repeat). O(1).
     #[inline]
     pub fn neighbors(&self, v: Vertex) -> &[Vertex] {
-        let v = v as usize;
-        // Offsets are at most num_arcs, which is a usize.
-        #[allow(clippy::cast_possible_truncation)]
-        &self.targets[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+        &self.targets[self.offsets.row(v as usize)]
     }
 
     /// `v`'s hub: its neighbour of highest degree class among the first
@@ -209,8 +223,7 @@ impl Csr {
     /// The number of arcs leaving `v`. O(1).
     #[inline]
     pub fn degree(&self, v: Vertex) -> u64 {
-        let v = v as usize;
-        self.offsets[v + 1] - self.offsets[v]
+        self.offsets.degree(v as usize)
     }
 
     /// The search's nedge from the graph: half the degree sum of the reached
@@ -230,13 +243,8 @@ impl Csr {
             .enumerate()
             .map(|(c, slots)| {
                 let first = c * CHUNK;
-                let ends = &self.offsets[first..=first + slots.len()];
                 let reached = slots.iter().map(|p| p.load(Relaxed) != NO_PARENT);
-                let degrees = ends.windows(2).map(|w| w[1] - w[0]);
-                reached
-                    .zip(degrees)
-                    .map(|(r, d)| d * u64::from(r))
-                    .sum::<u64>()
+                self.offsets.masked_degrees(first, reached)
             })
             .sum();
         arcs / 2
@@ -244,15 +252,15 @@ impl Csr {
 }
 
 /// Kernel 1's passes for either kind of row word (see the module
-/// documentation): the offsets and the rows' words, `W::unpacked` of each
-/// arc, in the order of their tuples. `weights` is empty, or one weight per
-/// tuple for a weighted `W`.
-pub(crate) fn build_rows<W: Word>(
+/// documentation): the offsets (as `O`, which must hold the arcs' count)
+/// and the rows' words, `W::unpacked` of each arc, in the order of their
+/// tuples. `weights` is empty, or one weight per tuple for a weighted `W`.
+pub(crate) fn build_rows<W: Word, O: RowEnd>(
     backend: Backend,
     num_vertices: usize,
     edges: &[Edge],
     weights: &[f32],
-) -> (Vec<u64>, Vec<W>) {
+) -> (Vec<O>, Vec<W>) {
     let blocks = Blocks::new(num_vertices);
     let staging = (!W::WEIGHTED && blocks.count > STAGE_MIN_BLOCKS).then_some(Staging::STANDARD);
     build_rows_as(backend, num_vertices, edges, weights, staging)
@@ -277,13 +285,13 @@ impl Staging {
 
 /// [`build_rows`], the scatter staged as `staging` says (direct if
 /// `None`; only an unweighted build can be staged).
-fn build_rows_as<W: Word>(
+fn build_rows_as<W: Word, O: RowEnd>(
     backend: Backend,
     num_vertices: usize,
     edges: &[Edge],
     weights: &[f32],
     staging: Option<Staging>,
-) -> (Vec<u64>, Vec<W>) {
+) -> (Vec<O>, Vec<W>) {
     assert!(
         staging.is_none() || !W::WEIGHTED,
         "a weighted scatter is direct"
@@ -341,7 +349,7 @@ fn build_rows_as<W: Word>(
         arcs: Vec::with_capacity(largest),
         next: Vec::with_capacity(1 << blocks.bits),
     };
-    let mut offsets = vec![0u64; num_vertices + 1];
+    let mut offsets = vec![O::default(); num_vertices + 1];
     let sorts = offsets[1..]
         .chunks_mut(1 << blocks.bits)
         .zip(regions)
@@ -403,10 +411,10 @@ impl Blocks {
     /// all in L2; stable); a bigger one is sorted in place (American flag
     /// sort: each misplaced arc is swapped straight into its row, a chain of
     /// dependent loads, but no scratch).
-    fn sort<W: Word>(
+    fn sort<W: Word, O: RowEnd>(
         self,
         region: &mut [W],
-        ends: &mut [u64],
+        ends: &mut [O],
         start: u64,
         scratch: &mut Scratch<W>,
     ) {
@@ -424,7 +432,7 @@ impl Blocks {
             let count = *n;
             *n = sum;
             sum += count;
-            *end = start + sum as u64;
+            *end = O::of(start + sum as u64);
         }
         if region.len() <= SORT_CAP {
             let sorted = &mut scratch.arcs;
@@ -438,7 +446,7 @@ impl Blocks {
             return;
         }
         for v in 0..ends.len() {
-            let end = usize::try_from(ends[v] - start).expect("a region is in memory");
+            let end = usize::try_from(ends[v].into() - start).expect("a region is in memory");
             while next[v] < end {
                 let mut arc = region[next[v]];
                 loop {
@@ -679,6 +687,7 @@ impl Word for u64 {
     }
 }
 
+mod offsets;
 pub(crate) mod pages;
 #[cfg(test)]
 mod tests;

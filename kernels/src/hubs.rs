@@ -38,6 +38,7 @@
 //! thread count. Memory: 4 bytes a vertex, plus 1 a vertex while building.
 
 use crate::Backend;
+use crate::csr::Offsets;
 use generator::Vertex;
 
 /// How many arcs at the front of a row compete to be its hub.
@@ -73,18 +74,16 @@ impl Hubs {
     /// `backend`. Two passes over the vertices: their classes from the
     /// offsets, then each row's first [`HUB_SAMPLE`] arcs. O(N + N ×
     /// HUB_SAMPLE), reading at most one or two lines of each row.
-    pub(crate) fn build_on(backend: Backend, offsets: &[u64], targets: &[Vertex]) -> Hubs {
+    pub(crate) fn build_on(backend: Backend, offsets: &Offsets, targets: &[Vertex]) -> Hubs {
         let n = offsets.len().saturating_sub(1);
-        let degree = |v: usize| offsets[v + 1] - offsets[v];
+        let degree = |v: usize| offsets.degree(v);
         let mut classes = vec![0u8; n];
         fill_each(backend, &mut classes, |v| degree_class(degree(v)));
         // Ids below 2^31 leave the top bit free for the mark.
         let mark = if n <= ALONE as usize { ALONE } else { 0 };
         let mut hubs = vec![0; n];
         fill_each(backend, &mut hubs, |v| {
-            // Offsets are at most the number of arcs, a usize.
-            #[allow(clippy::cast_possible_truncation)]
-            let row = &targets[offsets[v] as usize..offsets[v + 1] as usize];
+            let row = &targets[offsets.row(v)];
             let own = Vertex::try_from(v).expect("ids fit Vertex");
             match hub_of(row, |t| classes[t as usize]) {
                 Some(hub) if alone_with(row, hub) => hub | mark,
@@ -247,11 +246,11 @@ mod tests {
         assert_eq!(on_rayon, Hubs::build_on(Backend::Pipes, &offsets, &targets));
     }
 
-    fn flatten(rows: &[Vec<Vertex>]) -> (Vec<u64>, Vec<Vertex>) {
+    fn flatten(rows: &[Vec<Vertex>]) -> (Offsets, Vec<Vertex>) {
         let mut offsets = vec![0];
         for row in rows {
             offsets.push(offsets.last().unwrap() + row.len() as u64);
         }
-        (offsets, rows.concat())
+        (Offsets::Wide(offsets), rows.concat())
     }
 }

@@ -14,7 +14,7 @@
 //! copies out the [`Csr`] a BFS runs on, in one streaming pass, so a run of
 //! both kernels builds once.
 
-use crate::csr::build_rows;
+use crate::csr::{Offsets, build_rows};
 use crate::{Backend, Csr};
 use generator::{Edge, Vertex};
 
@@ -74,7 +74,7 @@ impl WeightedCsr {
         weights: &[f32],
     ) -> WeightedCsr {
         assert_eq!(weights.len(), edges.len(), "one weight per tuple");
-        let (offsets, arcs) = build_rows::<u64>(backend, num_vertices, edges, weights);
+        let (offsets, arcs) = build_rows::<u64, u64>(backend, num_vertices, edges, weights);
         WeightedCsr::of_rows(offsets, arcs)
     }
 
@@ -217,10 +217,12 @@ impl WeightedCsr {
     }
 
     /// Peak bytes of building, and then holding, the graph: [`Csr::bytes_for`]
-    /// plus 4 more bytes per arc and 8 per vertex (the light counts and
-    /// lightest heavy arcs).
+    /// plus 4 more bytes per arc, 8 per vertex (the light counts and
+    /// lightest heavy arcs), and the 4 per vertex by which these offsets,
+    /// always 8 bytes, outweigh a narrow [`Csr`]'s.
     pub fn bytes_for(num_vertices: u64, num_edges: u64) -> u64 {
-        Csr::bytes_for(num_vertices, num_edges) + 4 * 2 * num_edges + 8 * num_vertices
+        let wider = (8 - Offsets::end_bytes(2 * num_edges)) * (num_vertices + 1);
+        Csr::bytes_for(num_vertices, num_edges) + 4 * 2 * num_edges + 8 * num_vertices + wider
     }
 
     /// `N`.
@@ -251,8 +253,9 @@ impl WeightedCsr {
     }
 
     /// The same graph without weights, for the BFS kernels: the offsets
-    /// copied, each arc's target taken. One parallel streaming pass;
-    /// allocates `8 (N + 1) + 4 * 2 M` bytes. On rayon:
+    /// copied (narrowed when the arcs fit `u32`), each arc's target taken.
+    /// Parallel streaming passes; allocates `4 (N + 1) + 4 * 2 M` bytes
+    /// (8 a vertex of offsets if the arcs do not fit). On rayon:
     /// [`WeightedCsr::unweighted_on`].
     pub fn unweighted(&self) -> Csr {
         self.unweighted_on(Backend::Rayon)
@@ -274,7 +277,8 @@ impl WeightedCsr {
                     .for_each(|(t, a)| *t = a.target);
             },
         );
-        Csr::from_parts_on(backend, self.offsets.clone(), targets)
+        let offsets = Offsets::narrowed_on(backend, &self.offsets);
+        Csr::from_parts_on(backend, offsets, targets)
     }
 }
 

@@ -69,6 +69,36 @@ fn rows_are_the_same_sets_for_any_number_of_parts() {
     }
 }
 
+/// Guards the narrow offsets: a graph whose arcs fit `u32` keeps 4-byte
+/// ends, one that may not 8-byte ones, with the same rows, degrees and
+/// nedge; the unweighted copy of a weighted graph narrows its ends too,
+/// and ends past `u32` stay wide.
+#[test]
+fn narrow_and_wide_offsets_hold_the_same_rows() {
+    let edges = generator::EdgeGenerator::generate(&generator::Kronecker::new(11, 16, 5).unwrap());
+    let n = edges.num_vertices();
+    let build = |arcs| Csr::build_ends_on(Backend::Rayon, n, edges.edges(), arcs);
+    let (narrow, wide) = (build(2 * edges.len() as u64), build(1 << 32));
+    assert!(matches!(narrow.offsets, Offsets::Narrow(_)));
+    assert!(matches!(wide.offsets, Offsets::Wide(_)));
+    assert_eq!(narrow.heap_bytes() + 4 * (n as u64 + 1), wide.heap_bytes());
+    for v in 0..n as u32 {
+        assert_eq!(narrow.neighbors(v), wide.neighbors(v), "row {v}");
+        assert_eq!(narrow.degree(v), wide.degree(v));
+    }
+    let parents = crate::Parents::new(n);
+    for v in (0..n as u32).step_by(3) {
+        parents.slots()[v as usize].store(0, Relaxed);
+    }
+    assert_eq!(narrow.nedge(&parents), wide.nedge(&parents));
+    assert!(narrow.nedge(&parents) > 0);
+    let weights = vec![0.5; edges.len()];
+    let weighted = crate::WeightedCsr::build(n, edges.edges(), &weights);
+    assert_eq!(weighted.unweighted().offsets, narrow.offsets);
+    let past = Offsets::narrowed_on(Backend::Rayon, &[0, 1 << 32]);
+    assert_eq!(past, Offsets::Wide(vec![0, 1 << 32]));
+}
+
 /// Guards the staged scatter: on a graph of thousands of blocks
 /// (over `2^22` vertices, so 512 a block), in groups of 16 blocks and
 /// 1000 arcs a stage, it builds exactly the rows the direct scatter
@@ -95,8 +125,8 @@ fn the_staged_scatter_builds_the_direct_scatters_rows() {
     for threads in [1, 2] {
         let (direct, staged) = par::in_pool(threads, || {
             (
-                build_rows_as::<u32>(Backend::Rayon, n, &edges, &[], None),
-                build_rows_as::<u32>(Backend::Rayon, n, &edges, &[], Some(small)),
+                build_rows_as::<u32, u64>(Backend::Rayon, n, &edges, &[], None),
+                build_rows_as::<u32, u64>(Backend::Rayon, n, &edges, &[], Some(small)),
             )
         })
         .unwrap();
@@ -214,7 +244,7 @@ fn rows_span_block_boundaries_and_a_last_partial_block() {
     }
     edges.push(Edge::new(n - 1, 0));
     let g = par::in_pool(3, || assert_matches_adjacency(n as usize, &edges)).unwrap();
-    assert_eq!(g.offsets[n as usize] as usize, g.num_arcs());
+    assert_eq!(g.offsets.end(n as usize) as usize, g.num_arcs());
     for tiny in [1, 2] {
         let g = assert_matches_adjacency(tiny, &[Edge::new(0, tiny as u32 - 1)]);
         assert_eq!(g.num_arcs(), 2 * (tiny - 1));
@@ -231,7 +261,7 @@ fn a_hub_region_too_big_for_the_scratch_is_sorted_in_place() {
         .map(|i| Edge::new(i % (n - 1) + 1, 0))
         .collect();
     let g = par::in_pool(2, || assert_matches_adjacency(n as usize, &edges)).unwrap();
-    assert!(g.offsets[1 << MAX_BLOCK_BITS] as usize > SORT_CAP);
+    assert!(g.offsets.end(1 << MAX_BLOCK_BITS) as usize > SORT_CAP);
     assert_eq!(g.degree(0), edges.len() as u64);
 }
 
@@ -239,7 +269,14 @@ fn a_hub_region_too_big_for_the_scratch_is_sorted_in_place() {
 fn building_adds_under_half_a_byte_per_tuple_to_the_csr_at_scale_22() {
     let (n, m) = (1u64 << 22, 1u64 << 26);
     let csr = Csr::graph_bytes(n, m);
-    assert_eq!(csr, 8 * (n + 1) + 4 * n + 2 * 4 * m);
+    assert_eq!(csr, 4 * (n + 1) + 4 * n + 2 * 4 * m, "narrow offsets");
+    let (big_n, big_m) = (1u64 << 27, 1u64 << 31);
+    let wide = 8 * (big_n + 1) + 4 * big_n + 2 * 4 * big_m;
+    assert_eq!(
+        Csr::graph_bytes(big_n, big_m),
+        wide,
+        "2^32 arcs: wide offsets"
+    );
     let extra = Csr::bytes_for(n, m) - csr;
     assert!(extra > 0 && extra <= m / 2, "{extra} bytes beyond the CSR");
     let g = graph(5, &[(0, 1), (3, 4), (2, 2)]);
