@@ -19,7 +19,7 @@
 //! classes of all vertices fit in one byte each (1 MiB at SCALE 20, in
 //! cache), so the build reads each row's first arcs once and looks each
 //! target up in cache; exact degrees would be two random reads of the
-//! 8-byte offsets per arc. A sample is enough: the vertices bottom-up
+//! offsets per arc. A sample is enough: the vertices bottom-up
 //! steps scan are mostly of low degree, and their samples are their whole
 //! rows (docs/history-kernels.md#hubs). A vertex without arcs is its own
 //! hub: it is never in the frontier when it is scanned, so the test fails
