@@ -40,7 +40,9 @@
 //! Peak memory per rank: its rows (`8 (N/P + 1) + size_of::<W>() * arcs`,
 //! the regions being the final words, plus 4 bytes a row of light counts
 //! when weighted), a round's buffers and a sort scratch per worker; never
-//! a second copy of its arcs. The arcs of a row are in the order source
+//! a second copy of its arcs. Rows of ids alone then keep their ends in 4
+//! bytes a row when the arcs fit `u32` ([`Offsets`]: a bottom-up step
+//! reads two a visited row). The arcs of a row are in the order source
 //! ranks, then tuples (the heavy ones of a weighted row by band first):
 //! fixed for a given `P`.
 
@@ -48,6 +50,7 @@ use crate::comm::{Comm, Reduce, all_reduce, exchange_into, exchange_known, excha
 use crate::route::{Outbox, Sends, route_indexed_on};
 use crate::{Id, Partition};
 use generator::Tuple;
+use kernels::Offsets;
 use par::Backend;
 use par::hint::prefetch;
 use renumber::{Plan, Renumbered};
@@ -70,7 +73,8 @@ const MAX_BLOCK_BITS: u32 = 11;
 pub struct LocalGraph<W: RowWord> {
     part: Partition,
     rank: usize,
-    offsets: Vec<u64>,
+    /// Narrow for ids alone when the arcs fit `u32`; wide for weighted rows.
+    offsets: Offsets,
     words: Vec<W>,
     /// Weighted rows only: the bound they are split at, and each row's
     /// light count (empty for ids alone).
@@ -308,8 +312,8 @@ impl<I: Id> WeightedLocalGraph<I> {
     /// The same rows without weights, for the BFS, by original id (each
     /// row in this graph's order, light arcs first, its targets' original
     /// ids): one parallel pass over the arcs (a row gather and a lookup a
-    /// target when renumbered); allocates `8 (N/P + 1) + size_of::<I>() *
-    /// arcs` bytes. Not collective: a run of both kernels builds once.
+    /// target when renumbered); allocates `4 (N/P + 1) + size_of::<I>() *
+    /// arcs` bytes (8 a row of ends if the arcs do not fit `u32`). Not collective: a run of both kernels builds once.
     pub fn unweighted(&self) -> LocalGraph<I> {
         self.unweighted_on(Backend::Rayon)
     }
@@ -346,7 +350,7 @@ impl<I: Id> WeightedLocalGraph<I> {
                     }
                 }
             });
-            offsets
+            Offsets::narrowed_on(backend, &offsets)
         } else {
             let pieces: Vec<_> = targets
                 .chunks_mut(GRAIN)
@@ -357,7 +361,7 @@ impl<I: Id> WeightedLocalGraph<I> {
                     *t = w[0];
                 }
             });
-            self.offsets.clone()
+            self.offsets.narrowed(backend)
         };
         LocalGraph {
             part: self.part,
@@ -441,7 +445,7 @@ impl<I: Id> WeightedLocalGraph<I> {
     /// light count), for a loop that visits rows out of order.
     #[inline]
     pub(crate) fn prefetch_bounds(&self, row: usize) {
-        prefetch(&self.offsets[row]);
+        self.offsets.prefetch(row);
         prefetch(&self.light[row]);
     }
 
@@ -614,6 +618,13 @@ impl<W: RowWord> LocalGraph<W> {
                 sort.region(region, ends, light, start, scratch);
             },
         );
+        // Weighted rows keep wide ends: one process's narrow weighted ends
+        // gained nothing (docs/history-kernels.md, `csr`).
+        let offsets = if weighted {
+            Offsets::Wide(offsets)
+        } else {
+            Offsets::narrowed_on(backend, &offsets)
+        };
         LocalGraph {
             part,
             rank,
@@ -742,7 +753,7 @@ impl<W: RowWord> LocalGraph<W> {
 
     /// The number of vertices this rank owns.
     pub fn num_rows(&self) -> usize {
-        self.offsets.len() - 1
+        self.offsets.rows()
     }
 
     /// Arcs held here (both directions of each tuple end up on the owners
@@ -754,22 +765,21 @@ impl<W: RowWord> LocalGraph<W> {
     /// The words of local vertex `row`.
     #[inline]
     fn row(&self, row: usize) -> &[W] {
-        // Offsets are at most the arc count, a usize.
-        #[allow(clippy::cast_possible_truncation)]
-        &self.words[self.offsets[row] as usize..self.offsets[row + 1] as usize]
+        &self.words[self.offsets.row(row)]
     }
 
     /// The degree of local vertex `row`. O(1).
     #[inline]
     pub fn degree(&self, row: usize) -> u64 {
-        self.offsets[row + 1] - self.offsets[row]
+        self.offsets.degree(row)
     }
 
     /// Heap bytes of the rows (and light counts, and the renumbering's
     /// tables, `renumber.rs`).
     pub fn heap_bytes(&self) -> u64 {
         let renumbered = self.renumbered.as_ref().map_or(0, Renumbered::heap_bytes);
-        (self.offsets.len() * 8 + self.words.len() * size_of::<W>() + self.light.len() * 4) as u64
+        self.offsets.heap_bytes()
+            + (self.words.len() * size_of::<W>() + self.light.len() * 4) as u64
             + renumbered
     }
 

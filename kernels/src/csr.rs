@@ -44,7 +44,8 @@
 use crate::hubs::{HubAsk, Hubs};
 use crate::{Backend, NO_PARENT, Parents};
 use generator::{Edge, EdgeList, Vertex};
-pub(crate) use offsets::{Offsets, RowEnd};
+pub use offsets::Offsets;
+pub(crate) use offsets::RowEnd;
 use par::hint::LineWriter;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
@@ -184,7 +185,7 @@ impl Csr {
 
     /// `N`.
     pub fn num_vertices(&self) -> usize {
-        self.offsets.len() - 1
+        self.offsets.rows()
     }
 
     /// Directed entries: twice the tuples that are not self-loops.

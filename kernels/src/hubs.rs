@@ -75,7 +75,7 @@ impl Hubs {
     /// offsets, then each row's first [`HUB_SAMPLE`] arcs. O(N + N ×
     /// HUB_SAMPLE), reading at most one or two lines of each row.
     pub(crate) fn build_on(backend: Backend, offsets: &Offsets, targets: &[Vertex]) -> Hubs {
-        let n = offsets.len().saturating_sub(1);
+        let n = offsets.rows();
         let degree = |v: usize| offsets.degree(v);
         let mut classes = vec![0u8; n];
         fill_each(backend, &mut classes, |v| degree_class(degree(v)));

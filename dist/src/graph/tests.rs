@@ -10,7 +10,8 @@ fn widen(e: &Edge) -> WideEdge {
 /// Guards kernel 1 across ranks: for P = 1..4 every rank's rows hold
 /// exactly the neighbours the single-process CSR gives its vertices
 /// (as multisets; the order within a row may differ), with u32 ids from
-/// 32-bit tuples and u64 ids from 64-bit tuples.
+/// 32-bit tuples and u64 ids from 64-bit tuples; the rows' ends are
+/// narrow (their arcs fit `u32`) and give each row's degree.
 #[test]
 fn the_ranks_rows_are_the_single_process_graph() {
     let g = Kronecker::new(10, 8, 3).unwrap();
@@ -36,8 +37,15 @@ fn the_ranks_rows_are_the_single_process_graph() {
         let part = Partition::new(list.num_vertices() as u64, p);
         check(ThreadRanks::run(p, |c| {
             let graph = LocalGraph::<u32>::build(c, part, share(c.rank()));
+            assert!(
+                matches!(graph.offsets, Offsets::Narrow(_)),
+                "ids' ends are narrow"
+            );
             let rows = (0..graph.num_rows())
-                .map(|r| graph.neighbors(r).iter().map(|&t| t.to_u64()).collect())
+                .map(|r| {
+                    assert_eq!(graph.degree(r), graph.neighbors(r).len() as u64);
+                    graph.neighbors(r).iter().map(|&t| t.to_u64()).collect()
+                })
                 .collect();
             (graph.first(), rows)
         }));
@@ -122,7 +130,15 @@ fn weighted_rows_carry_each_tuple_weight_light_arcs_first_heavy_by_band() {
                 below,
             );
             assert_eq!(graph.light_below(), below);
+            assert!(
+                matches!(graph.offsets, Offsets::Wide(_)),
+                "weighted ends stay wide"
+            );
             let plain = graph.unweighted();
+            assert!(
+                matches!(plain.offsets, Offsets::Narrow(_)),
+                "the BFS copy narrows"
+            );
             for x in 0..graph.num_rows() {
                 let targets = graph.arcs(graph.row_of(x)).map(|(t, _)| graph.original(t));
                 assert!(targets.eq(plain.neighbors(x).iter().map(|&t| u64::from(t))));

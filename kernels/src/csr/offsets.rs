@@ -1,6 +1,7 @@
-//! `Offsets`: where each row of a [`Csr`](crate::Csr) ends, in 4 bytes a
-//! vertex when the graph's arcs fit in `u32` (every graph up to SCALE 26 at
-//! edge factor 16, whose `2^31` arcs do), else in 8.
+//! `Offsets`: where each row of a [`Csr`](crate::Csr) (or of a rank's
+//! rows, in the distributed engine) ends, in 4 bytes a vertex when the
+//! graph's arcs fit in `u32` (every graph up to SCALE 26 at edge factor 16,
+//! whose `2^31` arcs do), else in 8.
 //!
 //! Why narrow: a bottom-up step reads the offsets of every vertex it
 //! visits, and a top-down step those of every frontier vertex, so half the
@@ -41,7 +42,7 @@ impl RowEnd for u64 {
 /// The ends of a graph's rows, `N + 1` of them from 0: narrow (`u32`) when
 /// its arcs fit, else wide.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Offsets {
+pub enum Offsets {
     /// Every end below `2^32`.
     Narrow(Vec<u32>),
     /// Ends of a graph with `2^32` arcs or more.
@@ -50,18 +51,18 @@ pub(crate) enum Offsets {
 
 impl Offsets {
     /// Whether a graph of `arcs` arcs keeps narrow offsets.
-    pub(crate) fn narrow_fits(arcs: u64) -> bool {
+    pub fn narrow_fits(arcs: u64) -> bool {
         arcs <= u64::from(u32::MAX)
     }
 
     /// Bytes of one end for a graph of `arcs` arcs.
-    pub(crate) fn end_bytes(arcs: u64) -> u64 {
+    pub fn end_bytes(arcs: u64) -> u64 {
         if Offsets::narrow_fits(arcs) { 4 } else { 8 }
     }
 
     /// A copy of `wide`, narrowed when its arcs fit: one parallel pass on
     /// `backend`.
-    pub(crate) fn narrowed_on(backend: Backend, wide: &[u64]) -> Offsets {
+    pub fn narrowed_on(backend: Backend, wide: &[u64]) -> Offsets {
         if !Offsets::narrow_fits(wide.last().copied().unwrap_or(0)) {
             return Offsets::Wide(wide.to_vec());
         }
@@ -78,16 +79,35 @@ impl Offsets {
         Offsets::Narrow(narrow)
     }
 
-    /// `N + 1`.
-    pub(crate) fn len(&self) -> usize {
+    /// A copy, narrowed when the arcs fit: one parallel pass on `backend`.
+    pub fn narrowed(&self, backend: Backend) -> Offsets {
         match self {
-            Offsets::Narrow(ends) => ends.len(),
-            Offsets::Wide(ends) => ends.len(),
+            Offsets::Narrow(_) => self.clone(),
+            Offsets::Wide(ends) => Offsets::narrowed_on(backend, ends),
         }
     }
 
+    /// Starts loading row `v`'s start, for a loop that will read its row
+    /// a few vertices from now. A hint: nothing observable changes.
+    #[inline]
+    pub fn prefetch(&self, v: usize) {
+        match self {
+            Offsets::Narrow(ends) => par::hint::prefetch(&ends[v]),
+            Offsets::Wide(ends) => par::hint::prefetch(&ends[v]),
+        }
+    }
+
+    /// The rows, `N` (one end fewer).
+    pub fn rows(&self) -> usize {
+        let ends = match self {
+            Offsets::Narrow(ends) => ends.len(),
+            Offsets::Wide(ends) => ends.len(),
+        };
+        ends.saturating_sub(1)
+    }
+
     /// Heap bytes.
-    pub(crate) fn heap_bytes(&self) -> u64 {
+    pub fn heap_bytes(&self) -> u64 {
         match self {
             Offsets::Narrow(ends) => size_of_val(ends.as_slice()) as u64,
             Offsets::Wide(ends) => size_of_val(ends.as_slice()) as u64,
@@ -96,7 +116,7 @@ impl Offsets {
 
     /// Where row `v`'s arcs lie in the targets. O(1).
     #[inline]
-    pub(crate) fn row(&self, v: usize) -> Range<usize> {
+    pub fn row(&self, v: usize) -> Range<usize> {
         // Ends are at most the number of arcs, a usize.
         #[allow(clippy::cast_possible_truncation)]
         match self {
@@ -107,7 +127,7 @@ impl Offsets {
 
     /// Row `v`'s arc count. O(1).
     #[inline]
-    pub(crate) fn degree(&self, v: usize) -> u64 {
+    pub fn degree(&self, v: usize) -> u64 {
         match self {
             Offsets::Narrow(ends) => u64::from(ends[v + 1] - ends[v]),
             Offsets::Wide(ends) => ends[v + 1] - ends[v],
@@ -126,7 +146,7 @@ impl Offsets {
     /// The degree sum of the vertices `first..first + reached.len()` whose
     /// flag is set: one stream over their ends, each degree masked by its
     /// flag (no branch).
-    pub(crate) fn masked_degrees(&self, first: usize, reached: impl Iterator<Item = bool>) -> u64 {
+    pub fn masked_degrees(&self, first: usize, reached: impl Iterator<Item = bool>) -> u64 {
         fn sum<O: RowEnd>(ends: &[O], reached: impl Iterator<Item = bool>) -> u64 {
             let degrees = ends.windows(2).map(|w| w[1].into() - w[0].into());
             reached.zip(degrees).map(|(r, d)| d * u64::from(r)).sum()
