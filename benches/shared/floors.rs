@@ -9,11 +9,11 @@
 //! - BFS ([`BfsFloor`]): the search's own levels are known beforehand (an
 //!   oracle), and each level takes the cheaper direction by bytes: top-down
 //!   reads each frontier vertex's row and tests one visited bit per arc;
-//!   bottom-up reads the frontier bitmap, each unreached vertex's row
-//!   offsets, one bit for a vertex found (its parent's: the oracle knows
-//!   it) and the whole row of one not found (it must prove no neighbour is
-//!   in the frontier); both write each found vertex's parent. No queue, no
-//!   atomics, no search.
+//!   bottom-up reads the frontier bitmap, each unreached vertex's row end
+//!   (4 or 8 bytes, as the graph keeps them), one bit for a vertex found
+//!   (its parent's: the oracle knows it) and the whole row of one not
+//!   found (it must prove no neighbour is in the frontier); both write
+//!   each found vertex's parent. No queue, no atomics, no search.
 //! - Validation ([`read_parents`], [`stream_tuples`]): as a run validates
 //!   (sixteen searches judged in one pass over block-ordered tuples, whose
 //!   two cells a tuple are then cache hits): one read of the search's
@@ -126,7 +126,7 @@ impl BfsFloor {
         let mut frontier = vec![root];
         let mut levels = Vec::new();
         let mut bytes = 0u64;
-        let row = |v: Vertex| 4 * graph.degree(v) + 8;
+        let row = |v: Vertex| 4 * graph.degree(v) + graph.end_bytes();
         for k in 0u32.. {
             if frontier.is_empty() {
                 break;

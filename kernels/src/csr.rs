@@ -193,6 +193,14 @@ impl Csr {
         self.targets.len()
     }
 
+    /// Bytes of one row end: 4 while the arcs fit `u32`, else 8.
+    pub fn end_bytes(&self) -> u64 {
+        match self.offsets {
+            Offsets::Narrow(_) => 4,
+            Offsets::Wide(_) => 8,
+        }
+    }
+
     /// Heap bytes of the offsets, targets and hubs: what a clone copies.
     pub fn heap_bytes(&self) -> u64 {
         self.offsets.heap_bytes()

@@ -81,6 +81,7 @@ fn narrow_and_wide_offsets_hold_the_same_rows() {
     let (narrow, wide) = (build(2 * edges.len() as u64), build(1 << 32));
     assert!(matches!(narrow.offsets, Offsets::Narrow(_)));
     assert!(matches!(wide.offsets, Offsets::Wide(_)));
+    assert_eq!((narrow.end_bytes(), wide.end_bytes()), (4, 8));
     assert_eq!(narrow.heap_bytes() + 4 * (n as u64 + 1), wide.heap_bytes());
     for v in 0..n as u32 {
         assert_eq!(narrow.neighbors(v), wide.neighbors(v), "row {v}");
