@@ -3,7 +3,7 @@
 //! A level-synchronous search that picks, per level, the cheaper direction:
 //!
 //! - **top-down**: scan the neighbours of each frontier vertex (a queue,
-//!   [`Frontier`]) and claim the unreached ones, as [`ParBfs`] does, but by
+//!   [`Frontier`]) and claim the unreached ones, as [`ParBfs`](crate::ParBfs) does, but by
 //!   an atomic OR on their `visited` bit rather than a CAS on their parent.
 //!   Cost: the edges of the frontier, `m_f`.
 //! - **bottom-up**: every unreached vertex scans its own neighbours for one
@@ -115,7 +115,7 @@ pub struct DoBfs {
     /// `visited`'s state before a search: the degree-0 vertices and padding.
     unreachable: Bitmap,
     log: StepLog,
-    /// Count the entries bottom-up steps read ([`Bfs::set_tracing`]).
+    /// Count the entries bottom-up steps read ([`Bfs::set_tracing`](crate::Bfs::set_tracing)).
     tracing: bool,
     loops: Loops<Pass>,
 }

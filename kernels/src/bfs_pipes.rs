@@ -1,4 +1,4 @@
-//! `PipesBfs`: the level-synchronous BFS on [`par`](crate::par) futures and
+//! `PipesBfs`: the level-synchronous BFS on [`par`] futures and
 //! pipes, in the three sharing strategies of the first Rust Graph500 BFS.
 //!
 //! Each level, the frontier window is split into chunks (about eight per

@@ -10,7 +10,7 @@
 //! blocks, or reads its byte range of a binary file (the ranks' shares,
 //! in rank order, are the single-process list, so the checksum is the
 //! same); kernel 1 sends each arc to its source's owner; the search keys
-//! come from every rank's eligible vertices gathered into one [`Eligible`]
+//! come from every rank's eligible vertices gathered into one [`Eligible`](kernels::Eligible)
 //! set, so they are the single-process keys. Weights come with the tuples
 //! when a pass needs them. Phase times end with a barrier, so each is the
 //! slowest rank's. Only rank 0's observer hears events; stop requests are

@@ -1,4 +1,4 @@
-//! The bottom-up step of [`DistBfs`](super::DistBfs): each unreached
+//! The bottom-up step of [`DistBfs`]: each unreached
 //! vertex this rank owns tests its hub, then reads its row until it meets
 //! a vertex of the global frontier bitmap, and claims that as its parent
 //! (and the step's level as its own).

@@ -1,4 +1,4 @@
-//! The top-down step of [`DistBfs`](super::DistBfs): each rank scans the
+//! The top-down step of [`DistBfs`]: each rank scans the
 //! rows of its queue; a neighbour it owns it claims at once by CAS on the
 //! parent slot, any other goes to its owner as a `(vertex, parent)` pair,
 //! all of the level's pairs in one exchange, and the owner claims those by

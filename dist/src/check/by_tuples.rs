@@ -3,9 +3,9 @@
 //! one process does. Searches the proof does not settle come here.
 //!
 //! Check 1 scans this rank's entries and agrees; check 2 is
-//! [`Tree::assign_levels`]; checks 3 and 4 go in rounds of at most
+//! [`Tree::assign_levels`](super::Tree::assign_levels); checks 3 and 4 go in rounds of at most
 //! `round` tuples a rank: each tuple's holder asks both ends' owners for
-//! their levels ([`TupleRounds`]), an owner asked about `x` with
+//! their levels ([`TupleRounds`](super::TupleRounds)), an owner asked about `x` with
 //! `parent[x]` as the other end marks `x` confirmed, and the holder
 //! judges the tuple from the two answers ([`judge_tuple`]).
 //!

@@ -18,7 +18,7 @@
 //!    sends each of its new blocks (the block counts of the build);
 //! 3. one all-gather of every rank's new local index of each of its
 //!    vertices (`4 N / P` bytes from each rank to every other) gives every
-//!    rank the table it packs arcs with ([`Plan::new_id`]).
+//!    rank the table it packs arcs with ([`Plan::ends_of`]).
 //!
 //! Kept after the build ([`Renumbered`]): the original id of every new
 //! global id (`size_of::<I>() N` bytes a rank, for parents found in a

@@ -2,7 +2,7 @@
 //!
 //! Jobs are boxed closures on a crossbeam MPMC channel; each worker loops on
 //! it until the pool is dropped, so threads are created once, not per task.
-//! Every [`Future`](crate::Future) holds a handle on the queue, so a worker
+//! Every [`Future`] holds a handle on the queue, so a worker
 //! that waits on one runs queued jobs meanwhile instead of blocking (a
 //! thread outside the pool just waits: the pool's `T` workers do the work).
 //!
@@ -66,7 +66,7 @@ impl std::fmt::Debug for Pool {
 
 impl Pool {
     /// A pool of `threads` workers (at least one), started now. A task on
-    /// it that spawns futures ([`spawn`](crate::spawn), [`map`](crate::map))
+    /// it that spawns futures ([`spawn`](crate::spawn), [`map`](crate::map()))
     /// spawns them on this pool.
     pub fn new(threads: usize) -> Arc<Pool> {
         Arc::new_cyclic(|own| Pool::start(threads, own))

@@ -1,4 +1,4 @@
-//! The bottom-up step of [`DoBfs`](super::DoBfs).
+//! The bottom-up step of [`DoBfs`].
 //!
 //! Idea: every unreached vertex (a clear bit of `visited`, 64 a word read)
 //! looks for a parent in the frontier bitmap `front`: first its hub

@@ -1,4 +1,4 @@
-//! The search of [`DoBfs`](super::DoBfs): which direction each level
+//! The search of [`DoBfs`]: which direction each level
 //! takes (Beamer's heuristic, [`DoParams`](super::DoParams)).
 //!
 //! Idea: go bottom-up when the frontier's edges `m_f` exceed the edges

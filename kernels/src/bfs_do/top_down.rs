@@ -1,4 +1,4 @@
-//! The top-down step of [`DoBfs`](super::DoBfs), and the conversions
+//! The top-down step of [`DoBfs`], and the conversions
 //! between its two frontier forms that a change of direction needs.
 //!
 //! Idea: each frontier vertex (the queue's window, in chunks of
