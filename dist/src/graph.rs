@@ -313,7 +313,8 @@ impl<I: Id> WeightedLocalGraph<I> {
     /// row in this graph's order, light arcs first, its targets' original
     /// ids): one parallel pass over the arcs (a row gather and a lookup a
     /// target when renumbered); allocates `4 (N/P + 1) + size_of::<I>() *
-    /// arcs` bytes (8 a row of ends if the arcs do not fit `u32`). Not collective: a run of both kernels builds once.
+    /// arcs` bytes (8 a row of ends if the arcs do not fit `u32`). Not
+    /// collective: a run of both kernels builds once.
     pub fn unweighted(&self) -> LocalGraph<I> {
         self.unweighted_on(Backend::Rayon)
     }

@@ -37,9 +37,9 @@
 //!
 //! Cost: O(M + N P / 2^b) work, the tuples read twice, `targets` written and
 //! reread once. Memory ([`Csr::bytes_for`]): `4 (N + 1)` bytes of offsets
-//! (8 when the arcs do not fit `u32`: `offsets.rs`), `4 * 2 * M` of targets, `4 N` of hubs; while building, 85 bytes per block
-//! per part, 128 MiB per part when staged, a scratch of at most 1 MiB per
-//! worker.
+//! (8 when the arcs do not fit `u32`: `offsets.rs`), `4 * 2 * M` of
+//! targets, `4 N` of hubs; while building, 85 bytes per block per part,
+//! 128 MiB per part when staged, a scratch of at most 1 MiB per worker.
 
 use crate::hubs::{HubAsk, Hubs};
 use crate::{Backend, NO_PARENT, Parents};
@@ -144,9 +144,9 @@ impl Csr {
     }
 
     /// Peak bytes of building, and then holding, the graph of `num_edges`
-    /// tuples over `num_vertices` vertices: `4 (N + 1)` of offsets (8 if the
-    /// arcs do not fit `u32`), 4 per
-    /// arc (two arcs per tuple; fewer with self-loops, so an upper bound),
+    /// tuples over `num_vertices` vertices: `4 (N + 1)` of offsets (8 if
+    /// the arcs do not fit `u32`), 4 per arc (two arcs per tuple; fewer
+    /// with self-loops, so an upper bound),
     /// 8 per block for the blocks' arc counts, and the larger of what the
     /// two building passes add: while scattering 85 (`BIN_BYTES`) per
     /// block per part for the most parts any worker count gives
@@ -195,10 +195,7 @@ impl Csr {
 
     /// Bytes of one row end: 4 while the arcs fit `u32`, else 8.
     pub fn end_bytes(&self) -> u64 {
-        match self.offsets {
-            Offsets::Narrow(_) => 4,
-            Offsets::Wide(_) => 8,
-        }
+        self.offsets.end_size()
     }
 
     /// Heap bytes of the offsets, targets and hubs: what a clone copies.

@@ -60,6 +60,14 @@ impl Offsets {
         if Offsets::narrow_fits(arcs) { 4 } else { 8 }
     }
 
+    /// Bytes of one of these ends: 4 or 8.
+    pub fn end_size(&self) -> u64 {
+        match self {
+            Offsets::Narrow(_) => 4,
+            Offsets::Wide(_) => 8,
+        }
+    }
+
     /// A copy of `wide`, narrowed when its arcs fit: one parallel pass on
     /// `backend`.
     pub fn narrowed_on(backend: Backend, wide: &[u64]) -> Offsets {
