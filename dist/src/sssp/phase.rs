@@ -305,8 +305,9 @@ impl<I: Id> Scan<'_, I> {
     /// of one thread an offer that improves an own target is applied at
     /// once, as [`DistSssp::apply_alone`] would apply it after the exchange
     /// (distance, bucket, parent and bin), so that it costs neither the
-    /// buffer, the copy nor the second random read of the target: paired on 2 ranks of one thread, 0.96 of the
-    /// SSSP time at SCALE 18 and 20 (docs/history-kernels.md, dist-sssp).
+    /// buffer, the copy nor the second random read of the target: paired
+    /// on 2 ranks of one thread, 0.96 of the SSSP time at SCALE 18 and 20
+    /// (docs/history-kernels.md, dist-sssp).
     /// Always inlined: the compiler kept it a call; inlined, 0.985-0.987 of
     /// the time at SCALE 18, paired (about 1.0 at SCALE 20).
     #[inline(always)]
