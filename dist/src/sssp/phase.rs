@@ -39,7 +39,10 @@ impl<I: Id> DistSssp<'_, I> {
     ///    of this rank that cannot improve it (`d >= dist[t]`) is dropped at
     ///    once, and on a rank of one thread one that can is applied at once
     ///    ([`Scan::offer`]); the others go into per-worker buffers by
-    ///    destination rank, each as `[local index of t, bits of d, u]`;
+    ///    destination rank, each as `[local index of t, bits of d, u]`. A
+    ///    light phase on a rank of one thread settles its queue first and
+    ///    scans only the vertices with light arcs
+    ///    ([`DistSssp::settle_alone`]);
     /// 2. **one exchange** of all the phase's offers, coalesced per
     ///    destination (a rank of several threads gets its own offers back
     ///    as a copy);
@@ -52,6 +55,13 @@ impl<I: Id> DistSssp<'_, I> {
     ///
     /// A worker's share goes to whichever thread claims it first.
     pub(super) fn phase(&mut self, phase: Phase, bucket: u32) {
+        let (split, light) = (self.split, phase == Phase::Light);
+        // On a rank of one thread the light queue keeps only the entries
+        // with light arcs, each settled already (`settle_alone`).
+        let settled_ahead = light && split && self.alone;
+        if settled_ahead {
+            self.settle_alone(bucket);
+        }
         let scan = Scan {
             graph: &*self.graph,
             state: &self.state,
@@ -64,7 +74,6 @@ impl<I: Id> DistSssp<'_, I> {
             parents: &self.parents,
         };
         let (states, workers) = (&self.state, &self.workers);
-        let (split, light) = (self.split, phase == Phase::Light);
         self.backend.for_each_chunk_init(
             &self.queue,
             GRAIN,
@@ -75,7 +84,15 @@ impl<I: Id> DistSssp<'_, I> {
                     let u = u as usize;
                     // This worker alone writes `u`'s state in the scan.
                     let s = states[u].load(Relaxed);
-                    if light {
+                    if settled_ahead {
+                        // Settled by `settle_alone`; lowered again since by
+                        // an earlier scan of this phase if it waits in the
+                        // bucket again: this scan relaxes its arcs from the
+                        // new distance, leaving the bin's entry stale.
+                        if waiting(s) == bucket {
+                            states[u].store(with_waiting(s, NOT_WAITING), Relaxed);
+                        }
+                    } else if light {
                         if waiting(s) != bucket {
                             continue; // stale: it left the bucket
                         }
@@ -118,6 +135,44 @@ impl<I: Id> DistSssp<'_, I> {
         }
         exchange_into(self.comm, &self.send, &self.send_counts, &mut self.received);
         self.apply();
+    }
+
+    /// Settles the light queue of `bucket` on a rank whose loops run on one
+    /// thread, ahead of its scan: one pass over the queue drops the entries
+    /// that left the bucket, takes every other one off it (listed as settled
+    /// by the bucket if it was not) and keeps only those with light arcs,
+    /// in index order (their rows' order). The scan then reads rows only,
+    /// [`ROW_AHEAD`] of them in flight, where a queue mostly of vertices
+    /// without light arcs (a sixty-fourth of the weights are light) left
+    /// few rows to prefetch: paired on 2 ranks of one thread, 0.94-0.95 of
+    /// the SSSP time at SCALE 18 and 0.93 at SCALE 20
+    /// (docs/history-kernels.md, dist-sssp). Split rows only (the light
+    /// rows' bitmap).
+    pub(super) fn settle_alone(&mut self, bucket: u32) {
+        let mut worker = lock(&self.workers[0]);
+        let states = &self.state;
+        let queue = &mut self.queue;
+        let mut kept = 0;
+        for i in 0..queue.len() {
+            if let Some(&far) = queue.get(i + AHEAD) {
+                prefetch(&states[far as usize]);
+            }
+            let u = queue[i];
+            let s = states[u as usize].load(Relaxed);
+            if waiting(s) != bucket {
+                continue; // stale: it left the bucket
+            }
+            if !settled(s) {
+                worker.settled.push(u);
+            }
+            states[u as usize].store(with_settled(with_waiting(s, NOT_WAITING), true), Relaxed);
+            if self.light_rows.get(u as usize) {
+                queue[kept] = u;
+                kept += 1;
+            }
+        }
+        queue.truncate(kept);
+        queue.sort_unstable();
     }
 
     /// Applies the offers received, in two parallel passes: the first

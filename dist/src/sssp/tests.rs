@@ -553,3 +553,61 @@ fn a_pull_visits_rows_up_to_the_last_heavy_one_and_passes_those_its_bound_rules_
             .all(|s| s.pulls > 0)
     );
 }
+
+/// Guards a one-thread rank's light queue (`DistSssp::settle_alone`): the
+/// entries that left the bucket are dropped, every other one is taken off
+/// it and listed as settled once (not again if listed before), and the
+/// queue keeps only the vertices with light arcs, in index order.
+#[test]
+fn a_lone_ranks_light_queue_settles_every_entry_and_keeps_the_rows_to_scan() {
+    let g = generated(&Kronecker::new(8, 16, 5).unwrap());
+    let part = Partition::new(g.n as u64, 1);
+    ThreadRanks::run(1, |c| {
+        let graph = Arc::new(WeightedLocalGraph::<u32>::build_weighted(
+            c,
+            part,
+            &g.edges,
+            &g.weights,
+            1.0 / 64.0,
+        ));
+        let mut sssp = DistSssp::new(c, Arc::clone(&graph), SsspParams::new(1.0 / 64.0).unwrap());
+        sssp.workers = vec![Mutex::new(Worker {
+            out: vec![Vec::new()],
+            bins: Bins::default(),
+            settled: Vec::new(),
+        })];
+        let light = |u: usize| graph.light_and_heavy(u).0.len() > 0;
+        let with_light: Vec<usize> = (0..graph.num_rows()).filter(|&u| light(u)).collect();
+        let without: Vec<usize> = (0..graph.num_rows()).filter(|&u| !light(u)).collect();
+        assert!(with_light.len() >= 3 && without.len() >= 3);
+        let d = 0.5f32.to_bits();
+        // Waiting in bucket 2: two with light arcs, one without, and one
+        // listed as settled by an earlier phase; one that left for bucket 1.
+        let waiting = [with_light[2], without[0], with_light[0], without[1]];
+        for &u in &waiting {
+            sssp.state[u].store(state::pack(d, 2), Relaxed);
+        }
+        let listed = without[1];
+        sssp.state[listed].store(state::with_settled(state::pack(d, 2), true), Relaxed);
+        let stale = with_light[1];
+        sssp.state[stale].store(state::pack(d, 1), Relaxed);
+        sssp.queue = vec![waiting[0], waiting[1], stale, waiting[2], waiting[3]]
+            .into_iter()
+            .map(phase::index)
+            .collect();
+        sssp.settle_alone(2);
+        assert_eq!(sssp.queue, [with_light[0], with_light[2]].map(phase::index));
+        for &u in &waiting {
+            let s = sssp.state[u].load(Relaxed);
+            assert_eq!(
+                (state::waiting(s), state::settled(s), state::dist_bits(s)),
+                (state::NOT_WAITING, true, d),
+                "vertex {u}"
+            );
+        }
+        assert_eq!(state::waiting(sssp.state[stale].load(Relaxed)), 1);
+        let settled = &lock(&sssp.workers[0]).settled;
+        let expected = [waiting[0], waiting[1], waiting[2]].map(phase::index);
+        assert_eq!(settled[..], expected[..], "listed once, in queue order");
+    });
+}
