@@ -103,11 +103,13 @@ enum Phase {
 }
 
 /// One worker's share: its offers by destination rank, its bins (local
-/// indices by bucket) and the current bucket's vertices it settled.
+/// indices by bucket), the current bucket's vertices it settled, and the
+/// vertices of its range of a pull that pull.
 struct Worker<I> {
     out: Vec<Vec<[I; 3]>>,
     bins: Bins<u32>,
     settled: Vec<u32>,
+    visit: Vec<u32>,
 }
 
 /// A distributed delta-stepping engine: one per rank, bound to that rank's
@@ -339,6 +341,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
                         out: vec![Vec::new(); ranks],
                         bins: Bins::default(),
                         settled: Vec::new(),
+                        visit: Vec::new(),
                     })
                 })
                 .collect();

@@ -32,9 +32,9 @@ use std::sync::atomic::Ordering::Relaxed;
 
 /// Own vertices per parallel task of a pull.
 const PULL_GRAIN: usize = 1 << 10;
-/// How far ahead of the vertex it reads a pull prefetches a row's heavy
-/// part: rows are read in order, but a few arcs of each, at strides no
-/// hardware prefetcher follows (as the single process's pull).
+/// How many pulling vertices ahead of the one it reads a pull prefetches a
+/// row's heavy part: rows are read in order, but a few arcs of each, at
+/// strides no hardware prefetcher follows (as the single process's pull).
 const PULL_AHEAD: usize = 16;
 
 impl<I: Id> DistSssp<'_, I> {
@@ -117,25 +117,25 @@ impl<I: Id> DistSssp<'_, I> {
         };
         let open = |v: usize| !done.has(first + v as u64);
         self.backend.map_ranges(self.pull_end, PULL_GRAIN, |range| {
-            let mut worker = None;
-            let end = range.end;
-            for u in range {
-                let far = u + PULL_AHEAD;
-                if self.split
-                    && far < end
-                    && open(far)
-                    && may_pull(far, self.state[far].load(Relaxed))
-                {
-                    graph.prefetch_row(far, true);
+            // The range's vertices that pull, found first in one pass over
+            // their done bits and states (in order), so that the rows
+            // prefetched PULL_AHEAD on are rows read: a pull reads about a
+            // quarter of them at SCALE 18, where PULL_AHEAD vertices ahead
+            // held a handful of rows in flight (paired on 2 ranks of one
+            // thread, 0.93-0.98 of the SSSP time at SCALE 18 and 0.97 at
+            // SCALE 20; docs/history-kernels.md, dist-sssp).
+            let pulling = |&u: &usize| open(u) && may_pull(u, self.state[u].load(Relaxed));
+            let mut worker = claim(workers);
+            let mut visit = std::mem::take(&mut worker.visit);
+            visit.clear();
+            visit.extend(range.filter(pulling).map(index));
+            for (i, &u) in visit.iter().enumerate() {
+                if let Some(&far) = visit.get(i + PULL_AHEAD).filter(|_| self.split) {
+                    graph.prefetch_row(far as usize, true);
                 }
-                if !open(u) {
-                    continue;
-                }
+                let u = u as usize;
                 // This worker alone writes `u`'s state in the pull.
                 let s = self.state[u].load(Relaxed);
-                if !may_pull(u, s) {
-                    continue;
-                }
                 let (mut best, mut from) = (f32::from_bits(dist_bits(s)), None);
                 // Takes the arc's offer if it helps; whether a later
                 // arc of a banded part may (none can once the band's
@@ -169,10 +169,10 @@ impl<I: Id> DistSssp<'_, I> {
                 self.state[u].store(new, Relaxed);
                 self.parents[u].store(t, Relaxed);
                 if waiting(s) != b {
-                    let worker = worker.get_or_insert_with(|| claim(workers));
                     worker.bins.push(b.into(), index(u));
                 }
             }
+            worker.visit = visit;
         });
     }
 }

@@ -575,6 +575,7 @@ fn a_lone_ranks_light_queue_settles_every_entry_and_keeps_the_rows_to_scan() {
             out: vec![Vec::new()],
             bins: Bins::default(),
             settled: Vec::new(),
+            visit: Vec::new(),
         })];
         let light = |u: usize| graph.light_and_heavy(u).0.len() > 0;
         let with_light: Vec<usize> = (0..graph.num_rows()).filter(|&u| light(u)).collect();
