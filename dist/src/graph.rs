@@ -52,7 +52,7 @@ use crate::{Id, Partition};
 use generator::Tuple;
 use kernels::Offsets;
 use par::Backend;
-use par::hint::prefetch;
+use par::hint::{ROW_LINES, prefetch, prefetch_start};
 use renumber::{Plan, Renumbered};
 
 /// Tuples a rank sends per round of kernel 1 (each makes up to two arcs).
@@ -61,11 +61,6 @@ pub const ROUND_TUPLES: usize = 1 << 20;
 /// How many arcs ahead in a row the BFS copy of renumbered rows prefetches
 /// a target's original id, for the same reason.
 const ORIGINAL_AHEAD: usize = 16;
-/// How many 64-byte lines of a row's part [`LocalGraph::prefetch_row`]
-/// starts loading (a hub's longer rows are left to the hardware
-/// prefetcher, which follows a stream once it has begun; five lines
-/// measured 0.99 of three's time, paired: within the noise).
-const PREFETCHED_LINES: usize = 3;
 
 /// The most rows a block holds, as a power of two: its region (32 arcs a
 /// row on average) and its sort scratch fit in L2.
@@ -457,22 +452,11 @@ impl<I: Id> WeightedLocalGraph<I> {
 
     /// Starts loading the arcs of local vertex `row` from its light one
     /// (`heavy` false) or its first heavy one: the part's first
-    /// [`PREFETCHED_LINES`] cache lines' worth of arcs, which a search
-    /// reads at once (one line made the SSSP searches of 2 ranks of one
-    /// thread 1.05 times as long at SCALE 18 and 20, paired;
-    /// docs/history-kernels.md, dist-sssp).
+    /// [`ROW_LINES`] lines, which a search reads at once.
     #[inline]
     pub(crate) fn prefetch_row(&self, row: usize, heavy: bool) {
         let (light, heavy_part) = self.row(row).split_at(self.light[row] as usize);
-        let part = if heavy { heavy_part } else { light };
-        let per_line = 64 / size_of::<[I; 2]>();
-        for word in part
-            .iter()
-            .take(PREFETCHED_LINES * per_line)
-            .step_by(per_line)
-        {
-            prefetch(word);
-        }
+        prefetch_start(if heavy { heavy_part } else { light }, ROW_LINES);
     }
 }
 

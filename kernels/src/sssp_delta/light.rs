@@ -7,7 +7,7 @@
 use super::{AHEAD, ARC_AHEAD, LISTED, QUEUED, ROW_AHEAD, Shared, Worker, dist, improved};
 use crate::WeightedArc;
 use generator::Vertex;
-use par::hint::prefetch;
+use par::hint::{ROW_LINES, prefetch, prefetch_start};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -89,9 +89,9 @@ impl Shared {
     }
 
     /// Prefetches, for the vertex at `i` of `chunk`, the state and row
-    /// bounds of the vertex [`AHEAD`] entries on, and the first arc of the
-    /// row of the one [`ROW_AHEAD`] on (its light arcs, and the heavy ones
-    /// after them). With `light_only` (a light phase on split rows), also
+    /// bounds of the vertex [`AHEAD`] entries on, and the first
+    /// [`ROW_LINES`] lines of the row of the one [`ROW_AHEAD`] on (its light
+    /// arcs, and the heavy ones after them). With `light_only` (a light phase on split rows), also
     /// the light count of the far one, and the near one's row only if it
     /// has light arcs: most queued vertices have none, and a light phase
     /// then needs nothing of their row.
@@ -111,9 +111,8 @@ impl Shared {
         }
         if let Some(&near) = chunk.get(i + ROW_AHEAD)
             && (!light_only || self.graph.light_count(near) > 0)
-            && let Some(first) = self.graph.arcs(near).first()
         {
-            prefetch(first);
+            prefetch_start(self.graph.arcs(near), ROW_LINES);
         }
     }
 
