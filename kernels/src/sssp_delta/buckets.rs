@@ -97,6 +97,10 @@ pub(super) struct Worker {
     pub(super) fused: Vec<Vertex>,
     /// The entries this worker fused in the current phase.
     pub(super) fused_in_phase: usize,
+    /// The entries of a light phase taken with light arcs, and their
+    /// distances as taken (`Shared::light_entries`), kept for their
+    /// capacity.
+    pub(super) work: Vec<(Vertex, f32)>,
 }
 
 pub(super) fn lock(w: &Mutex<Worker>) -> MutexGuard<'_, Worker> {

@@ -81,7 +81,7 @@ impl Shared {
         let chunk = &self.queue[range];
         let mut worker = self.worker();
         for (i, &u) in chunk.iter().enumerate() {
-            self.prefetch_ahead(chunk, i, false);
+            self.prefetch_ahead(chunk, i);
             let du = dist(self.state[u as usize].load(Relaxed));
             self.relax_heavy(&mut worker, u, du);
         }

@@ -53,12 +53,23 @@ impl Shared {
     }
 
     /// Relaxes the light arcs of `entries` still waiting, and lists the
-    /// ones not listed yet as settled by this bucket.
+    /// ones not listed yet as settled by this bucket, in two passes: the
+    /// first takes every entry still waiting off its bin and keeps those
+    /// with light arcs (a sixty-fourth of the weights are light: most
+    /// queued vertices have none), the second relaxes the kept ones' arcs
+    /// with their rows prefetched [`ROW_AHEAD`] kept entries on, where
+    /// [`ROW_AHEAD`] queue entries on held a row or two in flight: paired,
+    /// 0.97-0.98 of kernel 3's time at SCALE 18 and 20 on 1 and 2 threads
+    /// (docs/history-kernels.md, `sssp_delta`), as the ranks' light queues
+    /// gained.
     fn light_entries(&self, worker: &mut Worker, entries: &[Vertex]) {
         let delta = self.delta;
+        let mut work = std::mem::take(&mut worker.work);
+        work.clear();
         for (i, &u) in entries.iter().enumerate() {
-            self.prefetch_ahead(entries, i, self.split);
-            let state = &self.state[u as usize];
+            if let Some(&far) = entries.get(i + AHEAD) {
+                self.prefetch_bounds(far, true);
+            }
             // Stale unless marked: a vertex that improved into another bin
             // was queued there too, and its first entry taken clears the
             // mark. A marked one waits in the bin of its distance, which
@@ -68,17 +79,25 @@ impl Shared {
             // atomic step: an improvement before it is read here, one after
             // it finds the mark clear and queues the vertex anew. Of two
             // entries for it in one phase, only one finds the mark set.
-            let Some(taken) = take(state) else {
+            let Some(taken) = take(&self.state[u as usize]) else {
                 continue;
             };
-            let du = dist(taken);
             // Listed once a search, at its first processing, so that a hub
             // relaxes its heavy arcs once.
-            let (row, heavy) = self.light_parts(u);
+            let (light, heavy) = self.light_parts(u);
             if taken & LISTED == 0 {
                 worker.settled.push(u);
                 worker.settled_heavy_arcs += heavy.len() as u64;
             }
+            if !light.is_empty() {
+                work.push((u, dist(taken)));
+            }
+        }
+        for (i, &(u, du)) in work.iter().enumerate() {
+            if let Some(&(near, _)) = work.get(i + ROW_AHEAD) {
+                prefetch_start(self.light_parts(near).0, ROW_LINES);
+            }
+            let row = self.light_parts(u).0;
             for (j, arc) in row.iter().enumerate().filter(|(_, a)| a.weight < delta) {
                 if let Some(ahead) = row.get(j + ARC_AHEAD) {
                     prefetch(&self.state[ahead.target as usize]);
@@ -86,32 +105,34 @@ impl Shared {
                 self.relax(worker, u, du + arc.weight, arc.target);
             }
         }
+        worker.work = work;
     }
 
-    /// Prefetches, for the vertex at `i` of `chunk`, the state and row
-    /// bounds of the vertex [`AHEAD`] entries on, and the first
-    /// [`ROW_LINES`] lines of the row of the one [`ROW_AHEAD`] on (its light
-    /// arcs, and the heavy ones after them). With `light_only` (a light phase on split rows), also
-    /// the light count of the far one, and the near one's row only if it
-    /// has light arcs: most queued vertices have none, and a light phase
-    /// then needs nothing of their row.
+    /// Prefetches what taking queued vertex `v` reads: its state and row
+    /// bounds, and with `light` on split rows its light count.
+    #[inline(always)]
+    fn prefetch_bounds(&self, v: Vertex, light: bool) {
+        prefetch(&self.state[v as usize]);
+        self.graph.prefetch_offsets(v);
+        if light && self.split {
+            self.graph.prefetch_light_count(v);
+        }
+    }
+
+    /// Prefetches, for the vertex at `i` of a push's `chunk`, the state
+    /// and row bounds of the vertex [`AHEAD`] entries on, and the first
+    /// [`ROW_LINES`] lines of the row of the one [`ROW_AHEAD`] on.
     ///
     /// Always inlined: left to the compiler it stayed a call in the light
     /// and push loops (7.7% of a SCALE 18 run's samples on Intel), and
     /// inlined the searches took 0.96-0.98 of the time, paired
     /// (docs/history-kernels.md, `sssp_delta`).
     #[inline(always)]
-    pub(super) fn prefetch_ahead(&self, chunk: &[Vertex], i: usize, light_only: bool) {
+    pub(super) fn prefetch_ahead(&self, chunk: &[Vertex], i: usize) {
         if let Some(&far) = chunk.get(i + AHEAD) {
-            prefetch(&self.state[far as usize]);
-            self.graph.prefetch_offsets(far);
-            if light_only {
-                self.graph.prefetch_light_count(far);
-            }
+            self.prefetch_bounds(far, false);
         }
-        if let Some(&near) = chunk.get(i + ROW_AHEAD)
-            && (!light_only || self.graph.light_count(near) > 0)
-        {
+        if let Some(&near) = chunk.get(i + ROW_AHEAD) {
             prefetch_start(self.graph.arcs(near), ROW_LINES);
         }
     }
