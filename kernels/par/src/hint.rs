@@ -22,8 +22,8 @@ pub fn prefetch<T>(x: &T) {
 }
 
 /// The cache lines of a row a search starts loading ahead of reading it
-/// ([`prefetch_start`]): the rows of SSSP searches are read at once, a
-/// few lines each, and one line held them to 1.05 times their time
+/// ([`prefetch_start`]): an SSSP scan reads a row's few lines at once, and
+/// with one line prefetched its searches took 1.02-1.05 times as long
 /// (paired, SCALE 18 and 20, one process and ranks; five lines measured no
 /// better than three). A hub's longer row is left to the hardware
 /// prefetcher, which follows a stream once it has begun.
