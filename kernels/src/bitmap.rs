@@ -131,6 +131,19 @@ impl BitmapView<'_> {
     pub fn get(self, i: usize) -> bool {
         self.words[i / Bitmap::WORD_BITS].load(Relaxed) & (1 << (i % Bitmap::WORD_BITS)) != 0
     }
+
+    /// The 64 bits from bit `i` on, bit `i` lowest, zeros past the end: a
+    /// word's worth of bits at any offset, from one or two words. O(1).
+    #[inline]
+    pub fn bits_from(self, i: usize) -> u64 {
+        let word = |w: usize| self.words.get(w).map_or(0, |x| x.load(Relaxed));
+        let (w, shift) = (i / Bitmap::WORD_BITS, i % Bitmap::WORD_BITS);
+        if shift == 0 {
+            word(w)
+        } else {
+            word(w) >> shift | word(w + 1) << (Bitmap::WORD_BITS - shift)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -156,5 +169,20 @@ mod tests {
         b.clear();
         assert!((0..130).all(|i| !b.get(i)));
         assert_eq!(a.word(1), 0b101);
+    }
+
+    #[test]
+    fn bits_from_any_offset_read_across_words_and_zeros_past_the_end() {
+        let map = Bitmap::new(130);
+        for i in [0, 3, 63, 64, 70, 127, 129] {
+            map.set_atomic(i);
+        }
+        let view = map.view();
+        for from in 0..140 {
+            let expected = (0..64)
+                .filter(|k| from + k < 130 && map.get(from + k))
+                .fold(0u64, |bits, k| bits | 1 << k);
+            assert_eq!(view.bits_from(from), expected, "from bit {from}");
+        }
     }
 }

@@ -87,6 +87,19 @@ impl DoneView<'_> {
         self.shared() && self.bits.get(v)
     }
 
+    /// The done bits of the 64 global vertices from `v` on (`v`'s lowest),
+    /// none past the graph's end, nor when the ranks share nothing.
+    #[inline]
+    pub(super) fn done_from(self, v: u64) -> u64 {
+        #[allow(clippy::cast_possible_truncation)] // below N, checked by `new`
+        let v = v as usize;
+        if self.shared() {
+            self.bits.bits_from(v)
+        } else {
+            0
+        }
+    }
+
     /// The final distance bits of done vertex `v` (published with it).
     #[inline]
     pub(super) fn distance(self, v: u64) -> u32 {
