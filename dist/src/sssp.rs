@@ -141,6 +141,12 @@ pub struct DistSssp<'c, I: Id> {
     /// vertices without arcs last). Rows not split: no bounds, every row.
     lightest_heavy: Vec<f32>,
     pull_end: usize,
+    /// The rows below the last one with an arc: no search reaches a row
+    /// from here on unless it is the root, so the report passes them (their
+    /// reported entries stay unreached, but a root's, which `reset`
+    /// restores: `tail_root`).
+    arcs_end: usize,
+    tail_root: Option<usize>,
     tracing: bool,
     /// Per own vertex: distance bits, the bucket it waits in, lowered by
     /// the current apply, listed as settled by the bucket (`state.rs`);
@@ -252,6 +258,9 @@ impl<'c, I: Id> DistSssp<'c, I> {
         } else {
             rows
         };
+        let arcs_end = (0..rows)
+            .rposition(|u| graph.degree(u) > 0)
+            .map_or(0, |u| u + 1);
         let mut engine = DistSssp {
             comm,
             backend,
@@ -261,6 +270,8 @@ impl<'c, I: Id> DistSssp<'c, I> {
             light_rows,
             lightest_heavy,
             pull_end,
+            arcs_end,
+            tail_root: None,
             tracing: false,
             state: (0..rows).map(|_| AtomicU64::new(UNREACHED_STATE)).collect(),
             parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
@@ -308,6 +319,10 @@ impl<'c, I: Id> DistSssp<'c, I> {
                 self.parents[u].store(NO_PARENT, Relaxed);
             }
         });
+        if let Some(x) = self.tail_root.take() {
+            self.reported[x].store(NO_PARENT, Relaxed);
+            self.reported_dist[x].store((-1f32).to_bits(), Relaxed);
+        }
         self.done.clear(self.backend);
         self.open = [self.pull_end as u64, self.heavy_arcs];
         self.pulls = 0;
@@ -354,7 +369,11 @@ impl<'c, I: Id> DistSssp<'c, I> {
         self.maxes.push(0);
         let sent = self.comm.bytes_sent();
         if part.owner(root) == self.comm.rank() {
-            let u = self.graph.row_of(part.local(root));
+            let x = part.local(root);
+            let u = self.graph.row_of(x);
+            if u >= self.arcs_end {
+                self.tail_root = Some(x);
+            }
             self.state[u].store(state::pack(0f32.to_bits(), 0), Relaxed);
             self.parents[u].store(self.graph.first() + u as u64, Relaxed);
             let mut w = lock(&self.workers[0]);

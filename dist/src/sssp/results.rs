@@ -45,8 +45,10 @@ impl<I: Id> DistSssp<'_, I> {
     /// with original ids ([`WeightedLocalGraph::original`](crate::WeightedLocalGraph::original)):
     /// in row order, each row's state and parent read in sequence and
     /// stored at its original index, and the parent's original id looked
-    /// up ([`REPORT_AHEAD`] rows ahead it is prefetched). Part of the
-    /// search. Returns this rank's reached vertices and the bits of their
+    /// up ([`REPORT_AHEAD`] rows ahead it is prefetched). Rows without
+    /// arcs, last in the degree order, are not read: no search reaches
+    /// them, their entries stay unreached, and a root among them is
+    /// written alone (`tail_root`). Part of the search. Returns this rank's reached vertices and the bits of their
     /// largest distance, counted in the same pass. O(local N), parallel.
     ///
     /// In row order rather than original order: the latter read each
@@ -61,7 +63,7 @@ impl<I: Id> DistSssp<'_, I> {
         let (graph, states, parents) = (&*self.graph, &self.state, &self.parents);
         let (out_parents, out_dist) = (&self.reported, &self.reported_dist);
         let first = graph.first();
-        let pieces = self.backend.map_ranges(states.len(), COUNT_GRAIN, |rows| {
+        let pieces = self.backend.map_ranges(self.arcs_end, COUNT_GRAIN, |rows| {
             let end = rows.end;
             let (mut reached, mut max_bits) = (0u64, 0u32);
             for u in rows {
@@ -83,7 +85,14 @@ impl<I: Id> DistSssp<'_, I> {
             }
             (reached, max_bits)
         });
-        (pieces.into_iter()).fold((0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)))
+        let mut sums = (pieces.into_iter()).fold((0, 0), |a, b| (a.0 + b.0, a.1.max(b.1)));
+        // A root without arcs, past the rows read: reached at distance 0.
+        if let Some(x) = self.tail_root {
+            out_parents[x].store(first + x as u64, Relaxed);
+            out_dist[x].store(0f32.to_bits(), Relaxed);
+            sums.0 += 1;
+        }
+        sums
     }
 
     /// The parents of this rank's vertices after the last search, by
