@@ -143,6 +143,13 @@ pub struct DeltaStepping {
     /// The buckets of the last traced search.
     steps: Vec<BucketStep>,
     loops: Loops<engine::Phase>,
+    /// On a relabelled graph, the rows below the last one with an arc,
+    /// the only ones the translation reads (no search reaches the others
+    /// but as its root; their results stay [`UNREACHED`]); and the
+    /// original label of a root among the others, whose result `reset`
+    /// clears.
+    arcs_end: usize,
+    tail_root: Option<usize>,
 }
 
 /// What the phases of a search share: the graph and the per-search state.

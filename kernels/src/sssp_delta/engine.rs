@@ -102,7 +102,10 @@ impl DeltaStepping {
             split: graph.light_below() == Some(delta),
             done: Bitmap::new(n),
             results: if graph.labels().is_some() {
-                (0..n).into_par_iter().map(|_| AtomicU64::new(0)).collect()
+                (0..n)
+                    .into_par_iter()
+                    .map(|_| AtomicU64::new(UNREACHED))
+                    .collect()
             } else {
                 Vec::new()
             },
@@ -125,6 +128,16 @@ impl DeltaStepping {
             .rev()
             .find_first(|&v| heavy(v) > 0)
             .map_or(0, |v| v + 1);
+        let arcs_end = (0..n)
+            .into_par_iter()
+            .rev()
+            .find_first(|&v| {
+                shared
+                    .graph
+                    .degree(Vertex::try_from(v).expect("ids fit Vertex"))
+                    > 0
+            })
+            .map_or(0, |v| v + 1);
         DeltaStepping {
             shared: Arc::new(shared),
             heavy_arcs,
@@ -136,6 +149,8 @@ impl DeltaStepping {
             tracing: false,
             steps: Vec::new(),
             loops: Loops::new(backend),
+            arcs_end,
+            tail_root: None,
         }
     }
 
@@ -167,6 +182,9 @@ impl DeltaStepping {
             .par_iter()
             .for_each(|s| s.store(UNREACHED, Relaxed));
         self.shared.done.clear();
+        if let Some(x) = self.tail_root.take() {
+            self.shared.results[x].store(UNREACHED, Relaxed);
+        }
         self.done_heavy_arcs = 0;
         self.done_vertices = 0;
         self.done_pullable = 0;
@@ -185,6 +203,7 @@ impl DeltaStepping {
     /// search ends with the translation of its result back
     /// ([`DeltaStepping::write_results`] then only reads it).
     pub fn search(&mut self, root: Vertex) -> SsspStats {
+        let original = root;
         let root = (self.shared.graph.labels()).map_or(root, |labels| labels.new_label(root));
         let threads = self.shared.backend.slots();
         if self.shared.workers.len() != threads {
@@ -222,8 +241,14 @@ impl DeltaStepping {
             .map(|&v| dist(self.shared.state[v as usize].load(Relaxed)))
             .fold(0.0, f32::max);
         if !self.shared.results.is_empty() {
-            let n = self.shared.results.len();
-            self.run(Parallel::Translate, n, TRANSLATE_GRAIN);
+            // Rows without arcs (last in the degree order) are not read:
+            // only a root among them is reached, written alone.
+            self.run(Parallel::Translate, self.arcs_end, TRANSLATE_GRAIN);
+            if root as usize >= self.arcs_end {
+                let x = original as usize;
+                self.shared.results[x].store(pack(0.0, original), Relaxed);
+                self.tail_root = Some(x);
+            }
         }
         SsspStats {
             reached: self.done_vertices,
