@@ -101,6 +101,9 @@ pub(super) struct Worker {
     /// distances as taken (`Shared::light_entries`), kept for their
     /// capacity.
     pub(super) work: Vec<(Vertex, f32)>,
+    /// The vertices of a pull's task that pull (`Shared::pull`), kept for
+    /// their capacity.
+    pub(super) visit: Vec<Vertex>,
 }
 
 pub(super) fn lock(w: &Mutex<Worker>) -> MutexGuard<'_, Worker> {

@@ -115,8 +115,16 @@ impl Shared {
             0.0
         };
         let done = &self.done;
-        words.for_each(|w| {
-            let mut worker = None;
+        // The task's vertices that pull, listed first in one pass over
+        // their done words and the open ones' states and bounds (in
+        // order), so that the rows prefetched PULL_AHEAD on are rows read:
+        // a quarter or less of the open vertices pull, and PULL_AHEAD
+        // vertices on held a few rows in flight (as the ranks' pulls,
+        // dist-sssp; docs/history-kernels.md, `sssp_delta`).
+        let mut worker = self.worker();
+        let mut visit = std::mem::take(&mut worker.visit);
+        visit.clear();
+        for w in words {
             let mut open = !done.word(w);
             while open != 0 {
                 let v = w * Bitmap::WORD_BITS + open.trailing_zeros() as usize;
@@ -124,39 +132,38 @@ impl Shared {
                 let Some(state) = self.state.get(v) else {
                     break;
                 };
-                if let Some(far) = self.state.get(v + PULL_AHEAD) {
-                    let far_v = Vertex::try_from(v + PULL_AHEAD).expect("ids fit Vertex");
-                    if self.may_pull(far_v, dist(far.load(Relaxed)), low) {
-                        self.graph.prefetch_offsets(far_v);
-                        if let Some(first) = self.heavy_part(far_v).first() {
-                            prefetch(first);
-                        }
-                    }
-                }
                 let v = Vertex::try_from(v).expect("ids fit Vertex");
-                let current = state.load(Relaxed);
-                let (mut best, mut from) = (dist(current), None);
-                if !self.may_pull(v, best, low) {
-                    continue;
-                }
-                for arc in self.heavy_part(v) {
-                    if low + arc.weight >= best {
-                        break;
-                    }
-                    if done.get(arc.target as usize) {
-                        let d = dist(self.state[arc.target as usize].load(Relaxed)) + arc.weight;
-                        if d < best {
-                            (best, from) = (d, Some(arc.target));
-                        }
-                    }
-                }
-                if let Some(u) = from {
-                    state.store(improved(current, best, u), Relaxed);
-                    let worker = worker.get_or_insert_with(|| self.worker());
-                    self.queue_in_bin(worker, v, current, best);
+                if self.may_pull(v, dist(state.load(Relaxed)), low) {
+                    visit.push(v);
                 }
             }
-        });
+        }
+        for (i, &v) in visit.iter().enumerate() {
+            if let Some(first) =
+                (visit.get(i + PULL_AHEAD)).and_then(|&far| self.heavy_part(far).first())
+            {
+                prefetch(first);
+            }
+            let state = &self.state[v as usize];
+            let current = state.load(Relaxed);
+            let (mut best, mut from) = (dist(current), None);
+            for arc in self.heavy_part(v) {
+                if low + arc.weight >= best {
+                    break;
+                }
+                if done.get(arc.target as usize) {
+                    let d = dist(self.state[arc.target as usize].load(Relaxed)) + arc.weight;
+                    if d < best {
+                        (best, from) = (d, Some(arc.target));
+                    }
+                }
+            }
+            if let Some(u) = from {
+                state.store(improved(current, best, u), Relaxed);
+                self.queue_in_bin(&mut worker, v, current, best);
+            }
+        }
+        worker.visit = visit;
     }
 
     /// Whether `v`, at distance `best`, may take an offer through a heavy
