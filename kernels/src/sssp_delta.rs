@@ -103,9 +103,9 @@ const MERGE: usize = 2048;
 /// The most entries of one bin a worker takes on its own within a light
 /// phase ([`Shared::fuse`]); GAPBS's threshold.
 const FUSE: usize = 1000;
-/// How far ahead of the vertex it reads a pull prefetches a row's heavy
-/// part: rows are read in vertex order, but a few arcs of each, at strides
-/// no hardware prefetcher follows.
+/// How many pulling vertices ahead of the one it reads a pull prefetches
+/// a row's heavy part: rows are read in vertex order, but a few arcs of
+/// each, at strides no hardware prefetcher follows.
 const PULL_AHEAD: usize = 16;
 /// Done-bitmap words per parallel task of a pull.
 const PULL_GRAIN: usize = 64;

@@ -48,8 +48,9 @@ impl<I: Id> DistSssp<'_, I> {
     /// up ([`REPORT_AHEAD`] rows ahead it is prefetched). Rows without
     /// arcs, last in the degree order, are not read: no search reaches
     /// them, their entries stay unreached, and a root among them is
-    /// written alone (`tail_root`). Part of the search. Returns this rank's reached vertices and the bits of their
-    /// largest distance, counted in the same pass. O(local N), parallel.
+    /// written alone (`tail_root`). Part of the search. Returns this
+    /// rank's reached vertices and the bits of their largest distance,
+    /// counted in the same pass. O(local N), parallel.
     ///
     /// In row order rather than original order: the latter read each
     /// row's state and parent at random (two misses a vertex, the loads

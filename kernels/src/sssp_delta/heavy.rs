@@ -117,10 +117,11 @@ impl Shared {
         let done = &self.done;
         // The task's vertices that pull, listed first in one pass over
         // their done words and the open ones' states and bounds (in
-        // order), so that the rows prefetched PULL_AHEAD on are rows read:
-        // a quarter or less of the open vertices pull, and PULL_AHEAD
-        // vertices on held a few rows in flight (as the ranks' pulls,
-        // dist-sssp; docs/history-kernels.md, `sssp_delta`).
+        // order), so that the rows prefetched PULL_AHEAD on are rows read,
+        // where PULL_AHEAD vertices on, many of them ruled out by their
+        // bound, held few rows in flight (as the ranks' pulls, dist-sssp;
+        // paired 0.92-0.93 of kernel 3's time at SCALE 20 and 22:
+        // docs/history-kernels.md, `sssp_delta`).
         let mut worker = self.worker();
         let mut visit = std::mem::take(&mut worker.visit);
         visit.clear();
