@@ -103,7 +103,8 @@ impl<I: Id> DistSssp<'_, I> {
                     } else {
                         states[u].store(with_settled(s, false), Relaxed);
                     }
-                    if light && !scan.has_light(u) {
+                    // (`settle_alone` kept only vertices with light arcs.)
+                    if light && !settled_ahead && !scan.has_light(u) {
                         continue; // no arc to relax: leave its row unread
                     }
                     let du = f32::from_bits(dist_bits(s));
