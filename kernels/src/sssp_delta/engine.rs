@@ -123,21 +123,14 @@ impl DeltaStepping {
         let heavy_arcs = (0..n).into_par_iter().map(|v| heavy(v) as u64).sum();
         // No pull can improve a vertex without heavy arcs: past the last
         // one with any, a pull has nothing to visit.
-        shared.pull_end = (0..n)
-            .into_par_iter()
-            .rev()
-            .find_first(|&v| heavy(v) > 0)
-            .map_or(0, |v| v + 1);
-        let arcs_end = (0..n)
-            .into_par_iter()
-            .rev()
-            .find_first(|&v| {
-                shared
-                    .graph
-                    .degree(Vertex::try_from(v).expect("ids fit Vertex"))
-                    > 0
-            })
-            .map_or(0, |v| v + 1);
+        shared.pull_end = past_last(n, |v| heavy(v) > 0);
+        // Rows from here on have no arc: the translation passes them.
+        let arcs_end = past_last(n, |v| {
+            shared
+                .graph
+                .degree(Vertex::try_from(v).expect("ids fit Vertex"))
+                > 0
+        });
         DeltaStepping {
             shared: Arc::new(shared),
             heavy_arcs,
@@ -371,4 +364,14 @@ impl DeltaStepping {
             .sum();
         arcs / 2
     }
+}
+
+/// One past the last of `0..n` that `has`, or 0 if none does: a parallel
+/// search from the end.
+fn past_last(n: usize, has: impl Fn(usize) -> bool + Sync + Send) -> usize {
+    (0..n)
+        .into_par_iter()
+        .rev()
+        .find_first(|&v| has(v))
+        .map_or(0, |v| v + 1)
 }
