@@ -11,8 +11,9 @@
 //!
 //! Per search ([`Batch::hold`]): checks 1 and 2 as a single validation
 //! runs them (`tree.rs`: ranges, then tree levels), or, when the kernel
-//! claims its levels, one pass that proves the claims instead of walking
-//! (`certificate.rs`; any failed claim falls back to the walks); as each
+//! claims its levels, one pass that checks each vertex's claim on its own
+//! instead of walking (`certificate.rs`; any failed claim falls back to the
+//! walks; the parent's claim is the pass's tree-edge test, below); as each
 //! chunk's levels are known, its vertices' levels and whole parents go, as 4-byte cells
 //! (`Layout`: the parent in the low 24 bits, or in as many as the ids need
 //! up to `2^26` vertices, the level above), into row `lane` of their
@@ -81,6 +82,10 @@ struct Held {
     claimed_nedge: Option<u64>,
     reached: u64,
     depth: u32,
+    /// Its claimed levels passed the certificate's own checks: its
+    /// reached count and depth are the claims', proven only if the pass
+    /// confirms every tree edge.
+    claimed: bool,
 }
 
 /// Working memory that validates up to [`LANES`] searches of one
@@ -98,7 +103,8 @@ pub struct Batch {
     held: Vec<Held>,
     /// Judges a too-deep tree, and names a failed lane's error.
     single: Option<Validator>,
-    /// How many held searches' checks 1 and 2 their claimed levels proved.
+    /// How many settled searches' checks 1 and 2 their claimed levels
+    /// proved, with the pass.
     certified: u64,
 }
 
@@ -147,8 +153,9 @@ impl Batch {
         self.held.len()
     }
 
-    /// How many searches so far had checks 1 and 2 proven by the levels
-    /// their kernel claimed, with no walk ([`Batch::hold`]).
+    /// How many settled searches so far had checks 1 and 2 proven by the
+    /// levels their kernel claimed, with no walk: the certificate's checks
+    /// in [`Batch::hold`], then every tree edge confirmed by the pass.
     pub fn certified(&self) -> u64 {
         self.certified
     }
@@ -162,8 +169,10 @@ impl Batch {
     /// from `root` that claims `claimed_nedge` (none: check 6 skipped), and
     /// holds its cells in the next lane. `levels`, if the kernel recorded
     /// them, are a certificate for checks 1 and 2 (`certificate.rs`): if
-    /// every claim holds, no chain is walked; if any fails, the checks run
-    /// as without it. Errors are those of checks 1 and 2. Panics if
+    /// every claim holds on its own, no chain is walked and
+    /// [`Batch::settle`]'s pass checks the parents' claims (a lane that
+    /// fails there is judged alone); if any fails, the checks run as
+    /// without it. Errors are those of checks 1 and 2. Panics if
     /// [`LANES`] searches are held or the graph has another vertex count.
     pub fn hold<P: ParentArray + ?Sized>(
         &mut self,
@@ -222,11 +231,9 @@ impl Batch {
             .and_then(|claims| {
                 certify_and_fill_with(parents, root, claims, &mut self.tiles, TILE, fill)
             });
+        let claimed = certified.is_some();
         let (reached, depth) = match certified {
-            Some(counts) => {
-                self.certified += 1;
-                counts
-            }
+            Some(counts) => counts,
             None => {
                 tree::check_ranges(n, root, parents, &self.levels)?;
                 tree::walk_and_fill_with(parents, &self.levels, &mut self.tiles, TILE, fill)?
@@ -243,6 +250,7 @@ impl Batch {
             claimed_nedge,
             reached,
             depth,
+            claimed,
         });
         Ok(Hold::Held)
     }
@@ -292,6 +300,7 @@ impl Batch {
             let verdict = if failed {
                 self.judge_alone(tuples, lane, h)
             } else {
+                self.certified += u64::from(h.claimed);
                 check_nedge(nedge[lane], h.claimed_nedge).map(|()| TreeSummary {
                     nedge: nedge[lane],
                     reached: h.reached,
@@ -321,7 +330,12 @@ impl Batch {
         };
         let single = self.single.get_or_insert_with(Validator::default);
         let verdict = single.validate_any(tuples, h.root, &parents, h.claimed_nedge);
-        debug_assert!(verdict.is_err(), "the batch failed a lane that is valid");
+        // A valid tree fails the pass only on claimed levels that are not
+        // its depths (the certificate leaves the parents' claims to it).
+        debug_assert!(
+            verdict.is_err() || h.claimed,
+            "the batch failed a lane that is valid"
+        );
         verdict
     }
 }
