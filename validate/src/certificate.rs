@@ -19,9 +19,10 @@
 //! therefore has claims that descend one level a step along every parent
 //! chain, through reached vertices, to the only vertex at level 0, the
 //! root: the claims are the tree depths and no chain loops. Nothing is
-//! trusted, and the pass reads each vertex's own entries only, in order:
-//! no random read of the parent's claim (`docs/history-validate.md` has
-//! the timing against the pass that read it).
+//! trusted, and this module's pass reads each vertex's own entries only,
+//! in order: no random read of the parent's claim
+//! (`docs/history-validate.md` has the timing against the pass that read
+//! it).
 //!
 //! If any claim fails here, the pass says only that: the caller runs
 //! checks 1 and 2 the usual way (`tree.rs`); if a claim passes here and
@@ -39,8 +40,7 @@ pub const NO_LEVEL: u8 = u8::MAX;
 
 /// Checks each vertex's own rules of `claims` as the levels of `parents`, a
 /// search from `root` (the parents' claims are left to the batch's pass,
-/// above), and
-/// on success writes every chunk's output as
+/// above), and on success writes every chunk's output as
 /// [`walk_and_fill_with`](crate::tree::walk_and_fill_with) does (`fill`,
 /// `per`, `out` as there) and returns (reached, deepest level). `None` if
 /// any claim fails or a length or the root is wrong. O(N), parallel.
