@@ -42,6 +42,7 @@ pub use edge_list::{EdgeList, WEIGHT_LIMIT, is_weight};
 pub use error::{Error, FileError};
 pub use kronecker::{
     DEFAULT_EDGEFACTOR, DEFAULT_SEED, Kronecker, MAX_EDGEFACTOR, MAX_SCALE, MAX_WIDE_SCALE,
+    expected_named_vertices,
 };
 pub use mrg::{Mrg, Transition};
 pub use random::{BlockJumps, SeedStreams, Stream, uniform_below, unit_f32};

@@ -21,6 +21,14 @@
 //! cell's level holds (253 levels, 61 at `2^26` vertices) is validated
 //! alone at once instead.
 //!
+//! A *dense* batch ([`Batch::dense`], for runs short of memory) keeps
+//! cells for the vertices that have a tuple only, by their dense indices
+//! (`dense.rs`: about half the vertices at SCALE 26); a cell still names
+//! the parent by its id. A reached vertex other than the root with no
+//! tuple cannot show its tree edge (check 3 fails): such a search is
+//! validated alone at once, on the parents as given, so its error is the
+//! one a single validation names.
+//!
 //! Per batch ([`Batch::settle`]): every tile is transposed in place, so
 //! that its row `i` holds vertex `i`'s sixteen cells (lanes not held are
 //! unreached); one parallel pass over the block-ordered tuples
@@ -43,18 +51,22 @@
 //! for all sixteen searches, a transposition of the tiles and one sweep
 //! over the vertices. Memory: 64 bytes a vertex for the tiles, 4 for the
 //! walks' levels, 2 a vertex per worker for the masks
-//! ([`Batch::bytes_for`]). The timings behind these choices are in
+//! ([`Batch::bytes_for`]); a dense batch 66 and 2 a worker less for each
+//! vertex without a tuple, 4 more a vertex for the numbering
+//! ([`Batch::dense_bytes_for`]), and its pass looks up both ends' dense
+//! indices. The timings behind these choices are in
 //! `docs/history-validate.md`.
 
 use crate::certificate::certify_and_fill_with;
+use crate::dense::Numbering;
 pub use crate::lanes::LANES;
 use crate::lanes::{Form, Layout, Line, TILE, Tile, judge_item};
 use crate::order::{BLOCK, TupleBlocks};
-use crate::tree::UNREACHED;
+use crate::tree::{UNREACHED, VERTEX_GRAIN};
 use crate::{Invalid, ParentArray, TreeSummary, Validator, check_nedge, padded, tree};
 use par::hint::prefetch;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, Ordering::Relaxed};
 
 /// The most vertices a batch judges: `2^26`, whose ids leave a lane's
 /// cell 6 bits of level (61 levels, deeper than any Kronecker tree).
@@ -96,9 +108,13 @@ pub struct Batch {
     num_vertices: usize,
     layout: Layout,
     levels: Vec<AtomicU32>,
+    /// A dense batch's numbering of the vertices with a tuple.
+    numbering: Option<Numbering>,
+    /// By vertex, padded to whole blocks; or by dense index, a whole block
+    /// past the last.
     tiles: Vec<Tile>,
-    /// Per worker, per vertex: the lanes whose tree edge of the vertex a
-    /// tuple showed.
+    /// Per worker, per vertex (or dense index): the lanes whose tree edge
+    /// of the vertex a tuple showed.
     seen: Vec<AtomicU16>,
     held: Vec<Held>,
     /// Judges a too-deep tree, and names a failed lane's error.
@@ -121,8 +137,25 @@ impl Batch {
     /// overview), vertices padded to a whole block of 64 Ki.
     pub fn bytes_for(num_vertices: u64, workers: usize) -> u64 {
         let padded = num_vertices.next_multiple_of(BLOCK as u64);
-        let per_vertex = size_of::<AtomicU32>() + size_of::<Line>();
-        per_vertex as u64 * padded + (size_of::<AtomicU16>() * workers) as u64 * padded
+        Batch::cell_bytes(padded, workers) + size_of::<AtomicU32>() as u64 * padded
+    }
+
+    /// The most working memory of a dense batch ([`Batch::dense`]) for
+    /// `num_vertices` vertices of which at most `named` have a tuple, and
+    /// `workers` threads: 66 bytes and 2 per worker for each named vertex
+    /// (with each chunk's rounding to a whole tile, and one block more),
+    /// and 8 a vertex for the numbering and the walks' levels.
+    pub fn dense_bytes_for(num_vertices: u64, named: u64, workers: usize) -> u64 {
+        let chunks = num_vertices.div_ceil(VERTEX_GRAIN as u64) + 1;
+        let cells = named.min(num_vertices) + (TILE as u64 - 1) * chunks + BLOCK as u64;
+        Batch::cell_bytes(cells, workers)
+            + size_of::<AtomicU32>() as u64 * num_vertices
+            + Numbering::bytes_for(num_vertices)
+    }
+
+    /// Tiles and masks for `cells` cells.
+    fn cell_bytes(cells: u64, workers: usize) -> u64 {
+        (size_of::<Line>() + size_of::<AtomicU16>() * workers) as u64 * cells
     }
 
     /// A batch for graphs of `num_vertices` vertices (at most `2^26`:
@@ -130,7 +163,23 @@ impl Batch {
     /// with more workers makes [`Batch::settle`] allocate for them).
     pub fn new(num_vertices: usize) -> Self {
         assert!(Batch::suits(num_vertices), "too many vertices for a batch");
-        let padded = padded(num_vertices);
+        Batch::with_cells(num_vertices, None, padded(num_vertices))
+    }
+
+    /// A dense batch for searches of the graph of `tuples` (at most `2^26`
+    /// vertices: [`Batch::suits`]): cells for the vertices that have a
+    /// tuple only, the same verdicts. Numbers those vertices: one pass
+    /// over the tuples.
+    pub fn dense(tuples: &TupleBlocks) -> Self {
+        let num_vertices = tuples.num_vertices();
+        assert!(Batch::suits(num_vertices), "too many vertices for a batch");
+        let numbering = Numbering::of(tuples);
+        let cells = numbering.len() + BLOCK;
+        Batch::with_cells(num_vertices, Some(numbering), cells)
+    }
+
+    /// A batch with `cells` cells a lane.
+    fn with_cells(num_vertices: usize, numbering: Option<Numbering>, cells: usize) -> Self {
         let layout = Layout::for_vertices(num_vertices);
         Batch {
             num_vertices,
@@ -140,8 +189,9 @@ impl Batch {
             // parallel: 64 bytes a vertex and 2 a worker's vertex, about
             // 4.3 GiB at 2^26 vertices, took seconds on one thread.
             levels: (0..num_vertices).map(|_| AtomicU32::new(0)).collect(),
-            tiles: par::huge::filled(padded / TILE, |_| Tile::unreached(layout)),
-            seen: par::huge::filled(rayon::current_num_threads() * padded, |_| AtomicU16::new(0)),
+            numbering,
+            tiles: par::huge::filled(cells / TILE, |_| Tile::unreached(layout)),
+            seen: par::huge::filled(rayon::current_num_threads() * cells, |_| AtomicU16::new(0)),
             held: Vec::with_capacity(LANES),
             single: None,
             certified: 0,
@@ -185,61 +235,66 @@ impl Batch {
         let n = self.num_vertices;
         assert_eq!(tuples.num_vertices(), n, "a batch judges one graph");
         assert!(self.held.len() < LANES, "the batch is full");
-        // Each chunk's vertices are written straight into row `lane` of
-        // their tiles: level and whole parent, or unreached (also the
-        // padding past `n`).
         let (lane, layout) = (self.held.len(), self.layout);
-        let fill = |first: usize, levels: &[u32], tiles: &mut [Tile]| {
-            // Row `lane` of a tile is one line of memory a KiB from the
-            // next: ask for it ahead, so that the stores do not wait on it.
-            for tile in tiles.iter().take(FILL_AHEAD) {
-                prefetch(&tile.0[lane]);
-            }
-            for t in 0..tiles.len() {
-                if let Some(ahead) = tiles.get(t + FILL_AHEAD) {
-                    prefetch(&ahead.0[lane]);
-                }
-                let tile = &mut tiles[t];
-                let at = t * TILE;
-                // A reached vertex's parent is a checked id; others' cells
-                // do not use theirs.
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let parent = |i: usize| parents.parent(first + at + i) as u32;
-                tile.0[lane] = match levels.get(at..at + TILE) {
-                    // Sixteen vertices of the graph (all tiles but the
-                    // last): no test per vertex.
-                    Some(level) => cells(
-                        level.try_into().expect("a tile's levels"),
-                        std::array::from_fn(parent),
-                        layout,
-                    ),
-                    // The last tile: padding past `n` is unreached (and
-                    // reads the last vertex's parent).
-                    None => cells(
-                        &std::array::from_fn(|i| levels.get(at + i).copied().unwrap_or(UNREACHED)),
-                        std::array::from_fn(|i| parent(i.min(n - 1 - first - at))),
-                        layout,
-                    ),
-                };
-            }
-            tree::count(levels.iter().copied())
-        };
-        // Only an array of this batch's length can be certified; any other
-        // goes to the walks, whose first check names the wrong length.
-        let certified = levels
-            .filter(|_| parents.entries() == n)
-            .and_then(|claims| {
-                certify_and_fill_with(parents, root, claims, &mut self.tiles, TILE, fill)
-            });
-        let claimed = certified.is_some();
-        let (reached, depth) = match certified {
-            Some(counts) => counts,
+        // A reached vertex but the root with no tuple (a dense batch only)
+        // makes the search go alone.
+        let stray = AtomicBool::new(false);
+        let (reached, depth, claimed) = match &self.numbering {
             None => {
-                tree::check_ranges(n, root, parents, &self.levels)?;
-                tree::walk_and_fill_with(parents, &self.levels, &mut self.tiles, TILE, fill)?
+                let fill = |first: usize, levels: &[u32], tiles: &mut [Tile]| {
+                    fill_tiles(first, levels, tiles, lane, layout, parents, n)
+                };
+                let walk = || {};
+                checks_1_and_2(
+                    parents,
+                    root,
+                    levels,
+                    &self.levels,
+                    &mut self.tiles,
+                    TILE,
+                    fill,
+                    walk,
+                )?
+            }
+            Some(numbering) => {
+                let fill = |first: usize, levels: &[u32], out: &mut [&mut [Tile]]| {
+                    let [tiles] = out else {
+                        unreachable!("one chunk's tiles")
+                    };
+                    let (counts, strays) =
+                        fill_dense(first, levels, tiles, lane, layout, parents, numbering, root);
+                    if strays {
+                        stray.store(true, Relaxed);
+                    }
+                    counts
+                };
+                // Each chunk of vertices writes the tiles of its dense
+                // indices.
+                let mut chunks = Vec::with_capacity(n.div_ceil(VERTEX_GRAIN));
+                let mut rest = &mut self.tiles[..];
+                for g in 0..n.div_ceil(VERTEX_GRAIN) {
+                    let len = (numbering.group_start(g + 1) - numbering.group_start(g)) / TILE;
+                    let (own, after) = std::mem::take(&mut rest).split_at_mut(len);
+                    chunks.push(own);
+                    rest = after;
+                }
+                // A certificate that failed may have filled chunks with
+                // strays that the walks then fill again: only their fill
+                // counts.
+                let walk = || stray.store(false, Relaxed);
+                checks_1_and_2(
+                    parents,
+                    root,
+                    levels,
+                    &self.levels,
+                    &mut chunks,
+                    VERTEX_GRAIN,
+                    fill,
+                    walk,
+                )?
             }
         };
-        if depth > layout.max_level() {
+        if depth > layout.max_level() || stray.load(Relaxed) {
             let single = self.single.get_or_insert_with(Validator::default);
             return single
                 .validate_any(tuples, root, parents, claimed_nedge)
@@ -263,12 +318,12 @@ impl Batch {
         if held.is_empty() {
             return Vec::new();
         }
-        let padded = padded(self.num_vertices);
+        let cells = self.tiles.len() * TILE;
         let workers = rayon::current_num_threads();
-        if self.seen.len() < workers * padded {
-            self.seen = (0..workers * padded).map(|_| AtomicU16::new(0)).collect();
+        if self.seen.len() < workers * cells {
+            self.seen = (0..workers * cells).map(|_| AtomicU16::new(0)).collect();
         }
-        let seen = &self.seen[..workers * padded];
+        let seen = &self.seen[..workers * cells];
         let (layout, tiles) = (self.layout, &mut self.tiles);
         tiles.par_chunks_mut(TILE_GRAIN).for_each(|tiles| {
             for tile in tiles {
@@ -278,15 +333,15 @@ impl Batch {
         seen.par_chunks(1 << 16)
             .for_each(|s| s.iter().for_each(|m| m.store(0, Relaxed)));
 
-        let (tiles, form) = (&self.tiles[..], Form::best());
+        let (tiles, form, numbering) = (&self.tiles[..], Form::best(), self.numbering.as_ref());
         let (nedge, bad) = tuples
             .items()
             .par_iter()
             .map(|item| {
                 let worker = rayon::current_thread_index().unwrap_or(0);
-                let seen = &seen[worker * padded..(worker + 1) * padded];
+                let seen = &seen[worker * cells..(worker + 1) * cells];
                 let words = &tuples.words()[item.start..item.end];
-                judge_item(form, item, words, tiles, seen, layout)
+                judge_item(form, item, words, tiles, seen, layout, numbering)
             })
             .reduce(
                 || ([0u64; LANES], 0u16),
@@ -324,9 +379,11 @@ impl Batch {
     ) -> Result<TreeSummary, Invalid> {
         let parents = LaneParents {
             tiles: &self.tiles,
+            numbering: self.numbering.as_ref(),
             layout: self.layout,
             lane,
             num_vertices: self.num_vertices,
+            root: h.root,
         };
         let single = self.single.get_or_insert_with(Validator::default);
         let verdict = single.validate_any(tuples, h.root, &parents, h.claimed_nedge);
@@ -338,6 +395,129 @@ impl Batch {
         );
         verdict
     }
+}
+
+/// Checks 1 and 2 on `parents` from `root`, each chunk's levels handed to
+/// `fill` with its part of `out` (`per` vertices an element), by the
+/// certificate `claims` where every claim holds on its own, else by the
+/// walks (`walk` runs first); its reached count, depth, and whether the
+/// claims were used.
+#[allow(clippy::too_many_arguments)]
+fn checks_1_and_2<P, T, F>(
+    parents: &P,
+    root: u64,
+    claims: Option<&[AtomicU8]>,
+    walk_levels: &[AtomicU32],
+    out: &mut [T],
+    per: usize,
+    fill: F,
+    walk: impl FnOnce(),
+) -> Result<(u64, u32, bool), Invalid>
+where
+    P: ParentArray + ?Sized,
+    T: Send,
+    F: Fn(usize, &[u32], &mut [T]) -> (u64, u32) + Sync,
+{
+    let n = walk_levels.len();
+    // Only an array of this batch's length can be certified; any other
+    // goes to the walks, whose first check names the wrong length.
+    let certified = claims
+        .filter(|_| parents.entries() == n)
+        .and_then(|claims| certify_and_fill_with(parents, root, claims, out, per, &fill));
+    if let Some((reached, depth)) = certified {
+        return Ok((reached, depth, true));
+    }
+    walk();
+    tree::check_ranges(n, root, parents, walk_levels)?;
+    let (reached, depth) = tree::walk_and_fill_with(parents, walk_levels, out, per, &fill)?;
+    Ok((reached, depth, false))
+}
+
+/// Writes row `lane` of `tiles`, the tiles of the vertices from `first`
+/// (a batch by id): level and whole parent, or unreached (also the padding
+/// past `n`). Returns the chunk's reached count and depth.
+fn fill_tiles<P: ParentArray + ?Sized>(
+    first: usize,
+    levels: &[u32],
+    tiles: &mut [Tile],
+    lane: usize,
+    layout: Layout,
+    parents: &P,
+    n: usize,
+) -> (u64, u32) {
+    // Row `lane` of a tile is one line of memory a KiB from the next: ask
+    // for it ahead, so that the stores do not wait on it.
+    for tile in tiles.iter().take(FILL_AHEAD) {
+        prefetch(&tile.0[lane]);
+    }
+    for t in 0..tiles.len() {
+        if let Some(ahead) = tiles.get(t + FILL_AHEAD) {
+            prefetch(&ahead.0[lane]);
+        }
+        let tile = &mut tiles[t];
+        let at = t * TILE;
+        // A reached vertex's parent is a checked id; others' cells do not
+        // use theirs.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let parent = |i: usize| parents.parent(first + at + i) as u32;
+        tile.0[lane] = match levels.get(at..at + TILE) {
+            // Sixteen vertices of the graph (all tiles but the last): no
+            // test per vertex.
+            Some(level) => cells(
+                level.try_into().expect("a tile's levels"),
+                std::array::from_fn(parent),
+                layout,
+            ),
+            // The last tile: padding past `n` is unreached (and reads the
+            // last vertex's parent).
+            None => cells(
+                &std::array::from_fn(|i| levels.get(at + i).copied().unwrap_or(UNREACHED)),
+                std::array::from_fn(|i| parent(i.min(n - 1 - first - at))),
+                layout,
+            ),
+        };
+    }
+    tree::count(levels.iter().copied())
+}
+
+/// Writes row `lane` of `tiles`, the tiles of the dense indices of the
+/// vertices from `first` (a dense batch): the cells of the vertices with a
+/// tuple, in order, then unreached to the chunk's last tile. Returns the
+/// chunk's reached count and depth, and whether a reached vertex other
+/// than `root` has no tuple.
+#[allow(clippy::too_many_arguments)]
+fn fill_dense<P: ParentArray + ?Sized>(
+    first: usize,
+    levels: &[u32],
+    tiles: &mut [Tile],
+    lane: usize,
+    layout: Layout,
+    parents: &P,
+    numbering: &Numbering,
+    root: u64,
+) -> ((u64, u32), bool) {
+    let (shift, max_level, unreached) = (layout.shift, layout.max_level(), layout.unreached());
+    let mut cells = [unreached; VERTEX_GRAIN + TILE];
+    let (mut d, mut strays) = (0, false);
+    // No branch per vertex: vertices with and without tuples, reached and
+    // unreached, interleave at random.
+    for (i, &level) in levels.iter().enumerate() {
+        let v = first + i;
+        // A reached vertex's parent is a checked id; others' cells do not
+        // use theirs.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let parent = parents.parent(v) as u32;
+        let (has, _) = numbering.entry(v);
+        strays |= (level != UNREACHED) & (v as u64 != root) & !has;
+        let keep = 0u32.wrapping_sub(u32::from(level <= max_level));
+        cells[d] = (level << shift | parent) & keep | unreached & !keep;
+        d += usize::from(has);
+    }
+    cells[d..].fill(unreached);
+    for (t, tile) in tiles.iter_mut().enumerate() {
+        tile.0[lane] = Line(cells[t * TILE..][..TILE].try_into().expect("a tile"));
+    }
+    (tree::count(levels.iter().copied()), strays)
 }
 
 /// One lane's cells of sixteen vertices from their levels and parents:
@@ -364,12 +544,30 @@ fn transpose(tile: &mut Tile, held: usize, unreached: u32) {
     }
 }
 
-/// One lane's parent array, read from its cells (transposed tiles).
+/// One lane's parent array in the original ids, read from its cells
+/// (transposed tiles); in a dense batch a vertex with no tuple is
+/// unreached, or the root.
 struct LaneParents<'a> {
     tiles: &'a [Tile],
+    numbering: Option<&'a Numbering>,
     layout: Layout,
     lane: usize,
     num_vertices: usize,
+    root: u64,
+}
+
+impl LaneParents<'_> {
+    /// Vertex `v`'s cells, if it has any.
+    fn line(&self, v: usize) -> Option<&Line> {
+        let at = match self.numbering {
+            None => v,
+            Some(numbering) => match numbering.entry(v) {
+                (true, d) => d as usize,
+                (false, _) => return None,
+            },
+        };
+        Some(&self.tiles[at / TILE].0[at % TILE])
+    }
 }
 
 impl ParentArray for LaneParents<'_> {
@@ -378,7 +576,10 @@ impl ParentArray for LaneParents<'_> {
     }
 
     fn parent(&self, v: usize) -> i64 {
-        let cell = self.tiles[v / TILE].0[v % TILE].0[self.lane];
+        let Some(line) = self.line(v) else {
+            return if v as u64 == self.root { v as i64 } else { -1 };
+        };
+        let cell = line.0[self.lane];
         if cell >> self.layout.shift == self.layout.unreached_level() {
             -1
         } else {
@@ -387,7 +588,9 @@ impl ParentArray for LaneParents<'_> {
     }
 
     fn prefetch(&self, v: usize) {
-        prefetch(&self.tiles[v / TILE].0[v % TILE]);
+        if let Some(line) = self.line(v) {
+            prefetch(line);
+        }
     }
 }
 

@@ -10,6 +10,14 @@
 //! end's, although they come in order, were not fetched early enough by
 //! the processor (`docs/history-validate.md` has the measurement).
 //!
+//! In a dense batch (`dense.rs`: cells for the vertices that have a tuple
+//! only, where memory is short) the lines lie at the ends' dense indices,
+//! while the words keep the ids' offsets in their blocks. There the pass
+//! reads each run of `AHEAD` words twice: once to turn both ends into
+//! offsets among their blocks' dense indices (each block's entries stay in
+//! L2) and to prefetch their lines, then to judge them; the cells still
+//! name parents by id.
+//!
 //! Two forms of the same pass: a portable one, and on processors with
 //! AVX-512 one in intrinsics whose lane tests become mask registers at
 //! once (the portable form, compiled for AVX-512, built each tuple's masks
@@ -20,6 +28,7 @@
 //! where the processor has it (checked at run time), and it reads the
 //! lines through pointers.
 
+use crate::dense::Numbering;
 use crate::order::{BLOCK, Item};
 use par::hint::prefetch;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
@@ -113,7 +122,9 @@ impl Form {
 
 /// One work item's per-lane nedge and the lanes in which check 4 failed,
 /// by the pass in `form`; marks the tree edges it shows in this worker's
-/// `seen`.
+/// `seen`. `tiles` and `seen` are by vertex id, padded to whole blocks, or
+/// with `numbering` by dense index, a whole block past the last one's
+/// base.
 pub(crate) fn judge_item(
     form: Form,
     item: &Item,
@@ -121,19 +132,23 @@ pub(crate) fn judge_item(
     tiles: &[Tile],
     seen: &[AtomicU16],
     layout: Layout,
+    numbering: Option<&Numbering>,
 ) -> ([u64; LANES], u16) {
-    let low: &[Tile; BLOCK / TILE] = block(tiles, item.low_base, TILE)
+    let (low_block, high_block) = (item.low_base / BLOCK, item.high_base / BLOCK);
+    let base = |b: usize| numbering.map_or(b * BLOCK, |d| d.block_base(b));
+    let (low_base, high_base) = (base(low_block), base(high_block));
+    let low: &[Tile; BLOCK / TILE] = block(tiles, low_base, TILE)
         .try_into()
-        .expect("tiles are padded to whole blocks");
-    let high: &[Tile; BLOCK / TILE] = block(tiles, item.high_base, TILE)
+        .expect("tiles are padded by a whole block");
+    let high: &[Tile; BLOCK / TILE] = block(tiles, high_base, TILE)
         .try_into()
-        .expect("tiles are padded to whole blocks");
-    let seen_low: &[AtomicU16; BLOCK] = block(seen, item.low_base, 1)
+        .expect("tiles are padded by a whole block");
+    let seen_low: &[AtomicU16; BLOCK] = block(seen, low_base, 1)
         .try_into()
-        .expect("masks are padded to whole blocks");
-    let seen_high: &[AtomicU16; BLOCK] = block(seen, item.high_base, 1)
+        .expect("masks are padded by a whole block");
+    let seen_high: &[AtomicU16; BLOCK] = block(seen, high_base, 1)
         .try_into()
-        .expect("masks are padded to whole blocks");
+        .expect("masks are padded by a whole block");
     let ends = Ends {
         low,
         high,
@@ -145,18 +160,81 @@ pub(crate) fn judge_item(
         high_base: item.high_base as u32,
         layout,
     };
+    let mut judged = Judged {
+        nedge: [0; LANES],
+        bad: 0,
+    };
+    let Some(numbering) = numbering else {
+        judge_run::<false>(form, &ends, words, words, &mut judged);
+        return (judged.nedge.map(u64::from), judged.bad);
+    };
+    let (rank_low, rank_high) = (numbering.block(low_block), numbering.block(high_block));
+    // Each run is numbered (and its lines prefetched) while the run before
+    // it waits to be judged.
+    let (mut now, mut next) = ([0u32; AHEAD], [0u32; AHEAD]);
+    let mut ready = 0..0;
+    for (k, run) in words.chunks(AHEAD).enumerate() {
+        for (d, &w) in next.iter_mut().zip(run) {
+            // Ends with a tuple: their entries are dense indices.
+            #[allow(clippy::cast_possible_truncation)] // dense indices below 2^26
+            let a = rank_low[w as usize & 0xffff] - low_base as u32;
+            #[allow(clippy::cast_possible_truncation)]
+            let b = rank_high[w as usize >> 16] - high_base as u32;
+            prefetch(line(ends.low, a));
+            prefetch(line(ends.high, b));
+            *d = a | b << 16;
+        }
+        judge_run::<true>(
+            form,
+            &ends,
+            &words[ready.clone()],
+            &now[..ready.len()],
+            &mut judged,
+        );
+        std::mem::swap(&mut now, &mut next);
+        ready = k * AHEAD..k * AHEAD + run.len();
+    }
+    judge_run::<true>(
+        form,
+        &ends,
+        &words[ready.clone()],
+        &now[..ready.len()],
+        &mut judged,
+    );
+    (judged.nedge.map(u64::from), judged.bad)
+}
+
+/// Judges a run of `words` whose lines lie at `at` (the words themselves,
+/// or with `DENSE` their ends' dense offsets, already prefetched), in
+/// `form`.
+#[inline(always)]
+fn judge_run<const DENSE: bool>(
+    form: Form,
+    ends: &Ends<'_>,
+    words: &[u32],
+    at: &[u32],
+    judged: &mut Judged,
+) {
     match form {
-        Form::Portable => judge_words(&ends, words),
+        Form::Portable => judge_words::<DENSE>(ends, words, at, judged),
         #[cfg(target_arch = "x86_64")]
         Form::Avx512 => {
             assert!(std::arch::is_x86_feature_detected!("avx512f"));
             // SAFETY: the processor has AVX-512F (asserted just above).
             #[allow(unsafe_code)]
             unsafe {
-                judge_words_avx512(&ends, words)
+                judge_words_avx512::<DENSE>(ends, words, at, judged);
             }
         }
     }
+}
+
+/// What the judging of a work item's runs has found so far.
+struct Judged {
+    /// Per lane, the tuples with both ends reached.
+    nedge: [u32; LANES],
+    /// The lanes in which check 4 failed.
+    bad: u16,
 }
 
 /// What [`judge_words`] reads and writes of one block pair.
@@ -170,25 +248,27 @@ struct Ends<'a> {
     layout: Layout,
 }
 
-/// The batch's edge pass over one block pair's `words`: per lane, each
-/// tuple counts toward nedge if its ends are reached, fails check 4 if
-/// exactly one is or the levels differ by more than one, and marks the
-/// lower end's tree edge if the ends are one level apart and the lower
-/// names the upper as its parent.
+/// The batch's edge pass over one block pair's `words`, whose ends' lines
+/// lie at the offsets `at` (the words themselves, or with `DENSE` their
+/// ends' offsets among their blocks' dense indices, prefetched by the
+/// caller): per lane, each tuple counts toward nedge if its ends are
+/// reached, fails check 4 if exactly one is or the levels differ by more
+/// than one, and marks the lower end's tree edge if the ends are one level
+/// apart and the lower names the upper as its parent.
 #[inline(always)]
-fn judge_words(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
+fn judge_words<const DENSE: bool>(ends: &Ends<'_>, words: &[u32], at: &[u32], judged: &mut Judged) {
     let (shift, print) = (ends.layout.shift, ends.layout.print());
     let unreached = ends.layout.unreached_level();
-    let mut nedge = [0u32; LANES];
+    let nedge = &mut judged.nedge;
     let mut bad = [false; LANES];
-    for (i, &w) in words.iter().enumerate() {
-        if let Some(&ahead) = words.get(i + AHEAD) {
+    for (i, (&w, &d)) in words.iter().zip(at).enumerate() {
+        if !DENSE && let Some(&ahead) = words.get(i + AHEAD) {
             prefetch(line(ends.low, ahead & 0xffff));
             prefetch(line(ends.high, ahead >> 16));
         }
-        let (a, b) = (w & 0xffff, w >> 16);
+        let (a, b) = (d & 0xffff, d >> 16);
         let (cells_a, cells_b) = (line(ends.low, a), line(ends.high, b));
-        let (id_a, id_b) = (ends.low_base | a, ends.high_base | b);
+        let (id_a, id_b) = (ends.low_base | w & 0xffff, ends.high_base | w >> 16);
         let (mut b_child, mut a_child) = (0u16, 0u16);
         for k in 0..LANES {
             let (x, y) = (cells_a.0[k], cells_b.0[k]);
@@ -205,8 +285,7 @@ fn judge_words(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
         mark(&ends.seen_high[b as usize], b_child);
         mark(&ends.seen_low[a as usize], a_child);
     }
-    let bad = (0..LANES).fold(0u16, |m, k| m | (u16::from(bad[k]) << k));
-    (nedge.map(u64::from), bad)
+    judged.bad |= (0..LANES).fold(0u16, |m, k| m | (u16::from(bad[k]) << k));
 }
 
 /// The same pass as [`judge_words`], in AVX-512 intrinsics.
@@ -216,11 +295,16 @@ fn judge_words(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 #[target_feature(enable = "avx512f")]
-unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u16) {
+unsafe fn judge_words_avx512<const DENSE: bool>(
+    ends: &Ends<'_>,
+    words: &[u32],
+    at: &[u32],
+    judged: &mut Judged,
+) {
     use std::arch::x86_64::{
         __m512i, _mm_cvtsi32_si128, _mm512_add_epi32, _mm512_and_si512, _mm512_cmpeq_epi32_mask,
-        _mm512_cmpgt_epu32_mask, _mm512_cmpneq_epi32_mask, _mm512_mask_add_epi32,
-        _mm512_mask_cmpeq_epi32_mask, _mm512_set1_epi32, _mm512_setzero_si512, _mm512_srl_epi32,
+        _mm512_cmpgt_epu32_mask, _mm512_cmpneq_epi32_mask, _mm512_loadu_si512,
+        _mm512_mask_add_epi32, _mm512_mask_cmpeq_epi32_mask, _mm512_set1_epi32, _mm512_srl_epi32,
         _mm512_storeu_si512, _mm512_sub_epi32,
     };
     let layout = ends.layout;
@@ -228,27 +312,28 @@ unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u
     let print = _mm512_set1_epi32(layout.print().cast_signed());
     let unreached = _mm512_set1_epi32(layout.unreached_level().cast_signed());
     let (one, two) = (_mm512_set1_epi32(1), _mm512_set1_epi32(2));
-    let mut nedge = _mm512_setzero_si512();
+    // SAFETY: `nedge` is 64 readable bytes; the load is unaligned.
+    let mut nedge = unsafe { _mm512_loadu_si512(judged.nedge.as_ptr().cast::<__m512i>()) };
     let mut bad = 0u16;
     let vector = |line: &Line| -> __m512i {
         // SAFETY: a `Line` is 64 bytes of 16 `u32`, aligned to 64: the
         // bytes of one `__m512i`.
         unsafe { std::mem::transmute::<Line, __m512i>(*line) }
     };
-    for (i, &w) in words.iter().enumerate() {
-        if let Some(&ahead) = words.get(i + AHEAD) {
+    for (i, (&w, &d)) in words.iter().zip(at).enumerate() {
+        if !DENSE && let Some(&ahead) = words.get(i + AHEAD) {
             prefetch(line(ends.low, ahead & 0xffff));
             prefetch(line(ends.high, ahead >> 16));
         }
-        let (a, b) = (w & 0xffff, w >> 16);
+        let (a, b) = (d & 0xffff, d >> 16);
         let (x, y) = (vector(line(ends.low, a)), vector(line(ends.high, b)));
         let (level_a, level_b) = (_mm512_srl_epi32(x, shift), _mm512_srl_epi32(y, shift));
         let gap = _mm512_add_epi32(_mm512_sub_epi32(level_a, level_b), one);
         bad |= _mm512_cmpgt_epu32_mask(gap, two);
         let reached = _mm512_cmpneq_epi32_mask(level_a, unreached);
         nedge = _mm512_mask_add_epi32(nedge, reached, nedge, one);
-        let id_a = _mm512_set1_epi32((ends.low_base | a).cast_signed());
-        let id_b = _mm512_set1_epi32((ends.high_base | b).cast_signed());
+        let id_a = _mm512_set1_epi32((ends.low_base | w & 0xffff).cast_signed());
+        let id_b = _mm512_set1_epi32((ends.high_base | w >> 16).cast_signed());
         let b_next = _mm512_cmpeq_epi32_mask(level_b, _mm512_add_epi32(level_a, one));
         let b_child = _mm512_mask_cmpeq_epi32_mask(b_next, _mm512_and_si512(y, print), id_a);
         let a_next = _mm512_cmpeq_epi32_mask(level_a, _mm512_add_epi32(level_b, one));
@@ -256,10 +341,9 @@ unsafe fn judge_words_avx512(ends: &Ends<'_>, words: &[u32]) -> ([u64; LANES], u
         mark(&ends.seen_high[b as usize], b_child);
         mark(&ends.seen_low[a as usize], a_child);
     }
-    let mut counts = [0u32; LANES];
-    // SAFETY: `counts` is 64 writable bytes; the store is unaligned.
-    unsafe { _mm512_storeu_si512(counts.as_mut_ptr().cast::<__m512i>(), nedge) };
-    (counts.map(u64::from), bad)
+    // SAFETY: `nedge` is 64 writable bytes; the store is unaligned.
+    unsafe { _mm512_storeu_si512(judged.nedge.as_mut_ptr().cast::<__m512i>(), nedge) };
+    judged.bad |= bad;
 }
 
 /// Adds `lanes` to a vertex's marks (this worker's own: a plain load and
@@ -345,22 +429,26 @@ mod tests {
             };
             let marks =
                 || -> Vec<AtomicU16> { (0..blocks * BLOCK).map(|_| AtomicU16::new(0)).collect() };
-            let (seen_portable, seen_wide) = (marks(), marks());
-            let portable = judge_item(
-                Form::Portable,
-                &item,
-                &words,
-                &tiles,
-                &seen_portable,
-                layout,
-            );
-            let wide = judge_item(Form::Avx512, &item, &words, &tiles, &seen_wide, layout);
-            assert_eq!(portable, wide, "shift {shift}");
-            assert!(portable.1 == 0xfff0, "some lanes fail, not all");
+            // Both forms, by id and by a numbering in which every vertex
+            // has a tuple (dense indices are the ids): the same results.
+            let every = Numbering::every(blocks * BLOCK);
             let bits = |s: &[AtomicU16]| s.iter().map(|m| m.load(Relaxed)).collect::<Vec<_>>();
-            assert_eq!(bits(&seen_portable), bits(&seen_wide));
+            let judged = |form: Form, numbering: Option<&Numbering>| {
+                let seen = marks();
+                let got = judge_item(form, &item, &words, &tiles, &seen, layout, numbering);
+                (got, bits(&seen))
+            };
+            let portable = judged(Form::Portable, None);
+            for (form, numbering) in [
+                (Form::Avx512, None),
+                (Form::Portable, Some(&every)),
+                (Form::Avx512, Some(&every)),
+            ] {
+                assert_eq!(judged(form, numbering), portable, "shift {shift}, {form:?}");
+            }
+            assert!(portable.0.1 == 0xfff0, "some lanes fail, not all");
             assert!(
-                bits(&seen_portable).iter().filter(|&&m| m != 0).count() > 100,
+                portable.1.iter().filter(|&&m| m != 0).count() > 100,
                 "tree edges marked"
             );
         }

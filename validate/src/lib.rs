@@ -89,6 +89,7 @@ pub mod batch;
 mod cells;
 mod certificate;
 mod confirm;
+mod dense;
 pub mod distances;
 mod edges;
 mod error;

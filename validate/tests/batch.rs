@@ -159,6 +159,13 @@ fn batched_with_levels(
     verdicts
 }
 
+/// A batch of each kind for `blocks`: by id, and dense (cells for the
+/// vertices with a tuple only). Every test holds both to a single
+/// validation's verdicts.
+fn both(blocks: &TupleBlocks) -> [Batch; 2] {
+    [Batch::new(blocks.num_vertices()), Batch::dense(blocks)]
+}
+
 /// The verdict tests' graph of `n` vertices in block order, its
 /// [`searches`], and the verdict a single validation gives each.
 fn judged(n: u32) -> (TupleBlocks, Vec<Search>, Vec<Result<TreeSummary, Invalid>>) {
@@ -189,10 +196,11 @@ fn a_batch_gives_every_search_the_verdict_a_single_validation_gives() {
             .build()
             .unwrap();
         pool.install(|| {
-            let mut batch = Batch::new(n as usize);
-            for per in [LANES, 5, 1] {
-                let got = batched(&mut batch, &blocks, &searches, per);
-                assert_eq!(got, expected, "{threads} threads, {per} a batch");
+            for mut batch in both(&blocks) {
+                for per in [LANES, 5, 1] {
+                    let got = batched(&mut batch, &blocks, &searches, per);
+                    assert_eq!(got, expected, "{threads} threads, {per} a batch");
+                }
             }
         });
     }
@@ -239,31 +247,32 @@ fn claimed_levels_never_change_a_verdict() {
         &|c, _, _| c.fill(NO_LEVEL),
         &|c, _, _| c.iter_mut().for_each(|l| *l = l.saturating_add(1)),
     ];
-    let mut batch = Batch::new(n as usize);
-    for (i, forge) in forgeries.iter().enumerate() {
-        let levels: Vec<Option<Vec<u8>>> = searches
-            .iter()
-            .map(|(root, parents, _)| {
-                let mut claims = depths(parents, *root);
-                forge(&mut claims, parents, *root);
-                Some(claims)
-            })
-            .collect();
-        let before = batch.certified();
-        let got = batched_with_levels(&mut batch, &blocks, &searches, &levels, LANES);
-        assert_eq!(got, expected, "forgery {i}");
-        let certified = batch.certified() - before;
-        if i == 0 {
-            // Honest claims, with the pass, prove every tree that passes
-            // checks 3 and 4: the valid tree of each root, also with a
-            // wrong nedge claimed and with none (the broken trees fail
-            // the pass and are judged alone).
-            assert!(
-                certified >= searches.len() as u64 * 3 / 7,
-                "{certified} certified"
-            );
-        } else {
-            assert_eq!(certified, 0, "forgery {i} was believed");
+    for mut batch in both(&blocks) {
+        for (i, forge) in forgeries.iter().enumerate() {
+            let levels: Vec<Option<Vec<u8>>> = searches
+                .iter()
+                .map(|(root, parents, _)| {
+                    let mut claims = depths(parents, *root);
+                    forge(&mut claims, parents, *root);
+                    Some(claims)
+                })
+                .collect();
+            let before = batch.certified();
+            let got = batched_with_levels(&mut batch, &blocks, &searches, &levels, LANES);
+            assert_eq!(got, expected, "forgery {i}");
+            let certified = batch.certified() - before;
+            if i == 0 {
+                // Honest claims, with the pass, prove every tree that passes
+                // checks 3 and 4: the valid tree of each root, also with a
+                // wrong nedge claimed and with none (the broken trees fail
+                // the pass and are judged alone).
+                assert!(
+                    certified >= searches.len() as u64 * 3 / 7,
+                    "{certified} certified"
+                );
+            } else {
+                assert_eq!(certified, 0, "forgery {i} was believed");
+            }
         }
     }
 }
@@ -288,14 +297,18 @@ fn a_claim_for_an_unreached_parent_is_not_believed() {
         matches!(expected, Err(Invalid::ParentUnreached { .. })),
         "{expected:?}"
     );
-    let mut batch = Batch::new(n as usize);
-    let held = batch.hold(&blocks, 1, broken.as_slice(), Some(&claims), None);
-    assert_eq!(held.map(|_| ()), expected.map(|_| ()));
-    assert_eq!(batch.certified(), 0);
-    let held = batch.hold(&blocks, 1, tree.as_slice(), Some(&claims), None);
-    assert!(matches!(held, Ok(Hold::Held)));
-    assert!(batch.settle(&blocks)[0].is_ok());
-    assert_eq!(batch.certified(), 1);
+    for mut batch in both(&blocks) {
+        let held = batch.hold(&blocks, 1, broken.as_slice(), Some(&claims), None);
+        assert_eq!(
+            held.map(|_| ()),
+            expected.as_ref().map(|_| ()).map_err(Clone::clone)
+        );
+        assert_eq!(batch.certified(), 0);
+        let held = batch.hold(&blocks, 1, tree.as_slice(), Some(&claims), None);
+        assert!(matches!(held, Ok(Hold::Held)));
+        assert!(batch.settle(&blocks)[0].is_ok());
+        assert_eq!(batch.certified(), 1);
+    }
 }
 
 #[test]
@@ -308,10 +321,14 @@ fn an_unreached_root_is_never_certified() {
     let claims: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(NO_LEVEL)).collect();
     let expected = Validator::new(n as usize).validate(&blocks, 1, &parents, None);
     assert!(matches!(expected, Err(Invalid::RootNotOwnParent { .. })));
-    let mut batch = Batch::new(n as usize);
-    let held = batch.hold(&blocks, 1, parents.as_slice(), Some(&claims), None);
-    assert_eq!(held.map(|_| ()), expected.map(|_| ()));
-    assert_eq!(batch.certified(), 0);
+    for mut batch in both(&blocks) {
+        let held = batch.hold(&blocks, 1, parents.as_slice(), Some(&claims), None);
+        assert_eq!(
+            held.map(|_| ()),
+            expected.as_ref().map(|_| ()).map_err(Clone::clone)
+        );
+        assert_eq!(batch.certified(), 0);
+    }
 }
 
 #[test]
@@ -321,14 +338,15 @@ fn claims_for_an_array_of_another_length_are_not_believed() {
     let n = 5000;
     let (list, blocks) = graph(n);
     let tree = bfs(&list, 1);
-    let mut batch = Batch::new(n as usize);
-    let mut long = tree.clone();
-    long.push(-1);
-    let mut claims: Vec<AtomicU8> = depths(&tree, 1).into_iter().map(AtomicU8::new).collect();
-    claims.push(AtomicU8::new(NO_LEVEL));
-    let held = batch.hold(&blocks, 1, long.as_slice(), Some(&claims), None);
-    assert!(matches!(held, Err(Invalid::WrongLength { .. })), "{held:?}");
-    assert_eq!(batch.certified(), 0);
+    for mut batch in both(&blocks) {
+        let mut long = tree.clone();
+        long.push(-1);
+        let mut claims: Vec<AtomicU8> = depths(&tree, 1).into_iter().map(AtomicU8::new).collect();
+        claims.push(AtomicU8::new(NO_LEVEL));
+        let held = batch.hold(&blocks, 1, long.as_slice(), Some(&claims), None);
+        assert!(matches!(held, Err(Invalid::WrongLength { .. })), "{held:?}");
+        assert_eq!(batch.certified(), 0);
+    }
 }
 
 /// A path of 300 vertices from the root: too deep for a lane's cell.
@@ -342,18 +360,19 @@ fn a_tree_too_deep_for_a_lane_is_validated_alone_at_once() {
     let mut single = Validator::new(n as usize);
     let expected = single.validate(&blocks, 0, &tree, Some(299)).unwrap();
     assert_eq!(expected.depth, 299);
-    let mut batch = Batch::new(n as usize);
-    let held = batch.hold(&blocks, 0, tree.as_slice(), None, Some(299));
-    assert_eq!(held, Ok(Hold::Done(expected)));
-    assert!(batch.is_empty());
-    let mut broken = tree.clone();
-    broken[299] = 100;
-    assert_eq!(
-        batch
-            .hold(&blocks, 0, broken.as_slice(), None, Some(299))
-            .map(|_| ()),
-        single.validate(&blocks, 0, &broken, Some(299)).map(|_| ()),
-    );
+    for mut batch in both(&blocks) {
+        let held = batch.hold(&blocks, 0, tree.as_slice(), None, Some(299));
+        assert_eq!(held, Ok(Hold::Done(expected)));
+        assert!(batch.is_empty());
+        let mut broken = tree.clone();
+        broken[299] = 100;
+        assert_eq!(
+            batch
+                .hold(&blocks, 0, broken.as_slice(), None, Some(299))
+                .map(|_| ()),
+            single.validate(&blocks, 0, &broken, Some(299)).map(|_| ()),
+        );
+    }
 }
 
 /// Guards the wider layout above `2^24` vertices, where a lane's cell
@@ -383,27 +402,100 @@ fn above_2_to_the_24_vertices_a_batch_still_judges_as_a_single_validation() {
     let mut unreached = tree.clone();
     unreached[(top - 3) as usize] = -1;
     let mut single = Validator::new(n as usize);
-    let mut batch = Batch::new(n as usize);
-    let all = [tree, not_an_edge, unreached];
-    let mut slots = Vec::new();
-    for parents in &all {
-        let held = batch.hold(&blocks, top.into(), parents.as_slice(), None, Some(5));
-        slots.push(held);
+    for mut batch in both(&blocks) {
+        let all = [tree.clone(), not_an_edge.clone(), unreached.clone()];
+        let mut slots = Vec::new();
+        for parents in &all {
+            let held = batch.hold(&blocks, top.into(), parents.as_slice(), None, Some(5));
+            slots.push(held);
+        }
+        let mut settled = batch.settle(&blocks).into_iter();
+        for (parents, held) in all.iter().zip(slots) {
+            let expected = single.validate(&blocks, top.into(), parents, Some(5));
+            let got = match held {
+                Ok(Hold::Held) => settled.next().unwrap(),
+                Ok(Hold::Done(tree)) => Ok(tree),
+                Err(e) => Err(e),
+            };
+            assert_eq!(got, expected);
+        }
+        assert_eq!(
+            single
+                .validate(&blocks, top.into(), &all[0], Some(5))
+                .map(|t| t.reached),
+            Ok(5)
+        );
     }
-    let mut settled = batch.settle(&blocks).into_iter();
-    for (parents, held) in all.iter().zip(slots) {
-        let expected = single.validate(&blocks, top.into(), parents, Some(5));
-        let got = match held {
-            Ok(Hold::Held) => settled.next().unwrap(),
-            Ok(Hold::Done(tree)) => Ok(tree),
-            Err(e) => Err(e),
-        };
-        assert_eq!(got, expected);
+}
+
+/// Guards the dense batch (only vertices with a tuple have cells): on
+/// a graph where every seventh vertex has no tuple and the last tile is
+/// partial, valid trees, an isolated root (its tree is itself), and
+/// forged trees that reach a vertex with no tuple or hang a vertex on a
+/// parent with none get the verdicts of a single validation, batched and
+/// one at a time, with levels claimed and without.
+#[test]
+fn vertices_without_tuples_get_the_verdict_a_single_validation_gives() {
+    let n: u32 = (1 << 16) + 4096 + 37;
+    let (full, _) = graph(n);
+    let isolated = |v: u32| v.is_multiple_of(7) && v != n - 1;
+    let tuples: Vec<Edge> = full
+        .edges()
+        .iter()
+        .filter(|e| !isolated(e.u) && !isolated(e.v))
+        .copied()
+        .chain([Edge::new(n - 2, n - 1)])
+        .collect();
+    let list = EdgeList::new(n.into(), tuples).unwrap();
+    let blocks = TupleBlocks::from_tuples(list.num_vertices(), list.edges().to_vec());
+    let mut single = Validator::new(n as usize);
+    let mut searches: Vec<Search> = Vec::new();
+    for root in [1u32, 5, 4100, n - 1] {
+        let tree = bfs(&list, root);
+        let nedge = single
+            .validate(&blocks, root.into(), &tree, None)
+            .unwrap()
+            .nedge;
+        let (root, stray) = (u64::from(root), 7 * (root as usize % 100 + 3));
+        let leaf = (0..n as usize)
+            .rev()
+            .find(|&v| tree[v] >= 0 && v as u64 != root && !tree.contains(&(v as i64)))
+            .unwrap();
+        searches.push((root, tree.clone(), Some(nedge)));
+        // A vertex with no tuple reached as a leaf.
+        let mut forged = tree.clone();
+        forged[stray] = root as i64;
+        searches.push((root, forged.clone(), Some(nedge)));
+        // ... and a leaf hung on it: a parent with no tuple.
+        forged[leaf] = stray as i64;
+        searches.push((root, forged, Some(nedge)));
     }
-    assert_eq!(
-        single
-            .validate(&blocks, top.into(), &all[0], Some(5))
-            .map(|t| t.reached),
-        Ok(5)
-    );
+    // An isolated root: alone, valid; with a vertex hung on it, not.
+    let root = 7 * 11;
+    let mut alone = vec![-1i64; n as usize];
+    alone[root] = root as i64;
+    searches.push((root as u64, alone.clone(), Some(0)));
+    searches.push((root as u64, alone.clone(), None));
+    alone[1] = root as i64;
+    searches.push((root as u64, alone, Some(0)));
+
+    let expected: Vec<_> = searches
+        .iter()
+        .map(|(root, parents, claimed)| single.validate(&blocks, *root, parents, *claimed))
+        .collect();
+    let ok = |i: usize| expected[i].as_ref().ok().map(|t| (t.reached, t.nedge));
+    assert_eq!(ok(12), Some((1, 0)), "an isolated root's tree is itself");
+    assert!((0..4).all(|k| ok(3 * k).is_some() && ok(3 * k + 1).is_none()));
+    assert!(expected.iter().filter(|v| v.is_err()).count() == 9);
+    let honest: Vec<Option<Vec<u8>>> = searches
+        .iter()
+        .map(|(root, parents, _)| Some(depths(parents, *root)))
+        .collect();
+    for mut batch in both(&blocks) {
+        for per in [LANES, 4, 1] {
+            assert_eq!(batched(&mut batch, &blocks, &searches, per), expected);
+            let got = batched_with_levels(&mut batch, &blocks, &searches, &honest, per);
+            assert_eq!(got, expected, "levels claimed, {per} a batch");
+        }
+    }
 }

@@ -165,3 +165,40 @@ fn quadrant_frequencies_match_the_initiator() {
         assert!((f - p).abs() < 0.005, "frequency {f} for probability {p}");
     }
 }
+
+/// Guards the memory estimate of a dense batch: the vertices a generated
+/// list names are within the estimate's margin of the expectation
+/// (`N / 128 + 4 sqrt(N)`; measured within 0.4% of `N` from SCALE 14 up,
+/// 1.2% at SCALE 12), for both generators and several sizes.
+#[test]
+fn named_vertices_are_the_expected_count() {
+    use crate::ReferenceKronecker;
+    let named = |list: &crate::EdgeList| {
+        let mut seen = vec![false; list.num_vertices()];
+        for e in list.edges() {
+            seen[e.u as usize] = true;
+            seen[e.v as usize] = true;
+        }
+        seen.iter().filter(|&&s| s).count() as f64
+    };
+    for (scale, edgefactor) in [(12, 16), (16, 16), (18, 16), (16, 4), (14, 64)] {
+        let n = f64::from(1u32 << scale);
+        let expected = expected_named_vertices(scale, edgefactor);
+        let lists = [
+            Kronecker::new(scale, edgefactor, DEFAULT_SEED)
+                .unwrap()
+                .generate(),
+            ReferenceKronecker::new(scale, edgefactor)
+                .unwrap()
+                .generate(),
+        ];
+        for list in &lists {
+            let got = named(list);
+            assert!(
+                (got - expected).abs() < n / 128.0 + 4.0 * n.sqrt(),
+                "SCALE {scale}, edgefactor {edgefactor}: {got} named, {expected:.0} expected"
+            );
+        }
+        assert!(expected < 0.95 * n, "not every vertex is named");
+    }
+}
