@@ -52,7 +52,7 @@
 //! over the vertices. Memory: 64 bytes a vertex for the tiles, 4 for the
 //! walks' levels, 2 a vertex per worker for the masks
 //! ([`Batch::bytes_for`]); a dense batch 66 and 2 a worker less for each
-//! vertex without a tuple, 4 more a vertex for the numbering
+//! vertex without a tuple, 2 1/8 more a vertex for the numbering
 //! ([`Batch::dense_bytes_for`]), and its pass looks up both ends' dense
 //! indices. The timings behind these choices are in
 //! `docs/history-validate.md`.
@@ -144,7 +144,7 @@ impl Batch {
     /// `num_vertices` vertices of which at most `named` have a tuple, and
     /// `workers` threads: 66 bytes and 2 per worker for each named vertex
     /// (with each chunk's rounding to a whole tile, and one block more),
-    /// and 8 a vertex for the numbering and the walks' levels.
+    /// and 6 1/8 a vertex for the numbering and the walks' levels.
     pub fn dense_bytes_for(num_vertices: u64, named: u64, workers: usize) -> u64 {
         let chunks = num_vertices.div_ceil(VERTEX_GRAIN as u64) + 1;
         let cells = named.min(num_vertices) + (TILE as u64 - 1) * chunks + BLOCK as u64;
@@ -241,20 +241,70 @@ impl Batch {
         let stray = AtomicBool::new(false);
         let (reached, depth, claimed) = match &self.numbering {
             None => {
+                // Each chunk's vertices are written straight into row `lane`
+                // of their tiles: level and whole parent, or unreached (also
+                // the padding past `n`).
                 let fill = |first: usize, levels: &[u32], tiles: &mut [Tile]| {
-                    fill_tiles(first, levels, tiles, lane, layout, parents, n)
+                    // Row `lane` of a tile is one line of memory a KiB from
+                    // the next: ask for it ahead, so that the stores do not
+                    // wait on it.
+                    for tile in tiles.iter().take(FILL_AHEAD) {
+                        prefetch(&tile.0[lane]);
+                    }
+                    for t in 0..tiles.len() {
+                        if let Some(ahead) = tiles.get(t + FILL_AHEAD) {
+                            prefetch(&ahead.0[lane]);
+                        }
+                        let tile = &mut tiles[t];
+                        let at = t * TILE;
+                        // A reached vertex's parent is a checked id; others'
+                        // cells do not use theirs.
+                        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                        let parent = |i: usize| parents.parent(first + at + i) as u32;
+                        tile.0[lane] = match levels.get(at..at + TILE) {
+                            // Sixteen vertices of the graph (all tiles but
+                            // the last): no test per vertex.
+                            Some(level) => cells(
+                                level.try_into().expect("a tile's levels"),
+                                std::array::from_fn(parent),
+                                layout,
+                            ),
+                            // The last tile: padding past `n` is unreached
+                            // (and reads the last vertex's parent).
+                            None => cells(
+                                &std::array::from_fn(|i| {
+                                    levels.get(at + i).copied().unwrap_or(UNREACHED)
+                                }),
+                                std::array::from_fn(|i| parent(i.min(n - 1 - first - at))),
+                                layout,
+                            ),
+                        };
+                    }
+                    tree::count(levels.iter().copied())
                 };
-                let walk = || {};
-                checks_1_and_2(
-                    parents,
-                    root,
-                    levels,
-                    &self.levels,
-                    &mut self.tiles,
-                    TILE,
-                    fill,
-                    walk,
-                )?
+                // Only an array of this batch's length can be certified;
+                // any other goes to the walks, whose first check names the
+                // wrong length. (Not shared with the dense branch through
+                // one generic function: that measured 3-8% slower here.)
+                let certified = levels
+                    .filter(|_| parents.entries() == n)
+                    .and_then(|claims| {
+                        certify_and_fill_with(parents, root, claims, &mut self.tiles, TILE, fill)
+                    });
+                match certified {
+                    Some((reached, depth)) => (reached, depth, true),
+                    None => {
+                        tree::check_ranges(n, root, parents, &self.levels)?;
+                        let (reached, depth) = tree::walk_and_fill_with(
+                            parents,
+                            &self.levels,
+                            &mut self.tiles,
+                            TILE,
+                            fill,
+                        )?;
+                        (reached, depth, false)
+                    }
+                }
             }
             Some(numbering) => {
                 let fill = |first: usize, levels: &[u32], out: &mut [&mut [Tile]]| {
@@ -278,20 +328,36 @@ impl Batch {
                     chunks.push(own);
                     rest = after;
                 }
-                // A certificate that failed may have filled chunks with
-                // strays that the walks then fill again: only their fill
-                // counts.
-                let walk = || stray.store(false, Relaxed);
-                checks_1_and_2(
-                    parents,
-                    root,
-                    levels,
-                    &self.levels,
-                    &mut chunks,
-                    VERTEX_GRAIN,
-                    fill,
-                    walk,
-                )?
+                let certified = levels
+                    .filter(|_| parents.entries() == n)
+                    .and_then(|claims| {
+                        certify_and_fill_with(
+                            parents,
+                            root,
+                            claims,
+                            &mut chunks,
+                            VERTEX_GRAIN,
+                            fill,
+                        )
+                    });
+                match certified {
+                    Some((reached, depth)) => (reached, depth, true),
+                    None => {
+                        // A certificate that failed may have filled chunks
+                        // with strays that the walks fill again: only their
+                        // fill counts.
+                        stray.store(false, Relaxed);
+                        tree::check_ranges(n, root, parents, &self.levels)?;
+                        let (reached, depth) = tree::walk_and_fill_with(
+                            parents,
+                            &self.levels,
+                            &mut chunks,
+                            VERTEX_GRAIN,
+                            fill,
+                        )?;
+                        (reached, depth, false)
+                    }
+                }
             }
         };
         if depth > layout.max_level() || stray.load(Relaxed) {
@@ -395,89 +461,6 @@ impl Batch {
         );
         verdict
     }
-}
-
-/// Checks 1 and 2 on `parents` from `root`, each chunk's levels handed to
-/// `fill` with its part of `out` (`per` vertices an element), by the
-/// certificate `claims` where every claim holds on its own, else by the
-/// walks (`walk` runs first); its reached count, depth, and whether the
-/// claims were used.
-#[allow(clippy::too_many_arguments)]
-fn checks_1_and_2<P, T, F>(
-    parents: &P,
-    root: u64,
-    claims: Option<&[AtomicU8]>,
-    walk_levels: &[AtomicU32],
-    out: &mut [T],
-    per: usize,
-    fill: F,
-    walk: impl FnOnce(),
-) -> Result<(u64, u32, bool), Invalid>
-where
-    P: ParentArray + ?Sized,
-    T: Send,
-    F: Fn(usize, &[u32], &mut [T]) -> (u64, u32) + Sync,
-{
-    let n = walk_levels.len();
-    // Only an array of this batch's length can be certified; any other
-    // goes to the walks, whose first check names the wrong length.
-    let certified = claims
-        .filter(|_| parents.entries() == n)
-        .and_then(|claims| certify_and_fill_with(parents, root, claims, out, per, &fill));
-    if let Some((reached, depth)) = certified {
-        return Ok((reached, depth, true));
-    }
-    walk();
-    tree::check_ranges(n, root, parents, walk_levels)?;
-    let (reached, depth) = tree::walk_and_fill_with(parents, walk_levels, out, per, &fill)?;
-    Ok((reached, depth, false))
-}
-
-/// Writes row `lane` of `tiles`, the tiles of the vertices from `first`
-/// (a batch by id): level and whole parent, or unreached (also the padding
-/// past `n`). Returns the chunk's reached count and depth.
-fn fill_tiles<P: ParentArray + ?Sized>(
-    first: usize,
-    levels: &[u32],
-    tiles: &mut [Tile],
-    lane: usize,
-    layout: Layout,
-    parents: &P,
-    n: usize,
-) -> (u64, u32) {
-    // Row `lane` of a tile is one line of memory a KiB from the next: ask
-    // for it ahead, so that the stores do not wait on it.
-    for tile in tiles.iter().take(FILL_AHEAD) {
-        prefetch(&tile.0[lane]);
-    }
-    for t in 0..tiles.len() {
-        if let Some(ahead) = tiles.get(t + FILL_AHEAD) {
-            prefetch(&ahead.0[lane]);
-        }
-        let tile = &mut tiles[t];
-        let at = t * TILE;
-        // A reached vertex's parent is a checked id; others' cells do not
-        // use theirs.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let parent = |i: usize| parents.parent(first + at + i) as u32;
-        tile.0[lane] = match levels.get(at..at + TILE) {
-            // Sixteen vertices of the graph (all tiles but the last): no
-            // test per vertex.
-            Some(level) => cells(
-                level.try_into().expect("a tile's levels"),
-                std::array::from_fn(parent),
-                layout,
-            ),
-            // The last tile: padding past `n` is unreached (and reads the
-            // last vertex's parent).
-            None => cells(
-                &std::array::from_fn(|i| levels.get(at + i).copied().unwrap_or(UNREACHED)),
-                std::array::from_fn(|i| parent(i.min(n - 1 - first - at))),
-                layout,
-            ),
-        };
-    }
-    tree::count(levels.iter().copied())
 }
 
 /// Writes row `lane` of `tiles`, the tiles of the dense indices of the

@@ -165,7 +165,7 @@ pub(crate) fn judge_item(
         bad: 0,
     };
     let Some(numbering) = numbering else {
-        judge_run::<false>(form, &ends, words, words, &mut judged);
+        judge_run::<false>(form, &ends, words, &[], &mut judged);
         return (judged.nedge.map(u64::from), judged.bad);
     };
     let (rank_low, rank_high) = (numbering.block(low_block), numbering.block(high_block));
@@ -175,11 +175,9 @@ pub(crate) fn judge_item(
     let mut ready = 0..0;
     for (k, run) in words.chunks(AHEAD).enumerate() {
         for (d, &w) in next.iter_mut().zip(run) {
-            // Ends with a tuple: their entries are dense indices.
-            #[allow(clippy::cast_possible_truncation)] // dense indices below 2^26
-            let a = rank_low[w as usize & 0xffff] - low_base as u32;
-            #[allow(clippy::cast_possible_truncation)]
-            let b = rank_high[w as usize >> 16] - high_base as u32;
+            // Ends with a tuple: their entries are their dense offsets.
+            let a = u32::from(rank_low[w as usize & 0xffff]);
+            let b = u32::from(rank_high[w as usize >> 16]);
             prefetch(line(ends.low, a));
             prefetch(line(ends.high, b));
             *d = a | b << 16;
@@ -204,9 +202,9 @@ pub(crate) fn judge_item(
     (judged.nedge.map(u64::from), judged.bad)
 }
 
-/// Judges a run of `words` whose lines lie at `at` (the words themselves,
-/// or with `DENSE` their ends' dense offsets, already prefetched), in
-/// `form`.
+/// Judges a run of `words` in `form`: by id each word holds its ends'
+/// offsets itself (`at` is not read); with `DENSE` their ends' dense
+/// offsets are `at`, one a word, their lines already asked for.
 #[inline(always)]
 fn judge_run<const DENSE: bool>(
     form: Form,
@@ -249,9 +247,9 @@ struct Ends<'a> {
 }
 
 /// The batch's edge pass over one block pair's `words`, whose ends' lines
-/// lie at the offsets `at` (the words themselves, or with `DENSE` their
+/// lie at the words' own offsets (by id), or with `DENSE` at `at`, their
 /// ends' offsets among their blocks' dense indices, prefetched by the
-/// caller): per lane, each tuple counts toward nedge if its ends are
+/// caller: per lane, each tuple counts toward nedge if its ends are
 /// reached, fails check 4 if exactly one is or the levels differ by more
 /// than one, and marks the lower end's tree edge if the ends are one level
 /// apart and the lower names the upper as its parent.
@@ -261,7 +259,10 @@ fn judge_words<const DENSE: bool>(ends: &Ends<'_>, words: &[u32], at: &[u32], ju
     let unreached = ends.layout.unreached_level();
     let nedge = &mut judged.nedge;
     let mut bad = [false; LANES];
-    for (i, (&w, &d)) in words.iter().zip(at).enumerate() {
+    for (i, &w) in words.iter().enumerate() {
+        // By id a word is its own offsets, and its lines are asked for
+        // here; dense, the caller numbered and asked for them.
+        let d = if DENSE { at[i] } else { w };
         if !DENSE && let Some(&ahead) = words.get(i + AHEAD) {
             prefetch(line(ends.low, ahead & 0xffff));
             prefetch(line(ends.high, ahead >> 16));
@@ -320,7 +321,10 @@ unsafe fn judge_words_avx512<const DENSE: bool>(
         // bytes of one `__m512i`.
         unsafe { std::mem::transmute::<Line, __m512i>(*line) }
     };
-    for (i, (&w, &d)) in words.iter().zip(at).enumerate() {
+    for (i, &w) in words.iter().enumerate() {
+        // By id a word is its own offsets, and its lines are asked for
+        // here; dense, the caller numbered and asked for them.
+        let d = if DENSE { at[i] } else { w };
         if !DENSE && let Some(&ahead) = words.get(i + AHEAD) {
             prefetch(line(ends.low, ahead & 0xffff));
             prefetch(line(ends.high, ahead >> 16));
