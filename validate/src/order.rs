@@ -119,7 +119,7 @@ impl TupleBlocks {
 
     /// [`TupleBlocks::from_tuples`] of `len` [`PackedEdge`]s held in the
     /// first `7 len` bytes of `words`, in place: each record turned into
-    /// its sort key ([`PackedKey`]), sorted, and its word packed into the
+    /// its 7-byte sort key, sorted, and its word packed into the
     /// start of the same allocation, which then shrinks. No memory beyond
     /// the 7 bytes a tuple; the same words and items as from the same
     /// tuples unpacked. Every id must be below `num_vertices` and below
