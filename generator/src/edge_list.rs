@@ -19,6 +19,7 @@
 use crate::{Edge, Error, MAX_VERTICES, NarrowTuple, PackedEdge, Tuple};
 use memmap2::Mmap;
 use rayon::prelude::*;
+use std::borrow::Cow;
 
 /// Where an edge list's tuples live.
 enum Storage {
@@ -311,6 +312,30 @@ impl EdgeList {
         }
     }
 
+    /// The tuples in order as [`Edge`]s, `chunk` at a time (the last chunk
+    /// may be shorter): views of an unpacked list, unpacked copies of a
+    /// packed one's (8 `chunk` bytes each, made in parallel), so a writer
+    /// reads either kind with memory for one chunk. `chunk` must not be 0.
+    pub fn edge_chunks(&self, chunk: usize) -> impl Iterator<Item = Cow<'_, [Edge]>> + '_ {
+        assert!(chunk > 0, "chunks of at least one tuple");
+        let len = self.len();
+        (0..len.div_ceil(chunk)).map(move |c| {
+            let range = c * chunk..((c + 1) * chunk).min(len);
+            match self.tuples() {
+                ListTuples::Plain(edges) => Cow::Borrowed(&edges[range]),
+                ListTuples::Packed(records) => Cow::Owned(
+                    records[range]
+                        .par_iter()
+                        .map(|p| {
+                            let (u, v) = p.vertices();
+                            Edge::new(u, v)
+                        })
+                        .collect(),
+                ),
+            }
+        })
+    }
+
     /// True when the tuples are held packed, seven bytes each.
     pub fn is_packed(&self) -> bool {
         matches!(self.storage, Storage::Packed { .. })
@@ -584,6 +609,22 @@ mod tests {
             let again = list.to_packed().unwrap().unpack();
             assert_eq!(again.edges(), list.edges(), "{len} tuples");
         }
+    }
+
+    #[test]
+    fn edge_chunks_read_a_packed_list_as_its_edges() {
+        let edges: Vec<Edge> = (0..1000).map(|i| Edge::new(i % 7, i % 13)).collect();
+        let plain = EdgeList::new(13, edges.clone()).unwrap();
+        let packed = plain.to_packed().unwrap();
+        for chunk in [1, 3, 64, 999, 1000, 4096] {
+            for list in [&plain, &packed] {
+                let chunks: Vec<_> = list.edge_chunks(chunk).collect();
+                assert_eq!(chunks.len(), 1000usize.div_ceil(chunk));
+                assert_eq!(chunks.concat(), edges, "{chunk}");
+            }
+        }
+        let empty = EdgeList::new(1, Vec::new()).unwrap().to_packed().unwrap();
+        assert_eq!(empty.edge_chunks(8).count(), 0);
     }
 
     #[test]
