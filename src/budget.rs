@@ -82,9 +82,16 @@ pub fn rank_bfs_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 
     rows + engine + checking
 }
 
-/// Peak bytes of `graph500 generate`: the edge list.
-pub fn generate_bytes(m: u64) -> u64 {
-    EdgeList::bytes_for(m) + FIXED
+/// Peak bytes of `graph500 generate`: the edge list, `packed` (7 bytes a
+/// tuple, [`crate::Memory::Lean`]) or not (8); the writers unpack a packed
+/// list a chunk at a time, within [`FIXED`].
+pub fn generate_bytes(m: u64, packed: bool) -> u64 {
+    let list = if packed {
+        EdgeList::packed_bytes_for(m)
+    } else {
+        EdgeList::bytes_for(m)
+    };
+    list + FIXED
 }
 
 /// Peak bytes of `graph500 bfs`: edge list, graph, engine, and the `i64`

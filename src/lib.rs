@@ -52,7 +52,7 @@ pub use error::Error;
 pub use observe::{Event, Observer, Silent};
 pub use pass::Pass;
 pub use pass::bfs::{BfsChecker, BfsSearcher};
-pub use plan::{GeneratorKind, GeneratorSpec, GraphSource, KeyRule, Partitioning, Plan};
+pub use plan::{GeneratorKind, GeneratorSpec, GraphSource, KeyRule, Memory, Partitioning, Plan};
 pub use searches::{
     Checker, Failure, InvalidSearch, PassOutput, Prepared, Searcher, Searches, Searching,
     on_pool_worker, search_all, timed,

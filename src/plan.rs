@@ -154,11 +154,13 @@ impl GraphSource {
     /// The edge list and the rule for its keys; reports the progress of a
     /// generator to `observer`. For a `weighted` pass, the list carries one
     /// weight per tuple: generated, or read from the file (which must have
-    /// them).
+    /// them). A generated list is `packed` ([`generator::PackedEdge`]s)
+    /// if asked and its ids fit; a file's never is.
     pub(crate) fn load(
         &self,
         observer: &dyn Observer,
         weighted: Option<&Pass>,
+        packed: bool,
     ) -> Result<(EdgeList, KeyRule), Error> {
         let weights = weighted.is_some();
         match self {
@@ -169,7 +171,11 @@ impl GraphSource {
                     blocks: block_passes(weights) * g.num_blocks() as u64,
                 });
                 let done = || observer.block_generated();
-                let edges = g.generate_reporting(&done);
+                let edges = if packed {
+                    g.generate_packed_reporting(&done)
+                } else {
+                    g.generate_reporting(&done)
+                };
                 if !weights {
                     return Ok((edges, keys));
                 }
@@ -256,6 +262,52 @@ pub struct Plan {
     pub wide_ids: bool,
     /// In a distributed run, how the graph is laid over the ranks.
     pub partition: Partitioning,
+    /// How one process holds a generated edge list (`--memory`, resolved).
+    pub memory: Memory,
+}
+
+/// How one process holds a generated edge list until the block order
+/// (`--memory fast|lean`; `auto` is resolved before the plan is made:
+/// [`Plan::with_auto_memory`]). Either way the run generates the same
+/// tuples and builds the same graph, so every statistic but the times is
+/// the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Memory {
+    /// Eight bytes a tuple ([`generator::Edge`]): the faster kernel 1 and
+    /// block order.
+    #[default]
+    Fast,
+    /// A generated list of at most `2^28` vertices is held packed, seven
+    /// bytes a tuple ([`generator::PackedEdge`]), through kernel 1 and the
+    /// block order, which re-encodes it in its own allocation: one byte a
+    /// tuple off the peak of those phases, for kernel 1 about 1.09 times
+    /// and the block order 1.07-1.58 times as slow (at SCALE 24). Where the
+    /// list is read as [`generator::Edge`]s after kernel 1 (no block order,
+    /// or a pass that reads it in input order beside its weights) it is
+    /// unpacked in place first. A list read from a file stays as read.
+    Lean,
+}
+
+impl Memory {
+    /// `--memory auto` for a job whose estimate is `fast` bytes in the
+    /// fast layout and `lean` in the lean one: [`Memory::Lean`] when
+    /// `fast` exceeds the available memory and `lean` does not,
+    /// [`Memory::Fast`] otherwise (also when the available memory is
+    /// unknown). Costs a read of `/proc/meminfo`.
+    pub fn auto(fast: u64, lean: u64) -> Memory {
+        match crate::system::available_memory_bytes() {
+            Some(available) if fast > available && lean <= available => Memory::Lean,
+            _ => Memory::Fast,
+        }
+    }
+
+    /// `fast` or `lean`, as the option and the JSON name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Memory::Fast => "fast",
+            Memory::Lean => "lean",
+        }
+    }
 }
 
 /// How a distributed run lays the graph over its ranks (`--partition`).
@@ -296,7 +348,45 @@ impl Plan {
             force: false,
             wide_ids: false,
             partition: Partitioning::OneD,
+            memory: Memory::Fast,
         }
+    }
+
+    /// Whether one process holds this plan's list packed until the block
+    /// order: [`Memory::Lean`] on a generated graph whose ids fit a
+    /// [`generator::PackedEdge`] (at most `2^28` vertices).
+    pub fn packs_list(&self) -> bool {
+        self.memory == Memory::Lean
+            && matches!(&self.source, GraphSource::Generated(g)
+                if g.num_vertices() <= <generator::PackedEdge as generator::Tuple>::MAX_VERTICES)
+    }
+
+    /// The plan with `--memory auto` resolved for one process:
+    /// [`Memory::Lean`] when the estimate of the fast layout
+    /// ([`crate::memory_estimate`]) exceeds the available memory and the
+    /// lean one's does not, [`Memory::Fast`] otherwise (also when the
+    /// available memory is unknown, or the graph is read from a file,
+    /// whose list is never packed; [`Memory::auto`]).
+    pub fn with_auto_memory(self) -> Plan {
+        let GraphSource::Generated(spec) = &self.source else {
+            return Plan {
+                memory: Memory::Fast,
+                ..self
+            };
+        };
+        let (m, n) = (spec.num_edges(), spec.num_vertices());
+        let estimate = |memory| {
+            crate::memory_estimate(
+                &Plan {
+                    memory,
+                    ..self.clone()
+                },
+                m,
+                n,
+            )
+        };
+        let memory = Memory::auto(estimate(Memory::Fast), estimate(Memory::Lean));
+        Plan { memory, ..self }
     }
 
     /// The BFS kernel of the plan's first BFS pass, if it has one.

@@ -157,6 +157,10 @@ pub struct RunOptions {
     /// `--delta` of a run with `--sssp` (absent in a BFS-only run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sssp_delta: Option<f32>,
+    /// `--memory` as resolved: `fast` or `lean` ([`crate::Memory`]; absent
+    /// from reports written before the option).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<String>,
 }
 
 /// The graph of a run.
@@ -456,6 +460,7 @@ impl Plan {
             validate: self.validate,
             trace: self.trace,
             sssp_delta: delta,
+            memory: Some(self.memory.name().to_string()),
         }
     }
 

@@ -4,7 +4,8 @@
 //! list is the same for any thread count. The edge weights of kernel 3
 //! (SSSP) come in the same blocks, on request: one `f32` per tuple.
 
-use crate::{Edge, EdgeList, Tuple, WideEdge};
+use crate::edge_list::{packed_records, packed_words};
+use crate::{Edge, EdgeList, PackedEdge, Tuple, WideEdge};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -73,6 +74,28 @@ pub trait EdgeGenerator: Sync {
     fn generate_reporting(&self, block_done: &(dyn Fn() + Sync)) -> EdgeList {
         let edges = generate_blocks(self, 0..self.num_blocks(), block_done);
         EdgeList::from_trusted(self.num_vertices(), edges)
+    }
+
+    /// [`generate_reporting`](EdgeGenerator::generate_reporting) into a
+    /// packed list ([`PackedEdge`]s, 7 bytes a tuple: `7 M` bytes) when
+    /// every id fits one (`N <= 2^28`), an unpacked one otherwise. The
+    /// same tuples either way, so the same checksum and graph.
+    fn generate_packed_reporting(&self, block_done: &(dyn Fn() + Sync)) -> EdgeList {
+        let n = self.num_vertices();
+        if n as u64 > PackedEdge::MAX_VERTICES {
+            return self.generate_reporting(block_done);
+        }
+        let m = self.num_edges();
+        let mut words = packed_words(m);
+        fill_in_parallel(
+            packed_records(&mut words, m),
+            0,
+            block_done,
+            |block, out| {
+                PackedEdge::fill(self, block, out);
+            },
+        );
+        EdgeList::from_packed(n, words, m)
     }
 
     /// The blocks that rank `rank` of `ranks` generates in a distributed

@@ -8,14 +8,28 @@
 //! Weights (kernel 3, SSSP) are optional, one `f32` per tuple beside the
 //! tuples (`weights[i]` belongs to tuple `i`), present only when asked for
 //! ([`EdgeList::with_weights`]): each one [`is_weight`].
+//!
+//! A generated run's list may be packed, seven bytes a tuple
+//! ([`PackedEdge`], [`EdgeGenerator::generate_packed_reporting`](crate::EdgeGenerator::generate_packed_reporting)):
+//! whatever reads either kind reads [`EdgeList::tuples`], generic code
+//! through [`with_tuples!`](crate::with_tuples) (one body, monomorphised for
+//! each kind); [`EdgeList::unpack`] turns it into [`Edge`]s in place for
+//! readers of [`EdgeList::edges`].
 
-use crate::{Edge, Error, MAX_VERTICES, Tuple};
+use crate::{Edge, Error, MAX_VERTICES, NarrowTuple, PackedEdge, Tuple};
 use memmap2::Mmap;
 use rayon::prelude::*;
+use std::borrow::Cow;
 
 /// Where an edge list's tuples live.
 enum Storage {
     Owned(Vec<Edge>),
+    /// `len` [`PackedEdge`]s in the first `7 len` bytes of `words` (held
+    /// as `u32`s so that unpacking can turn the allocation into [`Edge`]s).
+    Packed {
+        words: Vec<u32>,
+        len: usize,
+    },
     /// A read-only map of a binary file; `start` is the byte offset of the
     /// first tuple (a multiple of 8, so the view is aligned), `weights`
     /// that of the first of `len` weights if the file has them (a
@@ -28,8 +42,30 @@ enum Storage {
     },
 }
 
-/// An ordered list of edge tuples, owned or memory-mapped from a file,
-/// with optional weights.
+/// The tuples of an [`EdgeList`] as they are held.
+#[derive(Clone, Copy, Debug)]
+pub enum ListTuples<'a> {
+    /// Eight bytes a tuple: an unpacked list.
+    Plain(&'a [Edge]),
+    /// Seven bytes a tuple: a packed list.
+    Packed(&'a [PackedEdge]),
+}
+
+/// `body` with `tuples` bound to the tuples of the [`EdgeList`] `list`, a
+/// slice of [`Edge`]s or of [`PackedEdge`]s (both [`NarrowTuple`]s): one
+/// body, compiled for each kind.
+#[macro_export]
+macro_rules! with_tuples {
+    ($list:expr, |$tuples:ident| $body:expr) => {
+        match $list.tuples() {
+            $crate::ListTuples::Plain($tuples) => $body,
+            $crate::ListTuples::Packed($tuples) => $body,
+        }
+    };
+}
+
+/// An ordered list of edge tuples, owned (as [`Edge`]s or packed) or
+/// memory-mapped from a file, with optional weights.
 pub struct EdgeList {
     num_vertices: usize,
     storage: Storage,
@@ -43,6 +79,7 @@ impl std::fmt::Debug for EdgeList {
             .field("num_vertices", &self.num_vertices)
             .field("num_edges", &self.len())
             .field("weighted", &self.weights().is_some())
+            .field("packed", &self.is_packed())
             .finish()
     }
 }
@@ -67,6 +104,68 @@ impl EdgeList {
             num_vertices,
             storage: Storage::Owned(edges),
             weights: None,
+        }
+    }
+
+    /// A packed list: `len` [`PackedEdge`]s in the first `7 len` bytes of
+    /// `words`, every id below `num_vertices` (the caller guarantees it).
+    pub(crate) fn from_packed(num_vertices: usize, words: Vec<u32>, len: usize) -> Self {
+        debug_assert!(num_vertices as u64 <= PackedEdge::MAX_VERTICES);
+        debug_assert!(words.len() * 4 >= 7 * len);
+        EdgeList {
+            num_vertices,
+            storage: Storage::Packed { words, len },
+            weights: None,
+        }
+    }
+
+    /// A packed copy of this list, weights included, if its ids fit a
+    /// [`PackedEdge`] (`N <= 2^28`); `None` otherwise. For tests and
+    /// comparisons: a run generates its packed list directly.
+    pub fn to_packed(&self) -> Option<EdgeList> {
+        if self.num_vertices as u64 > PackedEdge::MAX_VERTICES {
+            return None;
+        }
+        let mut words = packed_words(self.len());
+        let records = packed_records(&mut words, self.len());
+        with_tuples!(self, |tuples| records
+            .par_iter_mut()
+            .zip(tuples.par_iter())
+            .for_each(|(p, &e)| {
+                let (u, v) = e.ends();
+                *p = PackedEdge::from_ends(u, v);
+            }));
+        let mut list = EdgeList::from_packed(self.num_vertices, words, self.len());
+        list.weights = self.weights().map(<[f32]>::to_vec);
+        Some(list)
+    }
+
+    /// This list with its tuples as [`Edge`]s: a packed list is unpacked
+    /// in place (its allocation grows from 7 to 8 bytes a tuple, one
+    /// sequential pass from the back), any other comes back as it is.
+    /// Weights stay.
+    pub fn unpack(self) -> EdgeList {
+        let Storage::Packed { mut words, len } = self.storage else {
+            return self;
+        };
+        words.truncate((7 * len).div_ceil(4));
+        words.reserve_exact(2 * len - words.len());
+        words.resize(2 * len, 0);
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
+        // Record i moves from byte 7i to byte 8i: going from the back, each
+        // write lands on bytes of records already moved (or of none).
+        for i in (0..len).rev() {
+            let record: PackedEdge = bytemuck::pod_read_unaligned(&bytes[7 * i..7 * i + 7]);
+            let (u, v) = record.vertices();
+            bytes[8 * i..8 * i + 4].copy_from_slice(&u.to_ne_bytes());
+            bytes[8 * i + 4..8 * i + 8].copy_from_slice(&v.to_ne_bytes());
+        }
+        words.shrink_to(2 * len);
+        let edges: Vec<Edge> = bytemuck::allocation::cast_vec(words);
+        EdgeList {
+            num_vertices: self.num_vertices,
+            storage: Storage::Owned(edges),
+            weights: self.weights,
         }
     }
 
@@ -146,6 +245,12 @@ impl EdgeList {
         num_edges * size_of::<Edge>() as u64
     }
 
+    /// Bytes of a packed list of `num_edges` tuples ([`PackedEdge`]): 7
+    /// per tuple.
+    pub fn packed_bytes_for(num_edges: u64) -> u64 {
+        num_edges * size_of::<PackedEdge>() as u64
+    }
+
     /// Bytes of the weights of `num_edges` tuples: 4 per tuple.
     pub fn weight_bytes(num_edges: u64) -> u64 {
         num_edges * size_of::<f32>() as u64
@@ -172,7 +277,7 @@ impl EdgeList {
     pub fn len(&self) -> usize {
         match &self.storage {
             Storage::Owned(v) => v.len(),
-            Storage::Mapped { len, .. } => *len,
+            Storage::Packed { len, .. } | Storage::Mapped { len, .. } => *len,
         }
     }
 
@@ -181,23 +286,78 @@ impl EdgeList {
         self.len() == 0
     }
 
-    /// The tuples, in order.
+    /// The tuples, in order, as [`Edge`]s. Panics on a packed list
+    /// ([`EdgeList::is_packed`]): read it through [`EdgeList::tuples`], or
+    /// [`EdgeList::unpack`] it first.
     pub fn edges(&self) -> &[Edge] {
+        match self.tuples() {
+            ListTuples::Plain(edges) => edges,
+            ListTuples::Packed(_) => panic!("a packed list's tuples are read through tuples()"),
+        }
+    }
+
+    /// The tuples, in order, as they are held.
+    pub fn tuples(&self) -> ListTuples<'_> {
         match &self.storage {
-            Storage::Owned(v) => v,
+            Storage::Owned(v) => ListTuples::Plain(v),
+            Storage::Packed { words, len } => {
+                let bytes: &[u8] = bytemuck::cast_slice(words);
+                ListTuples::Packed(bytemuck::cast_slice(&bytes[..7 * len]))
+            }
             Storage::Mapped {
                 map, start, len, ..
-            } => bytemuck::cast_slice(&map[*start..*start + len * size_of::<Edge>()]),
+            } => ListTuples::Plain(bytemuck::cast_slice(
+                &map[*start..*start + len * size_of::<Edge>()],
+            )),
         }
+    }
+
+    /// The tuples in order as [`Edge`]s, `chunk` at a time (the last chunk
+    /// may be shorter): views of an unpacked list, unpacked copies of a
+    /// packed one's (8 `chunk` bytes each, made in parallel), so a writer
+    /// reads either kind with memory for one chunk. `chunk` must not be 0.
+    pub fn edge_chunks(&self, chunk: usize) -> impl Iterator<Item = Cow<'_, [Edge]>> + '_ {
+        assert!(chunk > 0, "chunks of at least one tuple");
+        let len = self.len();
+        (0..len.div_ceil(chunk)).map(move |c| {
+            let range = c * chunk..((c + 1) * chunk).min(len);
+            match self.tuples() {
+                ListTuples::Plain(edges) => Cow::Borrowed(&edges[range]),
+                ListTuples::Packed(records) => Cow::Owned(
+                    records[range]
+                        .par_iter()
+                        .map(|p| {
+                            let (u, v) = p.vertices();
+                            Edge::new(u, v)
+                        })
+                        .collect(),
+                ),
+            }
+        })
+    }
+
+    /// True when the tuples are held packed, seven bytes each.
+    pub fn is_packed(&self) -> bool {
+        matches!(self.storage, Storage::Packed { .. })
     }
 
     /// The owned tuples, for a caller that re-encodes them in place (any
     /// weights are dropped); a list that views a mapped file comes back
-    /// unchanged.
+    /// unchanged, and so does a packed list.
     pub fn into_tuples(self) -> Result<Vec<Edge>, EdgeList> {
         match self.storage {
             Storage::Owned(v) => Ok(v),
-            Storage::Mapped { .. } => Err(self),
+            Storage::Packed { .. } | Storage::Mapped { .. } => Err(self),
+        }
+    }
+
+    /// A packed list's allocation and its number of tuples: the
+    /// [`PackedEdge`]s are the first `7 len` bytes of the words (any
+    /// weights are dropped). Any other list comes back unchanged.
+    pub fn into_packed_words(self) -> Result<(Vec<u32>, usize), EdgeList> {
+        match self.storage {
+            Storage::Packed { words, len } => Ok((words, len)),
+            _ => Err(self),
         }
     }
 
@@ -208,7 +368,10 @@ impl EdgeList {
 
     /// The number of self-loop tuples. One parallel pass.
     pub fn self_loops(&self) -> usize {
-        self.edges().par_iter().filter(|e| e.is_self_loop()).count()
+        with_tuples!(self, |tuples| tuples
+            .par_iter()
+            .filter(|e| e.is_self_loop())
+            .count())
     }
 
     /// A 64-bit checksum of the tuples and their order (not cryptographic).
@@ -219,7 +382,7 @@ impl EdgeList {
     /// vertex count is mixed in too. One parallel pass.
     pub fn checksum(&self) -> u64 {
         EdgeList::finish_checksum(
-            EdgeList::checksum_terms(self.edges(), 0),
+            with_tuples!(self, |tuples| EdgeList::checksum_terms(tuples, 0)),
             self.num_vertices as u64,
         )
     }
@@ -248,23 +411,33 @@ impl EdgeList {
     /// Fails with the first tuple (by position) that names a vertex out of range.
     fn check_ids(&self) -> Result<(), Error> {
         let n = self.num_vertices as u64;
-        let edges = self.edges();
-        let bad = par::first_index(edges.len(), |i| {
-            u64::from(edges[i].u) >= n || u64::from(edges[i].v) >= n
-        });
+        let bad = with_tuples!(self, |tuples| par::first_index(tuples.len(), |i| {
+            let (u, v) = tuples[i].ends();
+            u >= n || v >= n
+        })
+        .map(|i| (i, tuples[i].ends())));
         match bad {
             None => Ok(()),
-            Some(i) => {
-                let e = self.edges()[i];
-                Err(Error::VertexOutOfRange {
-                    edge: i as u64,
-                    u: e.u.into(),
-                    v: e.v.into(),
-                    num_vertices: n,
-                })
-            }
+            Some((i, (u, v))) => Err(Error::VertexOutOfRange {
+                edge: i as u64,
+                u,
+                v,
+                num_vertices: n,
+            }),
         }
     }
+}
+
+/// Zeroed room for `len` [`PackedEdge`]s: `7 len` bytes, rounded up to
+/// whole `u32`s.
+pub(crate) fn packed_words(len: usize) -> Vec<u32> {
+    bytemuck::zeroed_vec((7 * len).div_ceil(4))
+}
+
+/// The `len` [`PackedEdge`]s at the start of `words`.
+pub(crate) fn packed_records(words: &mut [u32], len: usize) -> &mut [PackedEdge] {
+    let bytes: &mut [u8] = bytemuck::cast_slice_mut(words);
+    bytemuck::cast_slice_mut(&mut bytes[..7 * len])
 }
 
 /// Weights are below this, 2^64: a shortest path has fewer than 2^32
@@ -410,6 +583,48 @@ mod tests {
         assert_ne!(base, EdgeList::weights_checksum(&[0.25, 0.5, 0.0]));
         assert_ne!(base, EdgeList::weights_checksum(&[0.5, 0.25, -0.0]));
         assert_ne!(base, EdgeList::weights_checksum(&[0.5, 0.25]));
+    }
+
+    #[test]
+    fn a_packed_copy_unpacks_to_the_same_tuples_and_weights() {
+        let top = (1 << 28) - 1;
+        let edges = vec![Edge::new(0, top), Edge::new(top, top), Edge::new(5, 3)];
+        let plain = EdgeList::new(1 << 28, edges.clone())
+            .unwrap()
+            .with_weights(vec![0.5, 0.25, 0.0])
+            .unwrap();
+        let packed = plain.to_packed().unwrap();
+        assert!(packed.is_packed());
+        assert_eq!(packed.checksum(), plain.checksum());
+        assert_eq!(packed.self_loops(), 1);
+        assert_eq!(packed.weights(), plain.weights());
+        let back = packed.unpack();
+        assert!(!back.is_packed());
+        assert_eq!(back.edges(), &edges[..]);
+        assert_eq!(back.weights(), Some(&[0.5, 0.25, 0.0][..]));
+        // Any length: the packed bytes end anywhere in their last word.
+        for len in 0..9 {
+            let list = EdgeList::new(1 << 28, edges.iter().copied().cycle().take(len).collect());
+            let list = list.unwrap();
+            let again = list.to_packed().unwrap().unpack();
+            assert_eq!(again.edges(), list.edges(), "{len} tuples");
+        }
+    }
+
+    #[test]
+    fn edge_chunks_read_a_packed_list_as_its_edges() {
+        let edges: Vec<Edge> = (0..1000).map(|i| Edge::new(i % 7, i % 13)).collect();
+        let plain = EdgeList::new(13, edges.clone()).unwrap();
+        let packed = plain.to_packed().unwrap();
+        for chunk in [1, 3, 64, 999, 1000, 4096] {
+            for list in [&plain, &packed] {
+                let chunks: Vec<_> = list.edge_chunks(chunk).collect();
+                assert_eq!(chunks.len(), 1000usize.div_ceil(chunk));
+                assert_eq!(chunks.concat(), edges, "{chunk}");
+            }
+        }
+        let empty = EdgeList::new(1, Vec::new()).unwrap().to_packed().unwrap();
+        assert_eq!(empty.edge_chunks(8).count(), 0);
     }
 
     #[test]

@@ -38,7 +38,7 @@ mod scramble;
 mod tuple;
 
 pub use blocks::{EDGES_PER_BLOCK, EdgeGenerator, generate_blocks, generate_weights};
-pub use edge_list::{EdgeList, WEIGHT_LIMIT, is_weight};
+pub use edge_list::{EdgeList, ListTuples, WEIGHT_LIMIT, is_weight};
 pub use error::{Error, FileError};
 pub use kronecker::{
     DEFAULT_EDGEFACTOR, DEFAULT_SEED, Kronecker, MAX_EDGEFACTOR, MAX_SCALE, MAX_WIDE_SCALE,
@@ -48,7 +48,7 @@ pub use mrg::{Mrg, Transition};
 pub use random::{BlockJumps, SeedStreams, Stream, uniform_below, unit_f32};
 pub use reference::{REFERENCE_USER_SEEDS, ReferenceKronecker, RootCandidates};
 pub use scramble::Scrambler;
-pub use tuple::{Edge, Tuple, WideEdge};
+pub use tuple::{Edge, NarrowTuple, PackedEdge, Tuple, WideEdge};
 
 /// A vertex id. Ids run from 0 to `num_vertices - 1`.
 pub type Vertex = u32;

@@ -1,9 +1,12 @@
-//! The edge tuple types: [`Edge`] (32-bit ends, what one process holds)
-//! and [`WideEdge`] (64-bit ends, for distributed runs beyond SCALE 31),
-//! and the [`Tuple`] trait that generators and kernels use for either.
+//! The edge tuple types: [`Edge`] (32-bit ends, what one process holds),
+//! [`PackedEdge`] (two 28-bit ends in 7 bytes, a generated run's list up
+//! to SCALE 28) and [`WideEdge`] (64-bit ends, for distributed runs beyond
+//! SCALE 31), and the [`Tuple`] trait that generators and kernels use for
+//! any of them ([`NarrowTuple`] for those whose ends are [`Vertex`]es).
 
 use crate::edge_list::mix64;
 use crate::{EdgeGenerator, MAX_VERTICES, Vertex};
+use std::cell::RefCell;
 
 /// One undirected edge tuple `(u, v)`. `u == v` is a self-loop.
 ///
@@ -116,5 +119,134 @@ impl Tuple for WideEdge {
 
     fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]) {
         generator.fill_block_wide(block, out);
+    }
+}
+
+/// A tuple whose ends are [`Vertex`]es: what kernel 1 of one process
+/// reads, monomorphised for each ([`Edge`] and [`PackedEdge`]).
+pub trait NarrowTuple: Tuple {
+    /// `(u, v)`.
+    fn vertices(self) -> (Vertex, Vertex);
+}
+
+impl NarrowTuple for Edge {
+    #[inline(always)]
+    fn vertices(self) -> (Vertex, Vertex) {
+        (self.u, self.v)
+    }
+}
+
+/// Bits of each end of a [`PackedEdge`].
+const PACKED_BITS: u32 = 28;
+
+/// One undirected edge tuple in seven bytes: `u` in the low 28 bits and `v`
+/// in the next 28 of a little-endian 56-bit number. Alignment 1, so a
+/// list of them is `7 M` bytes with no padding: a generated run holds its
+/// list this way while its ids fit ([`PackedEdge::MAX_VERTICES`], SCALE
+/// 28), 1 byte a tuple less than [`Edge`]s.
+#[repr(transparent)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct PackedEdge([u8; 7]);
+
+impl PackedEdge {
+    /// The 56-bit number.
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        let b = self.0;
+        u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            | u64::from(u16::from_le_bytes([b[4], b[5]])) << 32
+            | u64::from(b[6]) << 48
+    }
+
+    /// The record of the 56-bit number `bits`.
+    #[inline(always)]
+    fn of_bits(bits: u64) -> PackedEdge {
+        let b = bits.to_le_bytes();
+        PackedEdge([b[0], b[1], b[2], b[3], b[4], b[5], b[6]])
+    }
+}
+
+impl std::fmt::Debug for PackedEdge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (u, v) = self.vertices();
+        write!(f, "PackedEdge({u}, {v})")
+    }
+}
+
+impl NarrowTuple for PackedEdge {
+    #[inline(always)]
+    fn vertices(self) -> (Vertex, Vertex) {
+        let bits = self.bits();
+        let mask = (1 << PACKED_BITS) - 1;
+        // Both halves are below 2^28.
+        #[allow(clippy::cast_possible_truncation)]
+        ((bits & mask) as Vertex, (bits >> PACKED_BITS) as Vertex)
+    }
+}
+
+thread_local! {
+    /// A worker's block of [`Edge`]s, filled and then packed: one
+    /// allocation a thread instead of one a block.
+    static UNPACKED: RefCell<Vec<Edge>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Tuple for PackedEdge {
+    const MAX_VERTICES: u64 = 1 << PACKED_BITS;
+
+    #[inline]
+    fn from_ends(u: u64, v: u64) -> Self {
+        debug_assert!(u < Self::MAX_VERTICES && v < Self::MAX_VERTICES);
+        PackedEdge::of_bits(u | v << PACKED_BITS)
+    }
+
+    #[inline]
+    fn ends(self) -> (u64, u64) {
+        let (u, v) = self.vertices();
+        (u.into(), v.into())
+    }
+
+    /// The generator's [`Edge`]s, packed.
+    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]) {
+        UNPACKED.with_borrow_mut(|edges| {
+            edges.clear();
+            edges.resize(out.len(), Edge::default());
+            generator.fill_block(block, edges);
+            for (packed, e) in out.iter_mut().zip(edges.iter()) {
+                *packed = PackedEdge::from_ends(e.u.into(), e.v.into());
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_packed_record_round_trips_every_boundary_id() {
+        let top = PackedEdge::MAX_VERTICES - 1;
+        let ids = [
+            0,
+            1,
+            2,
+            0xFF,
+            0x100,
+            0xFFFF,
+            1 << 24,
+            top >> 1,
+            top - 1,
+            top,
+        ];
+        for u in ids {
+            for v in ids {
+                let e = PackedEdge::from_ends(u, v);
+                assert_eq!(e.ends(), (u, v));
+                assert_eq!(e.is_self_loop(), u == v);
+                assert_eq!(e.checksum_key(), Edge::from_ends(u, v).checksum_key());
+            }
+        }
+        assert_eq!(size_of::<PackedEdge>(), 7);
+        assert_eq!(align_of::<PackedEdge>(), 1);
+        assert_eq!(PackedEdge::MAX_VERTICES, 1 << 28);
     }
 }

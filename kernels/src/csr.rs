@@ -43,7 +43,7 @@
 
 use crate::hubs::{HubAsk, Hubs};
 use crate::{Backend, NO_PARENT, Parents};
-use generator::{Edge, EdgeList, Vertex};
+use generator::{EdgeList, NarrowTuple, Vertex, with_tuples};
 pub use offsets::Offsets;
 pub(crate) use offsets::RowEnd;
 use par::hint::LineWriter;
@@ -91,11 +91,18 @@ impl Csr {
     /// Kernel 1: builds the graph of `edges`, on rayon's current pool
     /// ([`Csr::build_on`]).
     pub fn from_edge_list(edges: &EdgeList) -> Csr {
-        Csr::build_on(Backend::Rayon, edges.num_vertices(), edges.edges())
+        Csr::from_list_on(Backend::Rayon, edges)
+    }
+
+    /// [`Csr::build_on`] the tuples of `edges` as they are held (packed or
+    /// not).
+    pub fn from_list_on(backend: Backend, edges: &EdgeList) -> Csr {
+        let n = edges.num_vertices();
+        with_tuples!(edges, |tuples| Csr::build_on(backend, n, tuples))
     }
 
     /// [`Csr::build_on`] rayon's current pool.
-    pub fn build(num_vertices: usize, edges: &[Edge]) -> Csr {
+    pub fn build<T: NarrowTuple>(num_vertices: usize, edges: &[T]) -> Csr {
         Csr::build_on(Backend::Rayon, num_vertices, edges)
     }
 
@@ -104,18 +111,25 @@ impl Csr {
     /// `backend`'s current pool, in at most [`Csr::parts`] parts; the same
     /// graph on either backend and for any thread count. Reads the tuples
     /// twice and writes and rereads `targets` once; O(M + N P / 2^b) work.
-    pub fn build_on(backend: Backend, num_vertices: usize, edges: &[Edge]) -> Csr {
+    /// Compiled for each tuple type ([`generator::Edge`],
+    /// [`generator::PackedEdge`]).
+    pub fn build_on<T: NarrowTuple>(backend: Backend, num_vertices: usize, edges: &[T]) -> Csr {
         Csr::build_ends_on(backend, num_vertices, edges, 2 * edges.len() as u64)
     }
 
     /// [`Csr::build_on`] with narrow offsets if `arcs` (at least the
     /// graph's arcs) fit them; tests pass more to build wide ones.
-    fn build_ends_on(backend: Backend, num_vertices: usize, edges: &[Edge], arcs: u64) -> Csr {
+    fn build_ends_on<T: NarrowTuple>(
+        backend: Backend,
+        num_vertices: usize,
+        edges: &[T],
+        arcs: u64,
+    ) -> Csr {
         if Offsets::narrow_fits(arcs) {
-            let (offsets, targets) = build_rows::<u32, u32>(backend, num_vertices, edges, &[]);
+            let (offsets, targets) = build_rows::<u32, u32, T>(backend, num_vertices, edges, &[]);
             Csr::from_parts_on(backend, Offsets::Narrow(offsets), targets)
         } else {
-            let (offsets, targets) = build_rows::<u32, u64>(backend, num_vertices, edges, &[]);
+            let (offsets, targets) = build_rows::<u32, u64, T>(backend, num_vertices, edges, &[]);
             Csr::from_parts_on(backend, Offsets::Wide(offsets), targets)
         }
     }
@@ -261,10 +275,10 @@ impl Csr {
 /// documentation): the offsets (as `O`, which must hold the arcs' count)
 /// and the rows' words, `W::unpacked` of each arc, in the order of their
 /// tuples. `weights` is empty, or one weight per tuple for a weighted `W`.
-pub(crate) fn build_rows<W: Word, O: RowEnd>(
+pub(crate) fn build_rows<W: Word, O: RowEnd, T: NarrowTuple>(
     backend: Backend,
     num_vertices: usize,
-    edges: &[Edge],
+    edges: &[T],
     weights: &[f32],
 ) -> (Vec<O>, Vec<W>) {
     let blocks = Blocks::new(num_vertices);
@@ -291,10 +305,10 @@ impl Staging {
 
 /// [`build_rows`], the scatter staged as `staging` says (direct if
 /// `None`; only an unweighted build can be staged).
-fn build_rows_as<W: Word, O: RowEnd>(
+fn build_rows_as<W: Word, O: RowEnd, T: NarrowTuple>(
     backend: Backend,
     num_vertices: usize,
-    edges: &[Edge],
+    edges: &[T],
     weights: &[f32],
     staging: Option<Staging>,
 ) -> (Vec<O>, Vec<W>) {
@@ -306,7 +320,7 @@ fn build_rows_as<W: Word, O: RowEnd>(
 
     let parts = Csr::parts(num_vertices, edges.len(), backend.threads());
     let piece_len = edges.len().div_ceil(parts).max(1);
-    let pieces: Vec<&[Edge]> = edges.chunks(piece_len).collect();
+    let pieces: Vec<&[T]> = edges.chunks(piece_len).collect();
     let piece_weights: Vec<&[f32]> = if W::WEIGHTED {
         assert_eq!(weights.len(), edges.len(), "one weight per tuple");
         weights.chunks(piece_len).collect()
@@ -401,11 +415,11 @@ impl Blocks {
     }
 
     /// Pass 1 for one part: its arcs per block. Self-loops are not arcs.
-    fn count(self, piece: &[Edge]) -> Vec<u32> {
+    fn count<T: NarrowTuple>(self, piece: &[T]) -> Vec<u32> {
         let mut counts = vec![0; self.count];
-        for e in piece.iter().filter(|e| !e.is_self_loop()) {
-            counts[self.of(e.u)] += 1;
-            counts[self.of(e.v)] += 1;
+        for (u, v) in arcs_of(piece) {
+            counts[self.of(u)] += 1;
+            counts[self.of(v)] += 1;
         }
         counts
     }
@@ -508,10 +522,10 @@ impl<'a, W: Word> Bins<'a, W> {
     /// unless `W` is weighted). Self-loops are not arcs. Staged
     /// ([`Bins::scatter_staged`]) if `staging` says so; the rows are the
     /// same either way.
-    fn scatter(
+    fn scatter<T: NarrowTuple>(
         mut self,
         blocks: Blocks,
-        piece: &[Edge],
+        piece: &[T],
         weights: &[f32],
         staging: Option<Staging>,
     ) {
@@ -520,19 +534,15 @@ impl<'a, W: Word> Bins<'a, W> {
                 self.scatter_staged(writer, blocks, piece, staging);
                 return;
             }
-            let arcs = piece.iter().enumerate().filter(|(_, e)| !e.is_self_loop());
-            for (i, e) in arcs {
+            let arcs = piece
+                .iter()
+                .map(|e| e.vertices())
+                .enumerate()
+                .filter(|(_, (u, v))| u != v);
+            for (i, (u, v)) in arcs {
                 let weight = if W::WEIGHTED { weights[i] } else { 0.0 };
-                self.push(
-                    writer,
-                    blocks.of(e.u),
-                    W::waiting(blocks.pack(e.u, e.v), weight),
-                );
-                self.push(
-                    writer,
-                    blocks.of(e.v),
-                    W::waiting(blocks.pack(e.v, e.u), weight),
-                );
+                self.push(writer, blocks.of(u), W::waiting(blocks.pack(u, v), weight));
+                self.push(writer, blocks.of(v), W::waiting(blocks.pack(v, u), weight));
             }
         });
         self.finish();
@@ -546,11 +556,11 @@ impl<'a, W: Word> Bins<'a, W> {
     /// now used one group's worth (64 KiB) at a time. Both stages keep the
     /// tuples' order within a block, so the rows are those of the direct
     /// scatter. Costs one more write and read of 8 bytes per arc.
-    fn scatter_staged(
+    fn scatter_staged<T: NarrowTuple>(
         &mut self,
         writer: &mut LineWriter<'a>,
         blocks: Blocks,
-        piece: &[Edge],
+        piece: &[T],
         staging: Staging,
     ) {
         let groups = blocks.count.div_ceil(1 << staging.group_bits);
@@ -562,16 +572,16 @@ impl<'a, W: Word> Bins<'a, W> {
         let mut counts = vec![0usize; groups];
         for chunk in piece.chunks((staging.arcs / 2).max(1)) {
             counts.fill(0);
-            for e in chunk.iter().filter(|e| !e.is_self_loop()) {
-                counts[group_of(e.u)] += 1;
-                counts[group_of(e.v)] += 1;
+            for (u, v) in arcs_of(chunk) {
+                counts[group_of(u)] += 1;
+                counts[group_of(v)] += 1;
             }
             let total = counts.iter().sum();
             let mut stage = Bins::<u64>::new(runs(&mut staged[..total], &counts));
             LineWriter::scope(|stage_writer| {
-                for e in chunk.iter().filter(|e| !e.is_self_loop()) {
-                    stage.push(stage_writer, group_of(e.u), staged_arc(e.u, e.v));
-                    stage.push(stage_writer, group_of(e.v), staged_arc(e.v, e.u));
+                for (u, v) in arcs_of(chunk) {
+                    stage.push(stage_writer, group_of(u), staged_arc(u, v));
+                    stage.push(stage_writer, group_of(v), staged_arc(v, u));
                 }
             });
             stage.finish();
@@ -617,6 +627,12 @@ impl<'a, W: Word> Bins<'a, W> {
             slice.copy_from_slice(&line[from..from + slice.len()]);
         }
     }
+}
+
+/// The ends of the tuples of `piece` that are not self-loops, in order.
+#[inline(always)]
+fn arcs_of<T: NarrowTuple>(piece: &[T]) -> impl Iterator<Item = (Vertex, Vertex)> + '_ {
+    piece.iter().map(|e| e.vertices()).filter(|(u, v)| u != v)
 }
 
 /// `slice` cut into consecutive runs of the given lengths (their sum at

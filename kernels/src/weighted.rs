@@ -16,7 +16,7 @@
 
 use crate::csr::{Offsets, build_rows};
 use crate::{Backend, Csr};
-use generator::{Edge, Vertex};
+use generator::{NarrowTuple, Vertex};
 
 mod relabel;
 pub use relabel::Labels;
@@ -58,7 +58,7 @@ pub struct WeightedCsr {
 
 impl WeightedCsr {
     /// [`WeightedCsr::build_on`] rayon's current pool.
-    pub fn build(num_vertices: usize, edges: &[Edge], weights: &[f32]) -> WeightedCsr {
+    pub fn build<T: NarrowTuple>(num_vertices: usize, edges: &[T], weights: &[f32]) -> WeightedCsr {
         WeightedCsr::build_on(Backend::Rayon, num_vertices, edges, weights)
     }
 
@@ -66,15 +66,16 @@ impl WeightedCsr {
     /// vertices, `weights[i]` on both arcs of tuple `i`. Every id must be
     /// below `num_vertices` and there must be one weight per tuple (panics
     /// otherwise). Parallel on `backend`'s current pool; the same passes
-    /// and cost as [`Csr::build_on`] with twice the bytes per arc.
-    pub fn build_on(
+    /// and cost as [`Csr::build_on`] with twice the bytes per arc; compiled
+    /// for each tuple type as it is.
+    pub fn build_on<T: NarrowTuple>(
         backend: Backend,
         num_vertices: usize,
-        edges: &[Edge],
+        edges: &[T],
         weights: &[f32],
     ) -> WeightedCsr {
         assert_eq!(weights.len(), edges.len(), "one weight per tuple");
-        let (offsets, arcs) = build_rows::<u64, u64>(backend, num_vertices, edges, weights);
+        let (offsets, arcs) = build_rows::<u64, u64, T>(backend, num_vertices, edges, weights);
         WeightedCsr::of_rows(offsets, arcs)
     }
 

@@ -3,7 +3,7 @@
 //! nothing below this module sees a clap type.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use harness::{GeneratorKind, GeneratorSpec, GraphSource, Pass, Plan};
+use harness::{GeneratorKind, GeneratorSpec, GraphSource, Memory, Pass, Plan};
 use kernels::SsspParams;
 use std::path::PathBuf;
 
@@ -104,6 +104,24 @@ pub(crate) struct Budget {
     /// Run even when the memory estimate exceeds the available memory.
     #[arg(long)]
     pub(crate) force: bool,
+    /// How a generated edge list is held: fast (8 bytes a tuple), lean (7
+    /// bytes a tuple through kernel 1 and the block order, about 1.1x and
+    /// 1.1-1.6x their time), or auto (lean only when fast's memory estimate
+    /// exceeds the available memory and lean's does not). A list read from
+    /// a file is held as read.
+    #[arg(long, value_enum, value_name = "M", default_value_t = MemoryArg::Auto)]
+    pub(crate) memory: MemoryArg,
+}
+
+/// `--memory`, as the command line names the layouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum MemoryArg {
+    /// Eight bytes a tuple: the faster kernel 1 and block order.
+    Fast,
+    /// Seven bytes a tuple until the block order (up to SCALE 28).
+    Lean,
+    /// Lean only when fast would not fit and lean would.
+    Auto,
 }
 
 /// The subcommands.
@@ -374,7 +392,7 @@ impl RunArgs {
         let sssp = (self.sssp)
             .then(|| self.delta.map_or(Ok(by_size), SsspParams::new))
             .transpose()?;
-        Ok(Plan {
+        let plan = Plan {
             keys: usize::try_from(self.keys)?,
             passes: std::iter::once(bfs).chain(sssp.map(Pass::Sssp)).collect(),
             backend: self.backend.into(),
@@ -384,7 +402,15 @@ impl RunArgs {
             wide_ids: self.wide_ids,
             partition: self.partition.into(),
             ..Plan::new(source)
-        })
+        };
+        let memory = match self.budget.memory {
+            MemoryArg::Fast => Memory::Fast,
+            MemoryArg::Lean => Memory::Lean,
+            MemoryArg::Auto if one_process => return Ok(plan.with_auto_memory()),
+            // Ranks never pack their lists.
+            MemoryArg::Auto => Memory::Fast,
+        };
+        Ok(Plan { memory, ..plan })
     }
 }
 

@@ -3,18 +3,19 @@
 //! `sssp` run over the ranks under mpirun.
 
 use crate::cli::args::{
-    self, BfsArgs, ConvertArgs, GenerateArgs, RunArgs, SearchArgs, SsspArgs, ValidateArgs,
+    self, BfsArgs, ConvertArgs, GenerateArgs, MemoryArg, RunArgs, SearchArgs, SsspArgs,
+    ValidateArgs,
 };
 use crate::cli::progress::Progress;
 use crate::cli::{console, interrupt, output};
 use anyhow::bail;
-use generator::EdgeList;
 use generator::format::{EdgeFormat, packed48};
+use generator::{EdgeList, PackedEdge, Tuple};
 use harness::Pass;
 use harness::block::INVALID_RUN;
 use harness::ranked::{FileSearch, Searched};
 use harness::report::{self, Document};
-use harness::{InvalidSearch, Outcome, budget, timed};
+use harness::{InvalidSearch, Memory, Outcome, budget, timed};
 use kernels::{Backend, Csr, DeltaStepping, Kernel, SsspParams, WeightedCsr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -157,15 +158,26 @@ impl Commands<'_> {
         }
         let spec = args.kronecker.spec();
         spec.fits_one_process()?;
-        let edges_at = |scale: u32| {
+        // A packed list (lean) holds ids below 2^28; a larger graph's is not.
+        let packable = spec.num_vertices() <= <PackedEdge as Tuple>::MAX_VERTICES;
+        let bytes_at = |scale: u32, memory: Memory| {
             let m = spec.edgefactor << scale;
             let weights = if args.weights {
                 EdgeList::weight_bytes(m)
             } else {
                 0
             };
-            budget::generate_bytes(m) + weights
+            budget::generate_bytes(m, memory == Memory::Lean && packable) + weights
         };
+        let memory = match args.budget.memory {
+            MemoryArg::Fast => Memory::Fast,
+            MemoryArg::Lean => Memory::Lean,
+            MemoryArg::Auto => Memory::auto(
+                bytes_at(spec.scale, Memory::Fast),
+                bytes_at(spec.scale, Memory::Lean),
+            ),
+        };
+        let edges_at = |scale: u32| bytes_at(scale, memory);
         budget::check(
             edges_at(spec.scale),
             &format!(
@@ -176,8 +188,13 @@ impl Commands<'_> {
             self.force,
         )?;
         let (generator, _) = spec.build()?;
+        // The writers read a packed list as it is: the file's bytes are the
+        // same either way.
         let (edges, seconds) = timed(|| {
-            let edges = generator.generate();
+            let edges = match memory {
+                Memory::Fast => generator.generate(),
+                Memory::Lean => generator.generate_packed_reporting(&|| {}),
+            };
             if !args.weights {
                 return Ok(edges);
             }

@@ -18,7 +18,7 @@
 //! promises no allocation, runs last, after the others have warmed the
 //! pool's channels.
 
-use crate::cli::args::ProfileArgs;
+use crate::cli::args::{MemoryArg, ProfileArgs};
 use crate::cli::commands::write_text;
 use crate::cli::progress::Progress;
 use anyhow::bail;
@@ -127,8 +127,14 @@ pub(crate) fn profile(
         force,
     )?;
     let (generator, key_rule) = spec.build()?;
-    let edges = generator.generate();
+    // Lean packs the list through kernel 1 only: its checker reads it
+    // unpacked, so the profile's peak is the same (auto is fast).
+    let edges = match args.budget.memory {
+        MemoryArg::Lean => generator.generate_packed_reporting(&|| {}),
+        MemoryArg::Fast | MemoryArg::Auto => generator.generate(),
+    };
     let graph = Arc::new(Csr::from_edge_list(&edges));
+    let edges = edges.unpack();
     let keys = key_rule.choose(&graph, args.keys as usize)?;
     // Before the pipes rows, and dobfs/pipes last: see the module
     // documentation.

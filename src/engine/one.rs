@@ -17,7 +17,7 @@ use crate::observe::Observer;
 use crate::plan::{GeneratorSpec, GraphSource, KeyRule, Plan};
 use crate::searches::{PassOutput, Searching, on_pool_worker};
 use crate::{Error, budget, system};
-use generator::EdgeList;
+use generator::{EdgeList, with_tuples};
 use kernels::{Bfs, Csr, SearchKey, WeightedCsr};
 use std::sync::Arc;
 use std::time::Instant;
@@ -104,11 +104,21 @@ pub(crate) struct OneView<'a> {
 /// (8 bytes a tuple while copied, 4 after) and holds every structure while
 /// its batches run; one that does not keeps the larger of the loading and
 /// the batched searches' peaks ([`crate::Pass::batched_peak`]).
+///
+/// Under [`Memory::Lean`](crate::Memory::Lean) ([`Plan::packs_list`]) the
+/// list counts 7 bytes a tuple where it stays packed until the block order
+/// re-encodes it in place; a run that keeps the list, or puts nothing in
+/// block order, unpacks it to 8 after kernel 1.
 pub fn memory_estimate(plan: &Plan, m: u64, n: u64) -> u64 {
     let blocked = blocks_tuples(plan, plan.keys);
     let copy = blocked && reads_list(&plan.passes);
+    let list = if plan.packs_list() && blocked && !copy {
+        EdgeList::packed_bytes_for(m)
+    } else {
+        EdgeList::bytes_for(m)
+    };
     let passes = plan.passes.iter();
-    let held = EdgeList::bytes_for(m)
+    let held = list
         + budget::FIXED
         + passes
             .map(|p| p.one_process_bytes(m, n, plan.validate))
@@ -149,7 +159,9 @@ impl Engine for OneProcess<'_> {
     }
 
     fn load(&mut self, plan: &Plan, observer: &dyn Observer) -> Result<(), Error> {
-        let (edges, key_rule) = plan.source.load(observer, plan.weighted_pass())?;
+        let (edges, key_rule) =
+            plan.source
+                .load(observer, plan.weighted_pass(), plan.packs_list())?;
         self.input = Some(Input::List(edges));
         self.key_rule = Some(key_rule);
         Ok(())
@@ -182,10 +194,12 @@ impl Engine for OneProcess<'_> {
     fn build(&mut self, plan: &Plan) -> OneGraph {
         let backend = plan.backend;
         let edges = self.list();
-        let (n, tuples) = (edges.num_vertices(), edges.edges());
+        let n = edges.num_vertices();
         match edges.weights() {
             Some(weights) if plan.needs_weights() => {
-                let weighted = WeightedCsr::build_on(backend, n, tuples, weights);
+                let weighted = with_tuples!(edges, |tuples| WeightedCsr::build_on(
+                    backend, n, tuples, weights
+                ));
                 let graph = weighted.unweighted_on(backend);
                 // Split rows are also renumbered by degree, for kernel 3
                 // only (the BFS graph keeps the original labels).
@@ -199,7 +213,7 @@ impl Engine for OneProcess<'_> {
                 }
             }
             _ => OneGraph {
-                graph: Some(Arc::new(Csr::build_on(backend, n, tuples))),
+                graph: Some(Arc::new(Csr::from_list_on(backend, edges))),
                 weighted: None,
             },
         }
@@ -210,13 +224,17 @@ impl Engine for OneProcess<'_> {
         rule.choose(graph.graph.as_ref().expect("built"), plan.keys)
     }
 
+    /// A packed list ([`Plan::packs_list`]) that is not put in block order
+    /// is unpacked here, in place: kernel 1 was its last reader that takes
+    /// either kind.
     fn ready(&mut self, plan: &Plan, keys: usize) -> TupleOrder {
-        if !blocks_tuples(plan, keys) {
-            return TupleOrder::Input;
-        }
         let Some(Input::List(edges)) = self.input.take() else {
             unreachable!("loaded, not yet re-encoded")
         };
+        if !blocks_tuples(plan, keys) {
+            self.input = Some(Input::List(edges.unpack()));
+            return TupleOrder::Input;
+        }
         let (input, order) = block_order(edges, reads_list(&plan.passes));
         self.input = Some(input);
         order
@@ -258,10 +276,11 @@ impl Engine for OneProcess<'_> {
 }
 
 /// Re-encodes the tuples in block order for the validators that read any
-/// order: in place when the run owns them and need not `keep` the list, as
-/// a copy when they are a read-only mapped file or kept and the copy (8
-/// bytes a tuple until re-encoded) fits in the available memory; otherwise
-/// the list stays as it is.
+/// order: in place (packed or not) when the run owns them and need not
+/// `keep` the list, as a copy when they are a read-only mapped file or kept
+/// (a kept packed list is unpacked in place first) and the copy (8 bytes a
+/// tuple until re-encoded) fits in the available memory; otherwise the
+/// list stays as it is.
 fn block_order(edges: EdgeList, keep: bool) -> (Input, TupleOrder) {
     let n = edges.num_vertices();
     let start = Instant::now();
@@ -276,6 +295,8 @@ fn block_order(edges: EdgeList, keep: bool) -> (Input, TupleOrder) {
         copied,
     };
     if keep {
+        // The list stays for a reader of `Edge`s.
+        let edges = edges.unpack();
         return match copy_of(&edges) {
             Some(tuples) => {
                 let blocks = blocked(tuples);
@@ -284,8 +305,8 @@ fn block_order(edges: EdgeList, keep: bool) -> (Input, TupleOrder) {
             None => (Input::List(edges), TupleOrder::Input),
         };
     }
-    match edges.into_tuples() {
-        Ok(tuples) => (Input::Blocks(blocked(tuples)), order(false)),
+    match on_pool_worker(|| TupleBlocks::from_list(edges)) {
+        Ok(blocks) => (Input::Blocks(blocks), order(false)),
         Err(mapped) => match copy_of(&mapped) {
             Some(tuples) => (Input::Blocks(blocked(tuples)), order(true)),
             None => (Input::List(mapped), TupleOrder::Input),

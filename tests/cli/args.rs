@@ -160,8 +160,8 @@ fn wide_ids_and_2d_are_refused_in_one_process_and_shown_only_with_mpi() {
 }
 
 /// Every option a command's `--help` lists is in that command's row of the
-/// guide's table (the shared --threads, --force and --quiet are described
-/// once below it).
+/// guide's table (the shared --threads, --force, --memory and --quiet are
+/// described once below it).
 #[test]
 fn every_option_of_every_command_is_in_its_row_of_the_guide() {
     let guide = guide();
@@ -186,7 +186,16 @@ fn every_option_of_every_command_is_in_its_row_of_the_guide() {
                 continue;
             };
             let name = option.split([' ', '=', '<']).next().unwrap();
-            if ["--help", "--version", "--threads", "--force", "--quiet"].contains(&name) {
+            if [
+                "--help",
+                "--version",
+                "--threads",
+                "--force",
+                "--memory",
+                "--quiet",
+            ]
+            .contains(&name)
+            {
                 continue;
             }
             let listed = rows.iter().any(|row| {

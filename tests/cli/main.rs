@@ -7,6 +7,7 @@
 mod args;
 mod failures;
 mod formats;
+mod memory;
 mod pairs;
 mod plot;
 mod profile;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::{Kronecker, MAX_SCALE, ReferenceKronecker};
+use crate::{Kronecker, ListTuples, MAX_SCALE, ReferenceKronecker};
 
 fn both(scale: u32) -> [Box<dyn EdgeGenerator>; 2] {
     [
@@ -134,4 +134,64 @@ fn weights_are_not_the_edges_draws() {
 fn narrow_tuples_refuse_a_graph_they_cannot_name() {
     let g = Kronecker::new(MAX_SCALE + 1, 1, 1).unwrap();
     let _: Vec<Edge> = generate_blocks(&g, 0..1, &|| {});
+}
+
+#[test]
+fn packed_generation_holds_the_same_tuples_on_any_thread_count() {
+    for g in both(12) {
+        let plain = g.generate();
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let packed = pool.install(|| g.generate_packed_reporting(&|| {}));
+            assert!(packed.is_packed() && !plain.is_packed(), "{}", g.name());
+            assert_eq!(packed.len(), plain.len());
+            assert_eq!(packed.checksum(), plain.checksum(), "{}", g.name());
+            assert_eq!(packed.self_loops(), plain.self_loops());
+            let ListTuples::Packed(records) = packed.tuples() else {
+                panic!("packed")
+            };
+            let ends = |e: Edge| (u64::from(e.u), u64::from(e.v));
+            assert!(
+                records
+                    .iter()
+                    .zip(plain.edges())
+                    .all(|(p, &e)| p.ends() == ends(e))
+            );
+            assert_eq!(packed.unpack().edges(), plain.edges(), "{}", g.name());
+        }
+    }
+}
+
+/// A generator of `2^29` vertices and no tuples: too many ids to pack.
+struct Empty29;
+
+impl EdgeGenerator for Empty29 {
+    fn scale(&self) -> u32 {
+        29
+    }
+    fn edgefactor(&self) -> u64 {
+        0
+    }
+    fn name(&self) -> &'static str {
+        "empty"
+    }
+    fn label(&self) -> String {
+        "empty".into()
+    }
+    fn fill_block(&self, _: usize, _: &mut [Edge]) {}
+    fn fill_block_wide(&self, _: usize, _: &mut [WideEdge]) {}
+    fn fill_weights(&self, _: usize, _: &mut [f32]) {}
+}
+
+#[test]
+fn a_graph_of_more_than_2_to_the_28_vertices_stays_unpacked() {
+    let list = Empty29.generate_packed_reporting(&|| {});
+    assert!(!list.is_packed());
+    assert_eq!(list.num_vertices(), 1 << 29);
+    assert!(list.to_packed().is_none());
+    let at_limit = EdgeList::new(1 << 28, vec![Edge::new(0, (1 << 28) - 1)]).unwrap();
+    assert!(at_limit.to_packed().unwrap().is_packed());
 }

@@ -291,8 +291,8 @@ pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
         weighted: edges.weights().is_some(),
     };
     out.write_all(&header.encode())?;
-    for chunk in edges.edges().chunks(1 << 16) {
-        out.write_all(&little_endian_bytes(chunk))?;
+    for chunk in edges.edge_chunks(1 << 16) {
+        out.write_all(&little_endian_bytes(&chunk))?;
     }
     match edges.weights() {
         Some(weights) => write_weights(out, weights),

@@ -28,7 +28,7 @@
 //! costs about one range per worker past its first fault.
 
 use super::Error;
-use crate::{Edge, Vertex};
+use crate::{Edge, EdgeList, Vertex};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -382,12 +382,12 @@ pub(crate) fn describe(path: &Path, text: &[u8], bad: &BadLine) -> Error {
     Error::format(path, format!("{place}: {}: {shown:?}", bad.why))
 }
 
-/// Formats `edges` as lines `u v` (each id plus `base`), or `u v w` with
-/// `weights` (the shortest decimal that reads back to the same `f32`), in
-/// parallel batches, and hands each batch to `sink` in order.
+/// Formats the tuples of `list` (packed or not) as lines `u v` (each id
+/// plus `base`), or `u v w` if it has weights (the shortest decimal that
+/// reads back to the same `f32`), in parallel batches, and hands each batch
+/// to `sink` in order.
 pub(crate) fn write_lines(
-    edges: &[Edge],
-    weights: Option<&[f32]>,
+    list: &EdgeList,
     base: u32,
     mut sink: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
@@ -397,7 +397,8 @@ pub(crate) fn write_lines(
     // memory, not format it faster.
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let batch = LINES_PER_CHUNK * 4 * rayon::current_num_threads().min(cores);
-    for (b, lines) in edges.chunks(batch).enumerate() {
+    let weights = list.weights();
+    for (b, lines) in list.edge_chunks(batch).enumerate() {
         let texts: Vec<Vec<u8>> = lines
             .par_chunks(LINES_PER_CHUNK)
             .enumerate()

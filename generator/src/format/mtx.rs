@@ -110,9 +110,7 @@ pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
         "% written by graph500: one entry per edge tuple, 1-based vertex ids"
     )?;
     writeln!(out, "{n} {n} {}", edges.len())?;
-    write_lines(edges.edges(), edges.weights(), 1, |text| {
-        out.write_all(text)
-    })
+    write_lines(edges, 1, |text| out.write_all(text))
 }
 
 /// The banner's first word, in any case.

@@ -22,7 +22,7 @@
 //! of ours and ignores the rest.
 
 use super::{decode_weights, in_file, map, open_regular};
-use crate::{Edge, EdgeList, Error, MAX_VERTICES};
+use crate::{Edge, EdgeList, Error, MAX_VERTICES, Tuple, with_tuples};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -56,8 +56,9 @@ pub struct PairTrailer {
 }
 
 impl PairTrailer {
-    /// The trailer of `edges`' tuples (one parallel pass over them).
-    pub fn of(edges: &[Edge]) -> Self {
+    /// The trailer of `edges`' tuples, of either width (one parallel pass
+    /// over them).
+    pub fn of<T: Tuple>(edges: &[T]) -> Self {
         PairTrailer {
             tuples: edges.len() as u64,
             checksum: EdgeList::checksum_terms(edges, 0),
@@ -190,7 +191,8 @@ pub fn write_weights(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<(
     match edges.weights() {
         Some(weights) => {
             super::write_weights(out, weights)?;
-            out.write_all(&PairTrailer::of(edges.edges()).encode())
+            let trailer = with_tuples!(edges, |tuples| PairTrailer::of(tuples));
+            out.write_all(&trailer.encode())
         }
         None => Ok(()),
     }
@@ -199,7 +201,7 @@ pub fn write_weights(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<(
 /// Encodes `edges`' tuples onto `out` as packed tuples, 768 KiB per write
 /// (the weights go to another file: [`write_weights`]).
 pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
-    for chunk in edges.edges().chunks(1 << 16) {
+    for chunk in edges.edge_chunks(1 << 16) {
         let bytes: Vec<u8> = chunk
             .iter()
             .flat_map(|e| encode(e.u.into(), e.v.into()))

@@ -46,9 +46,7 @@ pub fn read(path: &Path) -> Result<EdgeList, Error> {
 /// Encodes `edges` onto `out` as text, one `u v` line per tuple, or
 /// `u v w` if the list has weights.
 pub fn write(out: &mut dyn Write, edges: &EdgeList) -> std::io::Result<()> {
-    write_lines(edges.edges(), edges.weights(), 0, |text| {
-        out.write_all(text)
-    })
+    write_lines(edges, 0, |text| out.write_all(text))
 }
 
 /// One line: nothing, a comment, or two vertex ids and maybe a weight.

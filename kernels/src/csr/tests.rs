@@ -1,4 +1,5 @@
 use super::*;
+use generator::Edge;
 
 fn graph(n: usize, pairs: &[(u32, u32)]) -> Csr {
     let edges: Vec<Edge> = pairs.iter().map(|&(u, v)| Edge::new(u, v)).collect();
@@ -126,14 +127,93 @@ fn the_staged_scatter_builds_the_direct_scatters_rows() {
     for threads in [1, 2] {
         let (direct, staged) = par::in_pool(threads, || {
             (
-                build_rows_as::<u32, u64>(Backend::Rayon, n, &edges, &[], None),
-                build_rows_as::<u32, u64>(Backend::Rayon, n, &edges, &[], Some(small)),
+                build_rows_as::<u32, u64, _>(Backend::Rayon, n, &edges, &[], None),
+                build_rows_as::<u32, u64, _>(Backend::Rayon, n, &edges, &[], Some(small)),
             )
         })
         .unwrap();
         assert!(direct == staged, "{threads} threads");
+        let packed = generator::EdgeList::new(n as u64, edges.clone())
+            .unwrap()
+            .to_packed()
+            .unwrap();
+        let generator::ListTuples::Packed(records) = packed.tuples() else {
+            panic!("packed")
+        };
+        let packed_staged = par::in_pool(threads, || {
+            build_rows_as::<u32, u64, _>(Backend::Rayon, n, records, &[], Some(small))
+        })
+        .unwrap();
+        assert!(packed_staged == staged, "packed, {threads} threads");
     }
     assert_matches_adjacency(n, &edges);
+}
+
+#[test]
+fn packed_and_unpacked_lists_build_the_same_graphs() {
+    use crate::WeightedCsr;
+    use generator::EdgeGenerator;
+    let g = generator::Kronecker::new(12, 16, 5).unwrap();
+    let weights = generator::generate_weights(&g, 0..g.num_blocks(), &|| {});
+    let plain = g.generate();
+    let packed = g.generate_packed_reporting(&|| {});
+    assert!(packed.is_packed());
+    let generator::ListTuples::Packed(records) = packed.tuples() else {
+        panic!("packed")
+    };
+    let n = plain.num_vertices();
+    let expected = Csr::from_edge_list(&plain);
+    let expected_weighted = WeightedCsr::build(n, plain.edges(), &weights);
+    for backend in [Backend::Rayon, Backend::Pipes] {
+        for threads in [1, 2, 3] {
+            let (graph, weighted) = par::in_pool(threads, || {
+                (
+                    Csr::from_list_on(backend, &packed),
+                    WeightedCsr::build_on(backend, n, records, &weights),
+                )
+            })
+            .unwrap();
+            assert!(graph == expected, "{backend:?}, {threads} threads");
+            assert!(
+                weighted == expected_weighted,
+                "{backend:?}, {threads} threads"
+            );
+        }
+    }
+}
+
+#[test]
+fn packed_lists_of_small_scales_with_loops_and_duplicates_build_the_same_graphs() {
+    use generator::EdgeGenerator;
+    for scale in [1, 2, 5, 8, 10] {
+        let g = generator::Kronecker::new(scale, 16, u64::from(scale)).unwrap();
+        let n = g.num_vertices();
+        let mut edges = g.generate().edges().to_vec();
+        // Self-loops and repeated tuples on top of the generator's own.
+        let top = n as u32 - 1;
+        edges.extend(
+            [(0, 0), (top, top), (0, top), (0, top), (top, 0)].map(|(u, v)| Edge::new(u, v)),
+        );
+        edges.extend_from_within(..edges.len() / 4);
+        let plain = EdgeList::new(n as u64, edges).unwrap();
+        let packed = plain.to_packed().unwrap();
+        assert!(packed.is_packed());
+        assert_eq!(packed.checksum(), plain.checksum());
+        let expected = Csr::from_edge_list(&plain);
+        for threads in [1, 2] {
+            for backend in [Backend::Rayon, Backend::Pipes] {
+                let graph = par::in_pool(threads, || Csr::from_list_on(backend, &packed)).unwrap();
+                assert!(
+                    graph == expected,
+                    "SCALE {scale}, {backend:?}, {threads} threads"
+                );
+            }
+        }
+        assert!(
+            Csr::from_edge_list(&packed.unpack()) == expected,
+            "SCALE {scale}"
+        );
+    }
 }
 
 #[test]

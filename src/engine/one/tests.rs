@@ -388,3 +388,38 @@ fn a_stop_request_ends_the_run_between_searches() {
     assert!(matches!(run(&plan(true), &observer), Err(Error::Stopped)));
     assert_eq!(observer.1.into_inner(), 2);
 }
+
+#[test]
+fn the_lean_estimate_counts_7_bytes_a_tuple_only_where_the_list_stays_packed() {
+    let (m, n) = (16 << 26, 1 << 26);
+    let at = |keys, sssp: bool, memory| {
+        let mut p = Plan {
+            keys,
+            memory,
+            ..plan(true)
+        };
+        if sssp {
+            p = p.then(Pass::Sssp(kernels::SsspParams::DEFAULT));
+        }
+        memory_estimate(&p, m, n)
+    };
+    let lean = crate::Memory::Lean;
+    let fast = crate::Memory::Fast;
+    // Block order from the packed list: kernel 1's and the block order's
+    // phases are the peak at SCALE 26, one byte a tuple lower.
+    assert_eq!(at(64, false, fast) - at(64, false, lean), m);
+    // Input order, or a list kept beside its weights: unpacked to 8.
+    assert_eq!(at(4, false, fast), at(4, false, lean));
+    assert_eq!(at(64, true, fast), at(64, true, lean));
+    // A file's list is never packed.
+    let file = Plan {
+        memory: lean,
+        ..Plan::new(GraphSource::File {
+            path: "g.bin".into(),
+            format: generator::format::EdgeFormat::Binary,
+            seed: 1,
+        })
+    };
+    assert!(!file.packs_list());
+    assert_eq!(file.with_auto_memory().memory, fast);
+}
