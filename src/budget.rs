@@ -42,8 +42,8 @@ pub fn bfs_pass_bytes(m: u64, n: u64, kernel: Kernel, validate: bool) -> u64 {
 /// [`run_bytes`] counts the list's 8), the built graph without kernel 1's
 /// scratch, the engine and the batch (which replaces the validator), for
 /// the current pool's workers.
-pub fn batched_search_bytes(m: u64, n: u64, kernel: Kernel) -> u64 {
-    match batch_bytes(n) {
+pub fn batched_search_bytes(m: u64, n: u64, kernel: Kernel, cells: Cells) -> u64 {
+    match batch_bytes(n, cells) {
         0 => 0,
         batch => {
             TupleBlocks::bytes_for(m)
@@ -56,13 +56,42 @@ pub fn batched_search_bytes(m: u64, n: u64, kernel: Kernel) -> u64 {
 }
 
 /// The [`Batch`] of a run over `n` vertices that batches its BFS searches
-/// (at most `2^26` vertices; 0 above), for the current pool's workers.
-pub fn batch_bytes(n: u64) -> u64 {
-    if usize::try_from(n).is_ok_and(Batch::suits) {
-        Batch::bytes_for(n, rayon::current_num_threads())
-    } else {
-        0
+/// (at most `2^26` vertices; 0 above), with `cells`, for the current
+/// pool's workers.
+pub fn batch_bytes(n: u64, cells: Cells) -> u64 {
+    if !usize::try_from(n).is_ok_and(Batch::suits) {
+        return 0;
     }
+    let workers = rayon::current_num_threads();
+    match cells {
+        Cells::ById => Batch::bytes_for(n, workers),
+        Cells::Dense { named } => Batch::dense_bytes_for(n, named, workers),
+    }
+}
+
+/// Which vertices a BFS run's [`Batch`] keeps cells for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cells {
+    /// Every vertex ([`Batch::new`]).
+    ById,
+    /// The vertices with a tuple, at most `named` of them ([`Batch::dense`]).
+    Dense {
+        /// At most this many vertices have a tuple.
+        named: u64,
+    },
+}
+
+/// At most how many vertices a generated Graph500 Kronecker list of
+/// `scale` and `edgefactor` names, for the estimate of a dense batch: the
+/// expectation ([`generator::expected_named_vertices`]) with a margin of
+/// `N/128 + 4 sqrt(N)` (the count's standard deviation is below
+/// `sqrt(N)/2`), at most `N`.
+pub fn named_bound(scale: u32, edgefactor: u64) -> u64 {
+    let n = (scale as f64).exp2();
+    let bound = generator::expected_named_vertices(scale, edgefactor) + n / 128.0 + 4.0 * n.sqrt();
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let bound = bound.ceil() as u64;
+    bound.min(1u64 << scale)
 }
 
 /// What a BFS pass holds on one rank of `ranks` in a distributed run on

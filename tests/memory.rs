@@ -82,7 +82,7 @@ fn estimates_cover_the_measured_peaks() {
     // the batch (68 bytes a vertex) comes after kernel 1's scratch is gone.
     let (code, peak) = peak_of(&["--scale", "18", "--keys", "16", "-q", "--threads", "2"]);
     assert_eq!(code, 0);
-    let searching = budget::batched_search_bytes(m, n, dobfs);
+    let searching = budget::batched_search_bytes(m, n, dobfs, budget::Cells::ById);
     assert!(searching > 0, "SCALE 18 batches");
     let estimate = budget::run_bytes(m, n, dobfs, true).max(searching);
     assert_covers("batched run", estimate, peak, 1.5);

@@ -125,10 +125,16 @@ pub fn memory_estimate(plan: &Plan, m: u64, n: u64) -> u64 {
             .sum::<u64>()
         + if copy { EdgeList::bytes_for(m) } else { 0 };
     let passes = plan.passes.iter();
+    let cells = plan.batch_cells(n);
     match (blocked, copy) {
         (false, _) => held,
-        (true, true) => held + passes.map(|p| p.batch_bytes(n)).sum::<u64>(),
-        (true, false) => held.max(passes.map(|p| p.batched_peak(m, n)).max().unwrap_or(0)),
+        (true, true) => held + passes.map(|p| p.batch_bytes(n, cells)).sum::<u64>(),
+        (true, false) => held.max(
+            passes
+                .map(|p| p.batched_peak(m, n, cells))
+                .max()
+                .unwrap_or(0),
+        ),
     }
 }
 

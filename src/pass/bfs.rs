@@ -13,6 +13,7 @@
 //!   distributed validator, which proves the claims instead of finding the
 //!   levels (`certified`): both leave parents in the 1-D layout.
 
+use crate::Memory;
 use crate::report::{SearchRecord, TraceStep};
 use crate::searches::{Checker, Searcher};
 use dist::{Comm, DistBfs, DistValidator, GridBfs, Id, Partition};
@@ -81,10 +82,24 @@ impl<'a> BfsChecker<'a> {
     /// its [`TupleBlocks`]); allocates the validator
     /// ([`Validator::bytes_for`], or [`Batch::bytes_for`] when batched).
     pub fn new(tuples: impl Into<Tuples<'a>>) -> Self {
+        BfsChecker::with_memory(tuples, Memory::Fast)
+    }
+
+    /// A checker as [`BfsChecker::new`]; under [`Memory::Lean`] its batch
+    /// keeps cells for the vertices with a tuple only ([`Batch::dense`]:
+    /// the same verdicts, about 1.25 times the validation time at SCALE
+    /// 20, 1.7 bytes a tuple less at SCALE 24).
+    pub fn with_memory(tuples: impl Into<Tuples<'a>>, memory: Memory) -> Self {
         let tuples = tuples.into();
         let n = tuples.num_vertices();
         let judge = match tuples {
-            Tuples::Blocks(blocks) if Batch::suits(n) => Judge::Batched(Batch::new(n), blocks),
+            Tuples::Blocks(blocks) if Batch::suits(n) => {
+                let batch = match memory {
+                    Memory::Fast => Batch::new(n),
+                    Memory::Lean => Batch::dense(blocks),
+                };
+                Judge::Batched(batch, blocks)
+            }
             _ => Judge::Alone(Validator::new(n), tuples),
         };
         BfsChecker { judge }

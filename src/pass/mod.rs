@@ -96,10 +96,10 @@ impl Pass {
     }
 
     /// What its checker adds when it batches searches over block-ordered
-    /// tuples of `n` vertices (0 for a checker that does not).
-    pub fn batch_bytes(&self, n: u64) -> u64 {
+    /// tuples of `n` vertices, with `cells` (0 for a checker that does not).
+    pub fn batch_bytes(&self, n: u64, cells: budget::Cells) -> u64 {
         match self {
-            Pass::Bfs(_) => budget::batch_bytes(n),
+            Pass::Bfs(_) => budget::batch_bytes(n, cells),
             Pass::Sssp(_) => 0,
         }
     }
@@ -107,9 +107,9 @@ impl Pass {
     /// The peak of its batched searches over block-ordered tuples, when
     /// the list itself is no longer held (0 for a checker that does not
     /// batch).
-    pub fn batched_peak(&self, m: u64, n: u64) -> u64 {
+    pub fn batched_peak(&self, m: u64, n: u64, cells: budget::Cells) -> u64 {
         match self {
-            Pass::Bfs(kernel) => budget::batched_search_bytes(m, n, *kernel),
+            Pass::Bfs(kernel) => budget::batched_search_bytes(m, n, *kernel, cells),
             Pass::Sssp(_) => 0,
         }
     }
@@ -143,7 +143,7 @@ impl Pass {
                     kernel,
                     label,
                     searcher: BfsSearcher::new(engine, graph),
-                    checker: move || BfsChecker::new(tuples),
+                    checker: move || BfsChecker::with_memory(tuples, plan.memory),
                 })
             }
             Pass::Sssp(params) => {

@@ -390,13 +390,19 @@ fn a_stop_request_ends_the_run_between_searches() {
 }
 
 #[test]
-fn the_lean_estimate_counts_7_bytes_a_tuple_only_where_the_list_stays_packed() {
+fn the_lean_estimate_counts_7_bytes_a_tuple_only_where_the_list_stays_packed_and_a_dense_batch() {
     let (m, n) = (16 << 26, 1 << 26);
     let at = |keys, sssp: bool, memory| {
         let mut p = Plan {
             keys,
             memory,
-            ..plan(true)
+            passes: plan(true).passes,
+            ..Plan::new(GraphSource::Generated(GeneratorSpec {
+                kind: GeneratorKind::Xoshiro,
+                scale: 26,
+                edgefactor: 16,
+                seed: Some(1),
+            }))
         };
         if sssp {
             p = p.then(Pass::Sssp(kernels::SsspParams::DEFAULT));
@@ -408,9 +414,16 @@ fn the_lean_estimate_counts_7_bytes_a_tuple_only_where_the_list_stays_packed() {
     // Block order from the packed list: kernel 1's and the block order's
     // phases are the peak at SCALE 26, one byte a tuple lower.
     assert_eq!(at(64, false, fast) - at(64, false, lean), m);
-    // Input order, or a list kept beside its weights: unpacked to 8.
+    // Input order: unpacked to 8, and no batch.
     assert_eq!(at(4, false, fast), at(4, false, lean));
-    assert_eq!(at(64, true, fast), at(64, true, lean));
+    // A list kept beside its weights: unpacked to 8, and the dense batch
+    // (cells for about half the vertices at SCALE 26) instead of the one
+    // by id.
+    let by_id = crate::budget::batch_bytes(n, crate::budget::Cells::ById);
+    let named = crate::budget::named_bound(26, 16);
+    let dense = crate::budget::batch_bytes(n, crate::budget::Cells::Dense { named });
+    assert!(dense < by_id * 6 / 10, "{dense} against {by_id}");
+    assert_eq!(at(64, true, fast) - at(64, true, lean), by_id - dense);
     // A file's list is never packed.
     let file = Plan {
         memory: lean,
