@@ -172,9 +172,10 @@ pub(crate) fn judge_item(
     // Each run is numbered (and its lines prefetched) while the run before
     // it waits to be judged.
     let (mut now, mut next) = ([0u32; AHEAD], [0u32; AHEAD]);
-    let mut ready = 0..0;
-    for (k, run) in words.chunks(AHEAD).enumerate() {
-        for (d, &w) in next.iter_mut().zip(run) {
+    let (mut runs, mut ready) = (words.chunks(AHEAD), 0..0);
+    loop {
+        let run = runs.next();
+        for (d, &w) in next.iter_mut().zip(run.unwrap_or_default()) {
             // Ends with a tuple: their entries are their dense offsets.
             let a = u32::from(rank_low[w as usize & 0xffff]);
             let b = u32::from(rank_high[w as usize >> 16]);
@@ -182,24 +183,14 @@ pub(crate) fn judge_item(
             prefetch(line(ends.high, b));
             *d = a | b << 16;
         }
-        judge_run::<true>(
-            form,
-            &ends,
-            &words[ready.clone()],
-            &now[..ready.len()],
-            &mut judged,
-        );
+        let judged_now = (&words[ready.clone()], &now[..ready.len()]);
+        judge_run::<true>(form, &ends, judged_now.0, judged_now.1, &mut judged);
+        let Some(run) = run else {
+            return (judged.nedge.map(u64::from), judged.bad);
+        };
         std::mem::swap(&mut now, &mut next);
-        ready = k * AHEAD..k * AHEAD + run.len();
+        ready = ready.end..ready.end + run.len();
     }
-    judge_run::<true>(
-        form,
-        &ends,
-        &words[ready.clone()],
-        &now[..ready.len()],
-        &mut judged,
-    );
-    (judged.nedge.map(u64::from), judged.bad)
 }
 
 /// Judges a run of `words` in `form`: by id each word holds its ends'

@@ -94,14 +94,7 @@ impl TupleBlocks {
         for i in 0..kept {
             words[i] = words[2 * i + 1];
         }
-        words.truncate(kept);
-        words.shrink_to_fit();
-        TupleBlocks {
-            num_vertices,
-            words,
-            items,
-            self_loops,
-        }
+        TupleBlocks::packed(num_vertices, words, kept, items, self_loops)
     }
 
     /// Re-encodes the tuples of `list`, reusing its allocation: a packed
@@ -142,6 +135,18 @@ impl TupleBlocks {
             let key: PackedKey = bytemuck::pod_read_unaligned(&bytes[7 * i..7 * i + 7]);
             words[i] = key.word();
         }
+        TupleBlocks::packed(num_vertices, words, kept, items, self_loops)
+    }
+
+    /// The blocks of the first `kept` of `words`, packed in place; the
+    /// allocation shrinks to them.
+    fn packed(
+        num_vertices: usize,
+        mut words: Vec<u32>,
+        kept: usize,
+        items: Vec<Item>,
+        self_loops: usize,
+    ) -> TupleBlocks {
         words.truncate(kept);
         words.shrink_to_fit();
         TupleBlocks {
