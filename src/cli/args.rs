@@ -104,11 +104,13 @@ pub(crate) struct Budget {
     /// Run even when the memory estimate exceeds the available memory.
     #[arg(long)]
     pub(crate) force: bool,
-    /// How a generated edge list is held: fast (8 bytes a tuple), lean (7
-    /// bytes a tuple through kernel 1 and the block order, about 1.1x and
-    /// 1.1-1.6x their time), or auto (lean only when fast's memory estimate
-    /// exceeds the available memory and lean's does not). A list read from
-    /// a file is held as read.
+    /// How a generated edge list and the validator's batch are held: fast
+    /// (8 bytes a tuple, cells for every vertex), lean (7 bytes a tuple
+    /// through kernel 1 and the block order, about 1.1x and 1.1-1.6x their
+    /// time, and cells for the vertices with a tuple only, validation about
+    /// 1.25x), or auto (lean only when fast's memory estimate exceeds the
+    /// available memory and lean's does not). A list read from a file is
+    /// held as read.
     #[arg(long, value_enum, value_name = "M", default_value_t = MemoryArg::Auto)]
     pub(crate) memory: MemoryArg,
 }
@@ -118,7 +120,8 @@ pub(crate) struct Budget {
 pub(crate) enum MemoryArg {
     /// Eight bytes a tuple: the faster kernel 1 and block order.
     Fast,
-    /// Seven bytes a tuple until the block order (up to SCALE 28).
+    /// Seven bytes a tuple until the block order (up to SCALE 28), and a
+    /// dense validation batch.
     Lean,
     /// Lean only when fast would not fit and lean would.
     Auto,
