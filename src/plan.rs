@@ -424,3 +424,19 @@ impl Plan {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Guards `--memory auto`: lean only when fast would not fit in the
+    /// available memory and lean would (this machine's `MemAvailable`, far
+    /// from the figures used).
+    #[test]
+    fn auto_memory_is_lean_only_when_fast_does_not_fit_and_lean_does() {
+        let available = crate::system::available_memory_bytes().expect("/proc/meminfo");
+        assert_eq!(Memory::auto(available / 4, available / 8), Memory::Fast);
+        assert_eq!(Memory::auto(u64::MAX, 1 << 20), Memory::Lean);
+        assert_eq!(Memory::auto(u64::MAX, u64::MAX), Memory::Fast);
+    }
+}
