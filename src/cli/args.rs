@@ -127,6 +127,18 @@ pub(crate) enum MemoryArg {
     Auto,
 }
 
+impl MemoryArg {
+    /// The layout chosen: `fast` or `lean` as named, `auto` as `auto`
+    /// decides.
+    pub(crate) fn or_auto(self, auto: impl FnOnce() -> Memory) -> Memory {
+        match self {
+            MemoryArg::Fast => Memory::Fast,
+            MemoryArg::Lean => Memory::Lean,
+            MemoryArg::Auto => auto(),
+        }
+    }
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
@@ -406,13 +418,11 @@ impl RunArgs {
             partition: self.partition.into(),
             ..Plan::new(source)
         };
-        let memory = match self.budget.memory {
-            MemoryArg::Fast => Memory::Fast,
-            MemoryArg::Lean => Memory::Lean,
-            MemoryArg::Auto if one_process => return Ok(plan.with_auto_memory()),
-            // Ranks never pack their lists.
-            MemoryArg::Auto => Memory::Fast,
-        };
+        if self.budget.memory == MemoryArg::Auto && one_process {
+            return Ok(plan.with_auto_memory());
+        }
+        // Ranks never pack their lists: auto is fast there.
+        let memory = self.budget.memory.or_auto(|| Memory::Fast);
         Ok(Plan { memory, ..plan })
     }
 }

@@ -3,8 +3,7 @@
 //! `sssp` run over the ranks under mpirun.
 
 use crate::cli::args::{
-    self, BfsArgs, ConvertArgs, GenerateArgs, MemoryArg, RunArgs, SearchArgs, SsspArgs,
-    ValidateArgs,
+    self, BfsArgs, ConvertArgs, GenerateArgs, RunArgs, SearchArgs, SsspArgs, ValidateArgs,
 };
 use crate::cli::progress::Progress;
 use crate::cli::{console, interrupt, output};
@@ -169,14 +168,12 @@ impl Commands<'_> {
             };
             budget::generate_bytes(m, memory == Memory::Lean && packable) + weights
         };
-        let memory = match args.budget.memory {
-            MemoryArg::Fast => Memory::Fast,
-            MemoryArg::Lean => Memory::Lean,
-            MemoryArg::Auto => Memory::auto(
+        let memory = args.budget.memory.or_auto(|| {
+            Memory::auto(
                 bytes_at(spec.scale, Memory::Fast),
                 bytes_at(spec.scale, Memory::Lean),
-            ),
-        };
+            )
+        });
         let edges_at = |scale: u32| bytes_at(scale, memory);
         budget::check(
             edges_at(spec.scale),

@@ -18,14 +18,14 @@
 //! promises no allocation, runs last, after the others have warmed the
 //! pool's channels.
 
-use crate::cli::args::{MemoryArg, ProfileArgs};
+use crate::cli::args::ProfileArgs;
 use crate::cli::commands::write_text;
 use crate::cli::progress::Progress;
 use anyhow::bail;
 use harness::alloc_count::{AllocationCount, count_allocations};
 use harness::block::format_g;
 use harness::report::{Document, ProfileReport, ProfileRow};
-use harness::{BfsChecker, Checker, Searcher, budget, on_pool_worker, search_all};
+use harness::{BfsChecker, Checker, Memory, Searcher, budget, on_pool_worker, search_all};
 use kernels::{
     Backend, Bfs, Csr, DoParams, Kernel, Parents, PipesBfs, SearchKey, SearchStats, Sharing,
 };
@@ -129,9 +129,9 @@ pub(crate) fn profile(
     let (generator, key_rule) = spec.build()?;
     // Lean packs the list through kernel 1 only: its checker reads it
     // unpacked, so the profile's peak is the same (auto is fast).
-    let edges = match args.budget.memory {
-        MemoryArg::Lean => generator.generate_packed_reporting(&|| {}),
-        MemoryArg::Fast | MemoryArg::Auto => generator.generate(),
+    let edges = match args.budget.memory.or_auto(|| Memory::Fast) {
+        Memory::Lean => generator.generate_packed_reporting(&|| {}),
+        Memory::Fast => generator.generate(),
     };
     let graph = Arc::new(Csr::from_edge_list(&edges));
     let edges = edges.unpack();

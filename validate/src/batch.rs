@@ -282,29 +282,9 @@ impl Batch {
                     }
                     tree::count(levels.iter().copied())
                 };
-                // Only an array of this batch's length can be certified;
-                // any other goes to the walks, whose first check names the
-                // wrong length. (Not shared with the dense branch through
-                // one generic function: that measured 3-8% slower here.)
-                let certified = levels
-                    .filter(|_| parents.entries() == n)
-                    .and_then(|claims| {
-                        certify_and_fill_with(parents, root, claims, &mut self.tiles, TILE, fill)
-                    });
-                match certified {
-                    Some((reached, depth)) => (reached, depth, true),
-                    None => {
-                        tree::check_ranges(n, root, parents, &self.levels)?;
-                        let (reached, depth) = tree::walk_and_fill_with(
-                            parents,
-                            &self.levels,
-                            &mut self.tiles,
-                            TILE,
-                            fill,
-                        )?;
-                        (reached, depth, false)
-                    }
-                }
+                let walk = || {};
+                let out = &mut self.tiles[..];
+                checks_1_and_2(parents, root, levels, &self.levels, out, TILE, fill, walk)?
             }
             Some(numbering) => {
                 let fill = |first: usize, levels: &[u32], out: &mut [&mut [Tile]]| {
@@ -328,36 +308,20 @@ impl Batch {
                     chunks.push(own);
                     rest = after;
                 }
-                let certified = levels
-                    .filter(|_| parents.entries() == n)
-                    .and_then(|claims| {
-                        certify_and_fill_with(
-                            parents,
-                            root,
-                            claims,
-                            &mut chunks,
-                            VERTEX_GRAIN,
-                            fill,
-                        )
-                    });
-                match certified {
-                    Some((reached, depth)) => (reached, depth, true),
-                    None => {
-                        // A certificate that failed may have filled chunks
-                        // with strays that the walks fill again: only their
-                        // fill counts.
-                        stray.store(false, Relaxed);
-                        tree::check_ranges(n, root, parents, &self.levels)?;
-                        let (reached, depth) = tree::walk_and_fill_with(
-                            parents,
-                            &self.levels,
-                            &mut chunks,
-                            VERTEX_GRAIN,
-                            fill,
-                        )?;
-                        (reached, depth, false)
-                    }
-                }
+                // A certificate that failed may have filled chunks with
+                // strays that the walks fill again: only their fill counts.
+                let walk = || stray.store(false, Relaxed);
+                let out = &mut chunks[..];
+                checks_1_and_2(
+                    parents,
+                    root,
+                    levels,
+                    &self.levels,
+                    out,
+                    VERTEX_GRAIN,
+                    fill,
+                    walk,
+                )?
             }
         };
         if depth > layout.max_level() || stray.load(Relaxed) {
@@ -482,6 +446,41 @@ fn zeroed_levels(len: usize) -> Vec<AtomicU32> {
     unsafe {
         Vec::from_raw_parts(ptr.cast::<AtomicU32>(), len, capacity)
     }
+}
+
+/// Checks 1 and 2 on `parents` from `root`, each chunk's levels handed to
+/// `fill` with its part of `out` (`per` vertices an element): by the
+/// certificate `claims` if every claim holds on its own (only an array of
+/// the batch's length can be certified; any other goes to the walks, whose
+/// first check names the wrong length), else by the walks, after `walk`.
+/// Its reached count, depth, and whether the claims were used.
+#[allow(clippy::too_many_arguments)]
+fn checks_1_and_2<P, T, F>(
+    parents: &P,
+    root: u64,
+    claims: Option<&[AtomicU8]>,
+    walk_levels: &[AtomicU32],
+    out: &mut [T],
+    per: usize,
+    fill: F,
+    walk: impl FnOnce(),
+) -> Result<(u64, u32, bool), Invalid>
+where
+    P: ParentArray + ?Sized,
+    T: Send,
+    F: Fn(usize, &[u32], &mut [T]) -> (u64, u32) + Sync + Copy,
+{
+    let n = walk_levels.len();
+    let certified = claims
+        .filter(|_| parents.entries() == n)
+        .and_then(|claims| certify_and_fill_with(parents, root, claims, out, per, fill));
+    if let Some((reached, depth)) = certified {
+        return Ok((reached, depth, true));
+    }
+    walk();
+    tree::check_ranges(n, root, parents, walk_levels)?;
+    let (reached, depth) = tree::walk_and_fill_with(parents, walk_levels, out, per, fill)?;
+    Ok((reached, depth, false))
 }
 
 /// Writes row `lane` of `tiles`, the tiles of the dense indices of the
