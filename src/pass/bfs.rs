@@ -87,7 +87,7 @@ impl<'a> BfsChecker<'a> {
 
     /// A checker as [`BfsChecker::new`]; under [`Memory::Lean`] its batch
     /// keeps cells for the vertices with a tuple only ([`Batch::dense`]:
-    /// the same verdicts, about 1.25 times the validation time at SCALE
+    /// the same verdicts, about 1.25-1.29 times the validation time at SCALE
     /// 20, 1.7 bytes a tuple less at SCALE 24).
     pub fn with_memory(tuples: impl Into<Tuples<'a>>, memory: Memory) -> Self {
         let tuples = tuples.into();
