@@ -27,11 +27,14 @@
 //! tuple afterwards instead of 8. The radix sort beats rayon's comparison
 //! sort; rdst's standard tuning is a little faster but needs memory that
 //! grows with the graph, so the low-memory one is kept (figures in
-//! `docs/history-validate.md`).
+//! `docs/history-validate.md`). A packed list (7 bytes a tuple) is put in
+//! the same order in its own bytes by `order/packed.rs`.
 
-use generator::{Edge, EdgeList, NarrowTuple, PackedEdge, Vertex};
+use generator::{Edge, EdgeList, Vertex};
 use rayon::prelude::*;
 use rdst::{RadixKey, RadixSort};
+
+mod packed;
 
 /// Bits of a vertex id below its block number.
 const BLOCK_BITS: u32 = 16;
@@ -87,7 +90,7 @@ impl TupleBlocks {
         keys.radix_sort_builder().with_low_mem_tuner().sort();
         let kept = tuples.partition_point(|&e| e != SELF_LOOP);
         let self_loops = tuples.len() - kept;
-        let items = work_items(&tuples[..kept]);
+        let items = items_of(&tuples[..kept], |e| e.u, 0);
         let mut words: Vec<u32> = bytemuck::allocation::cast_vec(tuples);
         // Word i is the second half of tuple i, words 2i and 2i + 1: packing
         // forwards overwrites only words already read.
@@ -98,7 +101,7 @@ impl TupleBlocks {
     }
 
     /// Re-encodes the tuples of `list`, reusing its allocation: a packed
-    /// list ([`PackedEdge`]s) is sorted and packed in its own 7 bytes a
+    /// list ([`PackedEdge`](generator::PackedEdge)s) is sorted and packed in its own 7 bytes a
     /// tuple ([`TupleBlocks::from_packed`]), an owned unpacked one as
     /// [`TupleBlocks::from_tuples`]; a list that views a mapped file comes
     /// back unchanged. The same blocks either way.
@@ -108,34 +111,6 @@ impl TupleBlocks {
             Ok((words, len)) => Ok(TupleBlocks::from_packed(n, words, len)),
             Err(list) => list.into_tuples().map(|t| TupleBlocks::from_tuples(n, t)),
         }
-    }
-
-    /// [`TupleBlocks::from_tuples`] of `len` [`PackedEdge`]s held in the
-    /// first `7 len` bytes of `words`, in place: each record turned into
-    /// its 7-byte sort key, sorted, and its word packed into the
-    /// start of the same allocation, which then shrinks. No memory beyond
-    /// the 7 bytes a tuple; the same words and items as from the same
-    /// tuples unpacked. Every id must be below `num_vertices` and below
-    /// `2^28` (what a [`PackedEdge`] names).
-    pub fn from_packed(num_vertices: usize, mut words: Vec<u32>, len: usize) -> TupleBlocks {
-        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut words);
-        let keys: &mut [PackedKey] = bytemuck::cast_slice_mut(&mut bytes[..7 * len]);
-        keys.par_iter_mut()
-            .with_min_len(1 << 14)
-            .for_each(|k| *k = PackedKey::of(*k));
-        keys.radix_sort_builder().with_low_mem_tuner().sort();
-        let kept = keys.partition_point(|&k| k != PackedKey::SELF_LOOP);
-        let self_loops = len - kept;
-        let items = work_items(&keys[..kept]);
-        // Word i (bytes 4i..4i + 4) is read from record i (bytes 7i..7i + 7)
-        // before it is written: packing forwards overwrites only records
-        // already read.
-        for i in 0..kept {
-            let bytes: &[u8] = bytemuck::cast_slice(&words);
-            let key: PackedKey = bytemuck::pod_read_unaligned(&bytes[7 * i..7 * i + 7]);
-            words[i] = key.word();
-        }
-        TupleBlocks::packed(num_vertices, words, kept, items, self_loops)
     }
 
     /// The blocks of the first `kept` of `words`, packed in place; the
@@ -211,83 +186,6 @@ impl RadixKey for SortKey {
     }
 }
 
-/// A sorted tuple whose block pair can be read: the runs of one pair are
-/// found through it ([`run_starts`]).
-trait Coded: Sync {
-    /// The [`pair_code`] of the tuple's block pair.
-    fn code(&self) -> u32;
-}
-
-impl Coded for Edge {
-    #[inline]
-    fn code(&self) -> u32 {
-        self.u
-    }
-}
-
-/// A packed tuple (seven bytes, [`PackedEdge`]) as the sort sees it: a
-/// little-endian 56-bit key, the word in the low 32 bits and above it the
-/// block pair's [`pair_code`] in 24 bits (tiles of 7 bits: ids below
-/// `2^28` have block numbers below `2^12`), so keys sort as [`SortKey`]s
-/// of the same tuples do.
-#[repr(transparent)]
-#[derive(Clone, Copy, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
-struct PackedKey([u8; 7]);
-
-impl PackedKey {
-    /// A self-loop: all ones, sorting last; no other tuple's key (like
-    /// [`SELF_LOOP`]'s word, its word would be `u32::MAX` only for a pair
-    /// of two different blocks, whose code is not all ones).
-    const SELF_LOOP: PackedKey = PackedKey([0xff; 7]);
-
-    /// The key of `record`, a [`PackedEdge`] (turned and packed as
-    /// [`pack`] does).
-    fn of(record: PackedKey) -> PackedKey {
-        let e: PackedEdge = bytemuck::cast(record);
-        let (u, v) = e.vertices();
-        if u == v {
-            return PackedKey::SELF_LOOP;
-        }
-        let packed = pack(Edge::new(u, v));
-        let (low, high) = pair_of(packed.u);
-        let inside = (1 << TILE_BITS) - 1;
-        let code = (low >> TILE_BITS) << 17
-            | (high >> TILE_BITS) << 10
-            | (low & inside) << TILE_BITS
-            | (high & inside);
-        let b = (u64::from(code) << 32 | u64::from(packed.v)).to_le_bytes();
-        PackedKey([b[0], b[1], b[2], b[3], b[4], b[5], b[6]])
-    }
-
-    /// The packed word: the low 32 bits.
-    #[inline]
-    fn word(self) -> u32 {
-        let b = self.0;
-        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-    }
-}
-
-impl Coded for PackedKey {
-    /// The 24-bit code widened to [`pair_code`]'s layout.
-    #[inline]
-    fn code(&self) -> u32 {
-        let b = self.0;
-        let code = u32::from_le_bytes([b[4], b[5], b[6], 0]);
-        let inside = (1 << (2 * TILE_BITS)) - 1;
-        (code >> 17) << 21 | ((code >> 10) & 0x7f) << 10 | (code & inside)
-    }
-}
-
-impl RadixKey for PackedKey {
-    const LEVELS: usize = 7;
-
-    /// Byte `level` of the key, from the least significant.
-    #[inline]
-    fn get_level(&self, level: usize) -> u8 {
-        self.0[level]
-    }
-}
-
 /// A self-loop, packed: it sorts last, and no other tuple packs to it (a
 /// turned tuple of the last block pair has `a < b`, so its word is below
 /// `u32::MAX`).
@@ -333,19 +231,19 @@ fn pair_of(code: u32) -> (u32, u32) {
     )
 }
 
-/// Cuts sorted packed tuples into runs of one block pair, at most [`ITEM`]
-/// long.
-fn work_items<T: Coded>(sorted: &[T]) -> Vec<Item> {
-    let starts = run_starts(sorted);
+/// Cuts sorted packed tuples, whose block pairs' codes `code` reads, into
+/// runs of one block pair, at most [`ITEM`] long, numbered from `offset`.
+fn items_of<T: Sync>(sorted: &[T], code: impl Fn(&T) -> u32 + Sync, offset: usize) -> Vec<Item> {
+    let starts = run_starts(sorted, &code);
     let mut items = Vec::new();
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(sorted.len());
-        let (low, high) = pair_of(sorted[start].code());
+        let (low, high) = pair_of(code(&sorted[start]));
         let (low_base, high_base) = ((low as usize) << BLOCK_BITS, (high as usize) << BLOCK_BITS);
         for s in (start..end).step_by(ITEM) {
             items.push(Item {
-                start: s,
-                end: (s + ITEM).min(end),
+                start: offset + s,
+                end: offset + (s + ITEM).min(end),
                 low_base,
                 high_base,
             });
@@ -359,20 +257,20 @@ fn work_items<T: Coded>(sorted: &[T]) -> Vec<Item> {
 /// from run start to run start instead of comparing every neighbour:
 /// O(log) reads a run. (Comparing every neighbour in a parallel filter
 /// took 42 ms of the block order's 0.28 s at SCALE 20.)
-fn run_starts<T: Coded>(sorted: &[T]) -> Vec<usize> {
+fn run_starts<T: Sync>(sorted: &[T], code: &(impl Fn(&T) -> u32 + Sync)) -> Vec<usize> {
     const CHUNK: usize = 1 << 16;
     let chunks: Vec<Vec<usize>> = (0..sorted.len().div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let end = ((c + 1) * CHUNK).min(sorted.len());
             let mut i = c * CHUNK;
-            if i > 0 && sorted[i].code() == sorted[i - 1].code() {
-                i = next_run(sorted, i);
+            if i > 0 && code(&sorted[i]) == code(&sorted[i - 1]) {
+                i = next_run(sorted, code, i);
             }
             let mut starts = Vec::new();
             while i < end {
                 starts.push(i);
-                i = next_run(sorted, i);
+                i = next_run(sorted, code, i);
             }
             starts
         })
@@ -382,22 +280,22 @@ fn run_starts<T: Coded>(sorted: &[T]) -> Vec<usize> {
 
 /// The first position after `i` whose block pair differs from `i`'s, or
 /// the length: a galloping search.
-fn next_run<T: Coded>(sorted: &[T], i: usize) -> usize {
-    let code = sorted[i].code();
+fn next_run<T>(sorted: &[T], code: impl Fn(&T) -> u32, i: usize) -> usize {
+    let first = code(&sorted[i]);
     let (mut last, mut step) = (i, 1);
-    while last + step < sorted.len() && sorted[last + step].code() == code {
+    while last + step < sorted.len() && code(&sorted[last + step]) == first {
         last += step;
         step *= 2;
     }
     let bound = (last + step).min(sorted.len());
-    last + 1 + sorted[last + 1..bound].partition_point(|e| e.code() == code)
+    last + 1 + sorted[last + 1..bound].partition_point(|e| code(e) == first)
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn tuples(n: u32, m: u32) -> Vec<Edge> {
+    pub(super) fn tuples(n: u32, m: u32) -> Vec<Edge> {
         // A scattered but fixed sequence of tuples over n vertices, with
         // some self-loops.
         (0..m)
@@ -525,50 +423,9 @@ mod tests {
         let naive: Vec<usize> = (0..sorted.len())
             .filter(|&i| i == 0 || sorted[i].u != sorted[i - 1].u)
             .collect();
-        assert_eq!(run_starts(&sorted), naive);
-        assert_eq!(run_starts(&sorted[..1]), [0]);
-        assert!(run_starts::<Edge>(&[]).is_empty());
-    }
-
-    #[test]
-    fn a_packed_list_gives_the_blocks_of_the_same_tuples_unpacked() {
-        for (n, mut original) in [
-            (300_000, tuples(300_000, 200_000)),
-            (1 << 28, tuples((1 << 28) - 1, 100_000)),
-        ] {
-            // Boundary ids: both ends of the id range, in and across blocks.
-            let top = n - 1;
-            original.extend(
-                [(0, top), (top, top - 1), (top, 0), (top, top), (5, 0)]
-                    .map(|(u, v)| Edge::new(u, v)),
-            );
-            let list = EdgeList::new(n as u64, original.clone()).unwrap();
-            let expected = TupleBlocks::from_tuples(n as usize, original.clone());
-            for threads in [1, 2, 3] {
-                let packed = list.to_packed().unwrap();
-                let blocks = par::in_pool(threads, || TupleBlocks::from_list(packed).unwrap());
-                let blocks = blocks.unwrap();
-                assert_eq!(blocks.words, expected.words, "{threads} threads");
-                assert_eq!(blocks.items, expected.items, "{threads} threads");
-                assert_eq!(blocks.len(), expected.len());
-                assert_eq!(blocks.words.capacity(), blocks.words.len(), "shrunk");
-            }
-        }
-        // A generated list, packed as a run generates it: duplicates and
-        // self-loops of its own.
-        use generator::EdgeGenerator;
-        for scale in [3, 10, 14] {
-            let g = generator::Kronecker::new(scale, 16, 7).unwrap();
-            let plain = g.generate();
-            let expected = TupleBlocks::from_tuples(plain.num_vertices(), plain.edges().to_vec());
-            let blocks = TupleBlocks::from_list(g.generate_packed_reporting(&|| {})).unwrap();
-            assert_eq!(blocks.words, expected.words, "SCALE {scale}");
-            assert_eq!(blocks.items, expected.items, "SCALE {scale}");
-            assert_eq!(blocks.self_loops, expected.self_loops, "SCALE {scale}");
-        }
-        let loops = EdgeList::new(5, vec![Edge::new(3, 3); 4]).unwrap();
-        let loops = TupleBlocks::from_list(loops.to_packed().unwrap()).unwrap();
-        assert_eq!((loops.len(), loops.words().len()), (4, 0));
+        assert_eq!(run_starts(&sorted, &|e: &Edge| e.u), naive);
+        assert_eq!(run_starts(&sorted[..1], &|e: &Edge| e.u), [0]);
+        assert!(run_starts::<Edge>(&[], &|e| e.u).is_empty());
     }
 
     #[test]
