@@ -510,15 +510,23 @@ fn fill_dense<P: ParentArray + ?Sized>(
         // use theirs.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let parent = parents.parent(v) as u32;
-        let (has, _) = numbering.entry(v);
+        let has = numbering.has(v);
         strays |= (level != UNREACHED) & (v as u64 != root) & !has;
         let keep = 0u32.wrapping_sub(u32::from(level <= max_level));
         cells[d] = (level << shift | parent) & keep | unreached & !keep;
         d += usize::from(has);
     }
     cells[d..].fill(unreached);
-    for (t, tile) in tiles.iter_mut().enumerate() {
-        tile.0[lane] = Line(cells[t * TILE..][..TILE].try_into().expect("a tile"));
+    // Row `lane` of each tile, a KiB from the next: asked for ahead, as
+    // by id.
+    for tile in tiles.iter().take(FILL_AHEAD) {
+        prefetch(&tile.0[lane]);
+    }
+    for t in 0..tiles.len() {
+        if let Some(ahead) = tiles.get(t + FILL_AHEAD) {
+            prefetch(&ahead.0[lane]);
+        }
+        tiles[t].0[lane] = Line(cells[t * TILE..][..TILE].try_into().expect("a tile"));
     }
     (tree::count(levels.iter().copied()), strays)
 }

@@ -120,16 +120,16 @@ impl Numbering {
     /// a vertex with none, the next one).
     #[inline(always)]
     pub(crate) fn entry(&self, v: usize) -> (bool, u32) {
-        let has = self.present[v / 64] >> (v % 64) & 1 != 0;
+        let has = self.has(v);
         let d = self.bases[v / BLOCK] + usize::from(self.offsets[v]);
         #[allow(clippy::cast_possible_truncation)] // dense indices below 2^26
         (has, d as u32)
     }
 
     /// True when vertex `v` has a tuple.
-    #[cfg(test)]
-    pub(crate) fn present(&self, v: usize) -> bool {
-        self.entry(v).0
+    #[inline(always)]
+    pub(crate) fn has(&self, v: usize) -> bool {
+        self.present[v / 64] >> (v % 64) & 1 != 0
     }
 
     /// The dense index of present vertex `v`.
@@ -211,7 +211,7 @@ mod tests {
         present.sort_unstable();
         present.dedup();
         for v in 0..n as usize {
-            assert_eq!(numbering.present(v), present.binary_search(&v).is_ok());
+            assert_eq!(numbering.has(v), present.binary_search(&v).is_ok());
         }
         let ranks: Vec<usize> = present.iter().map(|&v| numbering.rank(v)).collect();
         assert!(ranks.windows(2).all(|r| r[0] < r[1]), "in vertex order");
@@ -225,6 +225,6 @@ mod tests {
         assert!(numbering.len() < present.len() + 64 * TILE);
         assert_eq!(numbering.len() % TILE, 0);
         let every = Numbering::every(n as usize);
-        assert!((0..n as usize).all(|v| every.rank(v) == v && every.present(v)));
+        assert!((0..n as usize).all(|v| every.rank(v) == v && every.has(v)));
     }
 }
