@@ -8,7 +8,7 @@
 //! the unpacked list's time). So only one in-place radix level runs on the
 //! records, on the key's top byte, which [`KeyLayout`] makes the top
 //! eight bits of the block pair's code at any number of blocks: up to 256
-//! buckets, each about 1% of the tuples at SCALE 26. Each bucket is then
+//! buckets, none above 1% of the tuples at SCALE 24 and 26. Each bucket is then
 //! copied out as `u64`s, sorted there, and its words written to the start
 //! of the allocation, bucket after bucket.
 //!
@@ -112,8 +112,8 @@ impl TupleBlocks {
 /// A packed tuple (seven bytes, [`PackedEdge`]) as the sort sees it: a
 /// little-endian 56-bit key whose low 32 bits are the word and whose top
 /// bits are the block pair's code, cut to the bits the graph uses
-/// ([`KeyLayout`]), so that keys sort as [`SortKey`](super::SortKey)s of the same tuples
-/// do.
+/// ([`KeyLayout`]), so that keys sort as [`SortKey`](super::SortKey)s of
+/// the same tuples do.
 #[repr(transparent)]
 #[derive(Clone, Copy, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 struct PackedKey([u8; 7]);
