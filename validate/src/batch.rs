@@ -245,23 +245,13 @@ impl Batch {
                 // of their tiles: level and whole parent, or unreached (also
                 // the padding past `n`).
                 let fill = |first: usize, levels: &[u32], tiles: &mut [Tile]| {
-                    // Row `lane` of a tile is one line of memory a KiB from
-                    // the next: ask for it ahead, so that the stores do not
-                    // wait on it.
-                    for tile in tiles.iter().take(FILL_AHEAD) {
-                        prefetch(&tile.0[lane]);
-                    }
-                    for t in 0..tiles.len() {
-                        if let Some(ahead) = tiles.get(t + FILL_AHEAD) {
-                            prefetch(&ahead.0[lane]);
-                        }
-                        let tile = &mut tiles[t];
+                    write_rows(tiles, lane, |t| {
                         let at = t * TILE;
                         // A reached vertex's parent is a checked id; others'
                         // cells do not use theirs.
                         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                         let parent = |i: usize| parents.parent(first + at + i) as u32;
-                        tile.0[lane] = match levels.get(at..at + TILE) {
+                        match levels.get(at..at + TILE) {
                             // Sixteen vertices of the graph (all tiles but
                             // the last): no test per vertex.
                             Some(level) => cells(
@@ -278,8 +268,8 @@ impl Batch {
                                 std::array::from_fn(|i| parent(i.min(n - 1 - first - at))),
                                 layout,
                             ),
-                        };
-                    }
+                        }
+                    });
                     tree::count(levels.iter().copied())
                 };
                 let walk = || {};
@@ -517,8 +507,17 @@ fn fill_dense<P: ParentArray + ?Sized>(
         d += usize::from(has);
     }
     cells[d..].fill(unreached);
-    // Row `lane` of each tile, a KiB from the next: asked for ahead, as
-    // by id.
+    write_rows(tiles, lane, |t| {
+        Line(cells[t * TILE..][..TILE].try_into().expect("a tile"))
+    });
+    (tree::count(levels.iter().copied()), strays)
+}
+
+/// Writes row `lane` of each of `tiles`, tile `t`'s being `row(t)`. A row
+/// is one line of memory a KiB from the next: each is asked for
+/// [`FILL_AHEAD`] tiles ahead, so that the stores do not wait on it.
+#[inline(always)]
+fn write_rows(tiles: &mut [Tile], lane: usize, row: impl Fn(usize) -> Line) {
     for tile in tiles.iter().take(FILL_AHEAD) {
         prefetch(&tile.0[lane]);
     }
@@ -526,9 +525,8 @@ fn fill_dense<P: ParentArray + ?Sized>(
         if let Some(ahead) = tiles.get(t + FILL_AHEAD) {
             prefetch(&ahead.0[lane]);
         }
-        tiles[t].0[lane] = Line(cells[t * TILE..][..TILE].try_into().expect("a tile"));
+        tiles[t].0[lane] = row(t);
     }
-    (tree::count(levels.iter().copied()), strays)
 }
 
 /// One lane's cells of sixteen vertices from their levels and parents:
