@@ -282,7 +282,7 @@ pub enum Memory {
     /// bytes a tuple ([`generator::PackedEdge`]), through kernel 1 and the
     /// block order, which re-encodes it in its own allocation: one byte a
     /// tuple off the peak of those phases, for kernel 1 about 1.09 times
-    /// and the block order 1.07-1.58 times as slow (at SCALE 24). Where the
+    /// and the block order about 1.2 times as slow (SCALE 24 and 26). Where the
     /// list is read as [`generator::Edge`]s after kernel 1 (no block order,
     /// or a pass that reads it in input order beside its weights) it is
     /// unpacked in place first. A list read from a file stays as read.
@@ -363,7 +363,7 @@ impl Plan {
     pub fn packs_list(&self) -> bool {
         self.memory == Memory::Lean
             && matches!(&self.source, GraphSource::Generated(g)
-                if g.num_vertices() <= <generator::PackedEdge as generator::Tuple>::MAX_VERTICES)
+                if generator::PackedEdge::names(g.num_vertices()))
     }
 
     /// Which vertices a batch of this plan's BFS searches over `n`

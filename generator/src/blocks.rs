@@ -82,7 +82,7 @@ pub trait EdgeGenerator: Sync {
     /// same tuples either way, so the same checksum and graph.
     fn generate_packed_reporting(&self, block_done: &(dyn Fn() + Sync)) -> EdgeList {
         let n = self.num_vertices();
-        if n as u64 > PackedEdge::MAX_VERTICES {
+        if !PackedEdge::names(n as u64) {
             return self.generate_reporting(block_done);
         }
         let m = self.num_edges();

@@ -110,7 +110,7 @@ impl EdgeList {
     /// A packed list: `len` [`PackedEdge`]s in the first `7 len` bytes of
     /// `words`, every id below `num_vertices` (the caller guarantees it).
     pub(crate) fn from_packed(num_vertices: usize, words: Vec<u32>, len: usize) -> Self {
-        debug_assert!(num_vertices as u64 <= PackedEdge::MAX_VERTICES);
+        debug_assert!(PackedEdge::names(num_vertices as u64));
         debug_assert!(words.len() * 4 >= 7 * len);
         EdgeList {
             num_vertices,
@@ -123,7 +123,7 @@ impl EdgeList {
     /// [`PackedEdge`] (`N <= 2^28`); `None` otherwise. For tests and
     /// comparisons: a run generates its packed list directly.
     pub fn to_packed(&self) -> Option<EdgeList> {
-        if self.num_vertices as u64 > PackedEdge::MAX_VERTICES {
+        if !PackedEdge::names(self.num_vertices as u64) {
             return None;
         }
         let mut words = packed_words(self.len());

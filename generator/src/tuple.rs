@@ -149,6 +149,12 @@ const PACKED_BITS: u32 = 28;
 pub struct PackedEdge([u8; 7]);
 
 impl PackedEdge {
+    /// Whether a graph of `num_vertices` vertices has ids a packed tuple
+    /// holds: at most `2^28` of them (SCALE 28).
+    pub fn names(num_vertices: u64) -> bool {
+        num_vertices <= <PackedEdge as Tuple>::MAX_VERTICES
+    }
+
     /// The 56-bit number.
     #[inline(always)]
     fn bits(self) -> u64 {

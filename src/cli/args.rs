@@ -106,7 +106,7 @@ pub(crate) struct Budget {
     pub(crate) force: bool,
     /// How a generated edge list and the validator's batch are held: fast
     /// (8 bytes a tuple, cells for every vertex), lean (7 bytes a tuple
-    /// through kernel 1 and the block order, about 1.1x and 1.1-1.6x their
+    /// through kernel 1 and the block order, about 1.1x and 1.2x their
     /// time, and cells for the vertices with a tuple only, validation about
     /// 1.25x), or auto (lean only when fast's memory estimate exceeds the
     /// available memory and lean's does not). A list read from a file is

@@ -9,7 +9,7 @@ use crate::cli::progress::Progress;
 use crate::cli::{console, interrupt, output};
 use anyhow::bail;
 use generator::format::{EdgeFormat, packed48};
-use generator::{EdgeList, PackedEdge, Tuple};
+use generator::{EdgeList, PackedEdge};
 use harness::Pass;
 use harness::block::INVALID_RUN;
 use harness::ranked::{FileSearch, Searched};
@@ -158,7 +158,7 @@ impl Commands<'_> {
         let spec = args.kronecker.spec();
         spec.fits_one_process()?;
         // A packed list (lean) holds ids below 2^28; a larger graph's is not.
-        let packable = spec.num_vertices() <= <PackedEdge as Tuple>::MAX_VERTICES;
+        let packable = PackedEdge::names(spec.num_vertices());
         let bytes_at = |scale: u32, memory: Memory| {
             let m = spec.edgefactor << scale;
             let weights = if args.weights {
