@@ -155,18 +155,20 @@ impl PackedEdge {
         num_vertices <= <PackedEdge as Tuple>::MAX_VERTICES
     }
 
-    /// The 56-bit number.
+    /// The record as a 56-bit number (its seven bytes, little-endian). The
+    /// validator's sort keys of packed tuples are records of this same
+    /// layout.
     #[inline(always)]
-    fn bits(self) -> u64 {
+    pub fn bits(self) -> u64 {
         let b = self.0;
         u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             | u64::from(u16::from_le_bytes([b[4], b[5]])) << 32
             | u64::from(b[6]) << 48
     }
 
-    /// The record of the 56-bit number `bits`.
+    /// The record of the 56-bit number `bits` (its bits above 56 dropped).
     #[inline(always)]
-    fn of_bits(bits: u64) -> PackedEdge {
+    pub fn of_bits(bits: u64) -> PackedEdge {
         let b = bits.to_le_bytes();
         PackedEdge([b[0], b[1], b[2], b[3], b[4], b[5], b[6]])
     }

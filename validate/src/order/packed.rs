@@ -124,11 +124,18 @@ impl PackedKey {
     /// `u32::MAX`; shorter codes leave zero bits below them).
     const SELF_LOOP: PackedKey = PackedKey([0xff; 7]);
 
-    /// The key as a number.
+    /// The key as a number: the record's 56 bits, as
+    /// [`PackedEdge::bits`] reads them.
     #[inline]
     fn value(self) -> u64 {
-        let b = self.0;
-        u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], 0])
+        bytemuck::cast::<PackedKey, PackedEdge>(self).bits()
+    }
+
+    /// The key of the number `value` (56 bits), as
+    /// [`PackedEdge::of_bits`] writes it.
+    #[inline]
+    fn of_value(value: u64) -> PackedKey {
+        bytemuck::cast(PackedEdge::of_bits(value))
     }
 
     /// The packed word: the low 32 bits.
@@ -210,8 +217,7 @@ impl KeyLayout {
             | (high >> TILE_BITS) << (2 * self.inside)
             | (low & inside) << self.inside
             | (high & inside);
-        let b = (u64::from(code) << self.shift() | u64::from(packed.v)).to_le_bytes();
-        PackedKey([b[0], b[1], b[2], b[3], b[4], b[5], b[6]])
+        PackedKey::of_value(u64::from(code) << self.shift() | u64::from(packed.v))
     }
 
     /// The [`pair_code`] of `key`'s block pair.
