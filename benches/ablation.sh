@@ -14,10 +14,10 @@ threads=${3:-$(nproc)}
 cargo build --release --quiet
 bin=target/release/graph500
 
-names=("dobfs (alpha 15, beta 18)" "dobfs, no hub tests" "dobfs, scan every vertex" "dobfs, alpha 4 (switch later)"
-       "dobfs, alpha 60 (switch sooner)" "dobfs, beta 6 (back top-down sooner)" "par (top-down only)")
+names=("dobfs (alpha 15, beta 72)" "dobfs, no hub tests" "dobfs, scan every vertex" "dobfs, alpha 4 (switch later)"
+       "dobfs, alpha 60 (switch sooner)" "dobfs, beta 18 (Beamer's: back top-down sooner)" "par (top-down only)")
 flags=("--kernel dobfs" "--kernel dobfs --dobfs-no-hubs" "--kernel dobfs --dobfs-scan-all" "--kernel dobfs --alpha 4"
-       "--kernel dobfs --alpha 60" "--kernel dobfs --beta 6" "--kernel par")
+       "--kernel dobfs --alpha 60" "--kernel dobfs --beta 18" "--kernel par")
 
 mean_time() {
   # shellcheck disable=SC2086 # flags are words on purpose

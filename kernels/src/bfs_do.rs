@@ -93,10 +93,15 @@ pub struct DoParams {
 }
 
 impl DoParams {
-    /// Beamer's values, also GAPBS's defaults.
+    /// Beamer's alpha (GAPBS's default), and beta 72 where Beamer and
+    /// GAPBS have 18: this kernel's bottom-up steps (hub tests, skipped
+    /// rows) are cheap enough that staying bottom-up until the shrinking
+    /// frontier holds `N / 72` vertices paid at SCALE 18-24 on 1 and 2
+    /// threads, one process and two ranks (`benches/paired.rs`;
+    /// docs/history-kernels.md, "beta 72").
     pub const DEFAULT: DoParams = DoParams {
         alpha: 15,
-        beta: 18,
+        beta: 72,
         scan_every_vertex: false,
         ask_hubs: true,
     };
@@ -260,6 +265,14 @@ impl DoBfs {
     /// The backend the steps run on.
     pub fn backend(&self) -> Backend {
         self.loops.backend()
+    }
+
+    /// The switching parameters of the next searches. Costs nothing: no
+    /// array of the engine depends on them, so one engine can compare
+    /// parameters search by search on the same memory
+    /// (`benches/paired.rs`).
+    pub fn set_params(&mut self, params: DoParams) {
+        self.params = params;
     }
 
     /// Runs `step` over `0..len` in chunks of `grain`.
