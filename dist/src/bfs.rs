@@ -62,11 +62,9 @@ const TOP_DOWN_GRAIN: usize = 64;
 const PIECES_PER_THREAD: usize = 8;
 /// Bitmap words (64 vertices each) per work item of a bottom-up step.
 const BOTTOM_UP_GRAIN: usize = 16;
-/// Vertices per work item of a reset, of counting nedge, of summing the
-/// queue's degrees.
+/// Vertices per work item of a reset, of counting nedge.
 const RESET_GRAIN: usize = 1 << 14;
 const NEDGE_GRAIN: usize = 1 << 12;
-const SCOUT_GRAIN: usize = 1 << 10;
 
 /// Items of `len` per work item so that `threads` threads get about
 /// [`PIECES_PER_THREAD`] each, at least `least`.

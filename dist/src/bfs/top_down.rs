@@ -1,14 +1,17 @@
 //! The top-down step of [`DistBfs`]: each rank scans the
-//! rows of its queue; a neighbour it owns it claims at once by CAS on the
-//! parent slot, any other goes to its owner as a `(vertex, parent)` pair,
-//! all of the level's pairs in one exchange, and the owner claims those by
-//! CAS. The claimed vertices become the next queue; the step returns their
-//! count and degree sum (the next level's `m_f`).
+//! rows of its queue; a neighbour it owns it claims at once by its visited
+//! bit, any other goes to its owner as a `(vertex, parent)` pair, all of
+//! the level's pairs in one exchange, and the owner claims those the same
+//! way. The claimed vertices become the next queue; the step returns their
+//! count and degree sum (the next level's `m_f`), summed as they are
+//! claimed.
 //!
-//! Invariant: a vertex is claimed once (the CAS), and its visited bit and
-//! claimed level are written by the claim that won.
+//! Invariant: a vertex is claimed once (the atomic OR that set its visited
+//! bit; every reached vertex's bit is set: the root's, the bottom-up
+//! steps' and these claims'), and its parent and claimed level are written
+//! by the claim that won.
 
-use super::{DistBfs, NO_PARENT, SCOUT_GRAIN, TOP_DOWN_GRAIN, pieces_of};
+use super::{DistBfs, TOP_DOWN_GRAIN, pieces_of};
 use crate::Id;
 use crate::comm::exchange;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -31,9 +34,9 @@ impl<I: Id> DistBfs<'_, I> {
         // rank, and the vertices claimed here.
         let queue = &self.queue;
         let grain = pieces_of(queue.len(), self.backend.threads(), TOP_DOWN_GRAIN);
-        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>)> =
+        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>, u64)> =
             self.backend.map_ranges(queue.len(), grain, |r| {
-                let (mut out, mut won) = (vec![Vec::new(); part.ranks()], Vec::new());
+                let (mut out, mut won, mut scout) = (vec![Vec::new(); part.ranks()], Vec::new(), 0);
                 for &u in &queue[r] {
                     let parent = first + u as u64;
                     for &v in graph.neighbors(u) {
@@ -42,15 +45,16 @@ impl<I: Id> DistBfs<'_, I> {
                             out[owner].extend([v, I::from_u64(parent)]);
                         } else if found.claim(local, parent) {
                             won.push(local);
+                            scout += graph.degree(local);
                         }
                     }
                 }
-                (out, won)
+                (out, won, scout)
             });
         self.send.clear();
         for (r, count) in self.send_counts.iter_mut().enumerate() {
             let before = self.send.len();
-            for (out, _) in &pieces {
+            for (out, ..) in &pieces {
                 self.send.extend_from_slice(&out[r]);
             }
             *count = self.send.len() - before;
@@ -58,29 +62,28 @@ impl<I: Id> DistBfs<'_, I> {
         let (received, _) = exchange(self.comm, &self.send, &self.send_counts);
         let pairs = received.len() / 2;
         let grain = pieces_of(pairs, self.backend.threads(), TOP_DOWN_GRAIN);
-        let won_for_others: Vec<Vec<usize>> = self.backend.map_ranges(pairs, grain, |r| {
-            (received[2 * r.start..2 * r.end].chunks_exact(2))
-                .filter_map(|pair| {
-                    let u = part.local(pair[0].to_u64());
-                    found.claim(u, pair[1].to_u64()).then_some(u)
-                })
-                .collect()
+        let won_for_others: Vec<(Vec<usize>, u64)> = self.backend.map_ranges(pairs, grain, |r| {
+            let (mut won, mut scout) = (Vec::new(), 0);
+            for pair in received[2 * r.start..2 * r.end].chunks_exact(2) {
+                let u = part.local(pair[0].to_u64());
+                if found.claim(u, pair[1].to_u64()) {
+                    won.push(u);
+                    scout += graph.degree(u);
+                }
+            }
+            (won, scout)
         });
         self.next_queue.clear();
-        for (_, won) in &pieces {
+        let mut scout = 0;
+        for (_, won, s) in &pieces {
             self.next_queue.extend_from_slice(won);
+            scout += s;
         }
-        for won in &won_for_others {
+        for (won, s) in &won_for_others {
             self.next_queue.extend_from_slice(won);
+            scout += s;
         }
         std::mem::swap(&mut self.queue, &mut self.next_queue);
-        let queue = &self.queue;
-        let scout = (self.backend)
-            .map_ranges(queue.len(), SCOUT_GRAIN, |r| {
-                queue[r].iter().map(|&u| graph.degree(u)).sum::<u64>()
-            })
-            .into_iter()
-            .sum();
         (self.queue.len() as u64, scout)
     }
 }
@@ -96,20 +99,19 @@ struct Found<'a> {
 
 impl Found<'_> {
     /// Makes `parent` the parent of local vertex `u` if it has none yet,
-    /// marks it visited and claims the step's level for it; true if this
-    /// call did it. A plain load first skips the CAS for vertices already
-    /// reached.
+    /// claims the step's level for it; true if this call did it. The claim
+    /// is `u`'s bit in `visited` (a plain load first skips reached
+    /// vertices; then one atomic OR on a word that stays in cache, not a
+    /// CAS on the parent slot, which misses), and only the OR that set the
+    /// bit writes the parent and level, plainly.
     #[inline]
     fn claim(&self, u: usize, parent: u64) -> bool {
-        let slot = &self.parents[u];
-        let won = slot.load(Relaxed) == NO_PARENT
-            && slot
-                .compare_exchange(NO_PARENT, parent, Relaxed, Relaxed)
-                .is_ok();
-        if won {
-            self.visited[u / 64].fetch_or(1 << (u % 64), Relaxed);
-            self.claims[u].store(self.level, Relaxed);
+        let (word, bit) = (&self.visited[u / 64], 1 << (u % 64));
+        if word.load(Relaxed) & bit != 0 || word.fetch_or(bit, Relaxed) & bit != 0 {
+            return false;
         }
-        won
+        self.parents[u].store(parent, Relaxed);
+        self.claims[u].store(self.level, Relaxed);
+        true
     }
 }
