@@ -241,6 +241,31 @@ fn the_pipes_backend_over_ranks_gives_the_single_process_answers() {
     }
 }
 
+/// Guards the ranks' own switching default: alpha 30 under mpirun
+/// (`dist::DEFAULT_PARAMS`), 15 in one process, and a given `--alpha`
+/// wins in both; the answers stay the single process's.
+#[test]
+fn ranks_switch_sooner_by_default_and_a_given_alpha_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = |name: &str| dir.path().join(name).display().to_string();
+    let common = ["--scale", "10", "--keys", "4", "--seed", "3", "--quiet"];
+    let one = single_run(&common, Path::new(&json("single.json")));
+    assert_eq!(one.options.alpha, Some(kernels::DoParams::DEFAULT.alpha));
+    for (given, expected) in [(None, dist::DEFAULT_PARAMS.alpha), (Some("7"), 7)] {
+        let name = json("ranks.json");
+        let mut args = vec!["--json", &name];
+        if let Some(alpha) = given {
+            args.extend(["--alpha", alpha]);
+        }
+        args.extend(common);
+        one_block_over(2, &args);
+        let r = report(Path::new(&name));
+        assert_eq!(r.options.alpha, Some(expected), "--alpha {given:?}");
+        assert_eq!(searches(&r), searches(&one), "--alpha {given:?}");
+    }
+    assert_ne!(dist::DEFAULT_PARAMS.alpha, kernels::DoParams::DEFAULT.alpha);
+}
+
 #[test]
 fn the_reference_generator_gives_its_graph_and_keys_over_ranks() {
     let args = [

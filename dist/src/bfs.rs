@@ -54,6 +54,18 @@ use std::time::Instant;
 /// The parent of a vertex no search has reached (never a vertex id).
 pub const NO_PARENT: u64 = u64::MAX;
 
+/// The ranks' switching parameters when none are given: one process's
+/// ([`DoParams::DEFAULT`]) but alpha 30, bottom-up sooner. A ranks'
+/// top-down step sends every arc to a remote vertex as a pair, and the
+/// rank that owns the hubs scans their rows alone, so its steps over a
+/// few hubs cost 2-4 times one process's; switching sooner took 0.92 of
+/// the search time at 2 ranks x 1 thread, SCALE 18, 20 and 22 (paired
+/// over the same 64 roots; docs/history-kernels.md, dist-bfs).
+pub const DEFAULT_PARAMS: DoParams = DoParams {
+    alpha: 30,
+    ..DoParams::DEFAULT
+};
+
 /// The fewest frontier vertices (or received pairs) per work item of a
 /// top-down step; a step makes about [`PIECES_PER_THREAD`] items a thread.
 const TOP_DOWN_GRAIN: usize = 64;

@@ -667,10 +667,10 @@ pub(crate) enum KernelArg {
 #[derive(Debug, Args, Clone)]
 pub(crate) struct DoArgs {
     /// dobfs: go bottom-up once the frontier's edges exceed the unexplored
-    /// edges / ALPHA (larger: sooner).
-    #[arg(long, value_name = "ALPHA", allow_negative_numbers = true, default_value_t = kernels::DoParams::DEFAULT.alpha,
+    /// edges / ALPHA (larger: sooner) [default: 15; 30 under mpirun]
+    #[arg(long, value_name = "ALPHA", allow_negative_numbers = true,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    pub(crate) alpha: u64,
+    pub(crate) alpha: Option<u64>,
     /// dobfs: go back top-down once the shrinking frontier holds fewer than
     /// N / BETA vertices (larger: later).
     #[arg(long, value_name = "BETA", allow_negative_numbers = true, default_value_t = kernels::DoParams::DEFAULT.beta,
@@ -738,14 +738,21 @@ impl From<BackendArg> for kernels::Backend {
     }
 }
 
-/// The kernel that `--kernel` and the dobfs parameters name together.
+/// The kernel that `--kernel` and the dobfs parameters name together; an
+/// alpha not given is one process's default, or the ranks' under a
+/// launcher ([`dist::DEFAULT_PARAMS`]).
 pub(crate) fn kernel_of(kernel: KernelArg, tuning: &DoArgs) -> kernels::Kernel {
     use kernels::{DoParams, Kernel};
+    let defaults = if super::ranks::launched_ranks().unwrap_or(1) > 1 {
+        dist::DEFAULT_PARAMS
+    } else {
+        DoParams::DEFAULT
+    };
     match kernel {
         KernelArg::Seq => Kernel::Seq,
         KernelArg::Par => Kernel::Par,
         KernelArg::Dobfs => Kernel::Dobfs(DoParams {
-            alpha: tuning.alpha,
+            alpha: tuning.alpha.unwrap_or(defaults.alpha),
             beta: tuning.beta,
             scan_every_vertex: tuning.dobfs_scan_all,
             ask_hubs: !tuning.dobfs_no_hubs,
