@@ -3,7 +3,7 @@
 //! bitmaps at the same addresses), only [`DoParams`] changed between
 //! searches ([`DoBfs::set_params`]).
 //!
-//! Why: two processes of the same binary can differ by 15-35% in mean
+//! Why: two processes of the same binary can differ by up to 36% in mean
 //! search time on these VMs (SCALE 24, AMD EPYC: 112 against 152 ms, the
 //! same roots), more than most switches change it, so `benches/ablation.sh`
 //! (one process per variant and round) needs many rounds to separate

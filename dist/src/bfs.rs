@@ -6,12 +6,14 @@
 //! `kernels::DoBfs` ([`DoParams`]): bottom-up when the frontier's edges
 //! exceed `m_u / alpha` (`m_u`: edges not yet checked top-down); back
 //! top-down when the frontier shrinks to at most `N / beta` vertices.
+//! The ranks' defaults ([`DEFAULT_PARAMS`]) switch bottom-up sooner than
+//! one process's.
 //!
 //! - **top-down**: each rank scans the rows of its frontier (a queue of
-//!   local indices); a neighbour it owns it claims by CAS on its parent
-//!   slot, any other goes to its owner as a `(vertex, parent)` pair of type
-//!   `I`, all of the level's pairs in one exchange, and the owner claims
-//!   them by CAS. `2 size_of::<I>()` bytes per arc to another rank.
+//!   local indices); a neighbour it owns it claims by its visited bit (an
+//!   atomic OR), any other goes to its owner as a `(vertex, parent)` pair
+//!   of type `I`, all of the level's pairs in one exchange, and the owner
+//!   claims them the same way. `2 size_of::<I>()` bytes per arc to another rank.
 //! - **bottom-up**: each rank's frontier is a bitmap of its own words; one
 //!   all-gather of them is the global frontier (`N / 8` bytes to each rank);
 //!   each unreached vertex first tests its hub (its neighbour of highest
