@@ -61,21 +61,16 @@ fn variants() -> Vec<(&'static str, DoParams)> {
 }
 
 fn main() {
-    let BenchRun {
-        scale,
-        keys,
-        rounds,
-        spec,
-    } = BenchRun::from_env();
-    let (generator, rule) = spec.build().expect("a scale one process holds");
+    let run = BenchRun::from_env();
+    let (generator, rule) = run.spec.build().expect("a scale one process holds");
     let graph = Arc::new(Csr::from_edge_list(&generator.generate()));
-    let roots = rule.choose(&graph, keys).expect("keys");
+    let roots = rule.choose(&graph, run.keys).expect("keys");
     let variants = variants();
     let mut engine = DoBfs::new(Arc::clone(&graph), DoParams::DEFAULT);
     // times[variant][round * keys + root]
     let mut times = vec![Vec::new(); variants.len()];
     let mut reached = vec![0; roots.len()];
-    for round in 0..rounds {
+    for round in 0..run.rounds {
         for (k, &root) in roots.iter().enumerate() {
             for j in 0..variants.len() {
                 let i = (j + k + round) % variants.len();
@@ -95,8 +90,10 @@ fn main() {
         }
     }
     println!(
-        "paired dobfs: SCALE {scale}, {} keys x {rounds} rounds, {} threads, one engine",
+        "paired dobfs: SCALE {}, {} keys x {} rounds, {} threads, one engine",
+        run.scale,
         roots.len(),
+        run.rounds,
         rayon::current_num_threads(),
     );
     println!(
