@@ -367,7 +367,7 @@ impl RunArgs {
         if self.wide_ids && !cfg!(feature = "mpi") {
             return Err("--wide-ids sets the global vertex ids of ranks under mpirun, and this graph500 was built without MPI (cargo build --release --features mpi)".into());
         }
-        if self.wide_ids && super::ranks::launched_ranks().unwrap_or(1) <= 1 {
+        if self.wide_ids && super::ranks::one_process() {
             return Err("--wide-ids sets the global vertex ids of ranks under mpirun (mpirun -np P graph500 ...); one process names vertices in 32 bits".into());
         }
         if self.partition == PartitionArg::TwoD && !cfg!(feature = "mpi") {
@@ -397,7 +397,7 @@ impl RunArgs {
         // file's weights are not read yet, so it takes the default, and so
         // do ranks, where the wider buckets measured slower
         // (docs/history-kernels.md, delta by graph size).
-        let one_process = super::ranks::launched_ranks().unwrap_or(1) <= 1;
+        let one_process = super::ranks::one_process();
         let by_size = match &source {
             GraphSource::Generated(spec) if one_process => {
                 SsspParams::for_graph(spec.num_edges().saturating_mul(2), 0.5)
@@ -743,10 +743,10 @@ impl From<BackendArg> for kernels::Backend {
 /// launcher ([`dist::DEFAULT_PARAMS`]).
 pub(crate) fn kernel_of(kernel: KernelArg, tuning: &DoArgs) -> kernels::Kernel {
     use kernels::{DoParams, Kernel};
-    let defaults = if super::ranks::launched_ranks().unwrap_or(1) > 1 {
-        dist::DEFAULT_PARAMS
-    } else {
+    let defaults = if super::ranks::one_process() {
         DoParams::DEFAULT
+    } else {
+        dist::DEFAULT_PARAMS
     };
     match kernel {
         KernelArg::Seq => Kernel::Seq,

@@ -29,6 +29,12 @@ pub(crate) fn launched_ranks() -> Option<usize> {
         .find_map(|name| std::env::var(name).ok()?.parse().ok())
 }
 
+/// True unless a launcher announced more than one rank: the run is one
+/// process (alone, or the only rank of `mpirun -np 1`).
+pub(crate) fn one_process() -> bool {
+    launched_ranks().unwrap_or(1) <= 1
+}
+
 /// This process's rank as the launcher announced it, if any.
 fn launched_rank() -> Option<usize> {
     ["OMPI_COMM_WORLD_RANK", "PMI_RANK"]
@@ -44,7 +50,7 @@ fn launched_rank() -> Option<usize> {
 /// it, or MPI failing to start), the launcher's rank 0 prints it.
 pub(crate) fn refuse_once(message: &str) {
     use dist::Comm;
-    if launched_ranks().unwrap_or(1) <= 1 {
+    if one_process() {
         super::console::err_line(message);
         return;
     }
@@ -69,7 +75,7 @@ pub(crate) fn refuse_once(message: &str) {
 /// several copies (each would run the whole benchmark alone).
 #[cfg(feature = "mpi")]
 pub(crate) fn start() -> anyhow::Result<Option<dist::Mpi>> {
-    if launched_ranks().unwrap_or(1) <= 1 {
+    if one_process() {
         return Ok(None);
     }
     dist::Mpi::init()
