@@ -13,12 +13,16 @@
 //! the message; any other SIGBUS keeps its default action.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering::SeqCst};
 
 /// The message's bytes, leaked so that the handler may read them at any
 /// moment; null until [`watch`].
 static MESSAGE: AtomicPtr<u8> = AtomicPtr::new(std::ptr::null_mut());
 static MESSAGE_LEN: AtomicUsize = AtomicUsize::new(0);
+
+/// Set by the first thread that faults: the threads of a parallel read
+/// fault together on a cut file, and each would say the message once.
+static FAULTED: AtomicBool = AtomicBool::new(false);
 
 /// Said when no input was named.
 const UNNAMED: &[u8] =
@@ -69,7 +73,8 @@ pub(crate) fn install() -> std::io::Result<()> {
 }
 
 /// The SIGBUS handler: only async-signal-safe calls (`unlink`, `write`,
-/// `_exit`, `signal`) and atomic loads.
+/// `_exit`, `signal`, `pause`) and atomics. The first faulting thread
+/// speaks and ends the process; any other waits in `pause` for that end.
 extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
     #[allow(unsafe_code)]
     // SAFETY: the kernel passes a valid `siginfo_t` to an SA_SIGINFO
@@ -77,10 +82,17 @@ extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc
     // `watch` (never freed), `MESSAGE_LEN` long. `write` and `_exit` are
     // async-signal-safe; restoring the default action and returning makes
     // the faulting access fault again, now fatally, as without a handler.
+    // `pause` is async-signal-safe; `_exit` ends every thread, the waiting
+    // ones too.
     unsafe {
         if (*info).si_code != libc::BUS_ADRERR {
             libc::signal(libc::SIGBUS, libc::SIG_DFL);
             return;
+        }
+        if FAULTED.swap(true, SeqCst) {
+            loop {
+                libc::pause();
+            }
         }
         let named = MESSAGE.load(SeqCst);
         let (text, len) = if named.is_null() {

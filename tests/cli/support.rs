@@ -388,18 +388,29 @@ pub(crate) fn wait_for_handler(child: &mut Child) {
     panic!("the program never installed its SIGTERM handler");
 }
 
-/// Waits until a `.partial` temporary file appears in `dir`.
-pub(crate) fn wait_for_partial(child: &mut Child, dir: &Path) {
+/// Waits until a `.partial` temporary file of at least `bytes` bytes
+/// appears in `dir`. The temporary is created when the outputs are checked,
+/// before any input is read: a test that needs the reading under way asks
+/// for a byte, which is written only after the input was opened.
+pub(crate) fn wait_for_partial(child: &mut Child, dir: &Path, bytes: u64) {
     for _ in 0..60_000 {
         if let Some(status) = child.try_wait().unwrap() {
             panic!("exited ({status}) before its write started");
         }
-        if names_in(dir).iter().any(|n| n.ends_with(".partial")) {
+        let written = fs::read_dir(dir).unwrap().any(|e| {
+            let e = e.unwrap();
+            e.file_name().to_string_lossy().ends_with(".partial")
+                && e.metadata().is_ok_and(|m| m.len() >= bytes)
+        });
+        if written {
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
-    panic!("no temporary file ever appeared in {}", dir.display());
+    panic!(
+        "no temporary file of {bytes} bytes ever appeared in {}",
+        dir.display()
+    );
 }
 
 pub(crate) fn finish(mut child: Child) -> (ExitStatus, String) {
