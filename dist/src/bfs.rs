@@ -74,8 +74,6 @@ const TOP_DOWN_GRAIN: usize = 64;
 /// Work items per thread of a top-down step: each has its own send
 /// buffers, so few, but enough to balance skewed degrees.
 const PIECES_PER_THREAD: usize = 8;
-/// Bitmap words (64 vertices each) per work item of a bottom-up step.
-const BOTTOM_UP_GRAIN: usize = 16;
 /// Vertices per work item of a reset, of counting nedge.
 const RESET_GRAIN: usize = 1 << 14;
 const NEDGE_GRAIN: usize = 1 << 12;
@@ -152,7 +150,9 @@ impl<'c, I: Id> DistBfs<'c, I> {
 
     /// An engine for this rank's `graph` (built over the same ranks as
     /// `comm`) whose loops run on rayon. Collective: the hubs take one
-    /// all-gather of `N` bytes. Allocates the per-search arrays once
+    /// all-gather of `N` bytes. Allocates the per-search arrays once, the
+    /// parents and claimed levels on huge pages where the system grants
+    /// them (`par::huge`, as one process's)
     /// ([`DistBfs::bytes_for`]).
     pub fn new(comm: &'c dyn Comm, graph: Arc<LocalGraph<I>>, params: DoParams) -> Self {
         DistBfs::on(Backend::Rayon, comm, graph, params)
@@ -185,8 +185,8 @@ impl<'c, I: Id> DistBfs<'c, I> {
             comm,
             params,
             backend,
-            parents: (0..rows).map(|_| AtomicU64::new(NO_PARENT)).collect(),
-            claims: (0..rows).map(|_| AtomicU8::new(NO_LEVEL)).collect(),
+            parents: par::huge::filled(rows, |_| AtomicU64::new(NO_PARENT)),
+            claims: par::huge::filled(rows, |_| AtomicU8::new(NO_LEVEL)),
             queue: Vec::with_capacity(rows),
             next_queue: Vec::with_capacity(rows),
             front: vec![0; words],

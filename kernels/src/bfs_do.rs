@@ -46,6 +46,7 @@
 //! `bfs_do/switch.rs` the search itself: which direction each level takes.
 
 mod bottom_up;
+pub use bottom_up::bottom_up_grain;
 mod switch;
 mod top_down;
 

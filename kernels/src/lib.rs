@@ -42,7 +42,7 @@ mod sssp_delta;
 mod trace;
 mod weighted;
 
-pub use bfs_do::{DoBfs, DoParams};
+pub use bfs_do::{DoBfs, DoParams, bottom_up_grain};
 pub use bfs_par::ParBfs;
 pub use bfs_pipes::{PipesBfs, Sharing};
 pub use bfs_seq::SeqBfs;

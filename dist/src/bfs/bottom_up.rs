@@ -8,8 +8,8 @@
 //! bytes to each rank); the conversions between the top-down queue and the
 //! bottom-up bitmap live here too.
 
+use super::DistBfs;
 use super::hubs::LocalHubs;
-use super::{BOTTOM_UP_GRAIN, DistBfs};
 use crate::comm::all_gather;
 use crate::{Id, LocalGraph};
 use par::hint::prefetch;
@@ -136,11 +136,10 @@ impl<I: Id> DistBfs<'_, I> {
             visited: &self.visited,
             global: &self.global,
         };
-        let pieces: Vec<_> = self.next.chunks_mut(BOTTOM_UP_GRAIN).enumerate().collect();
+        let grain = kernels::bottom_up_grain(self.next.len(), self.backend.threads());
+        let pieces: Vec<_> = self.next.chunks_mut(grain).enumerate().collect();
         let found: u64 = (self.backend)
-            .map(pieces, |(piece, words)| {
-                scan.words(piece * BOTTOM_UP_GRAIN, words)
-            })
+            .map(pieces, |(piece, words)| scan.words(piece * grain, words))
             .into_iter()
             .sum();
         std::mem::swap(&mut self.front, &mut self.next);

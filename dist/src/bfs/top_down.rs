@@ -3,8 +3,10 @@
 //! bit, any other goes to its owner as a `(vertex, parent)` pair, all of
 //! the level's pairs in one exchange, and the owner claims those the same
 //! way. The claimed vertices become the next queue; the step returns their
-//! count and degree sum (the next level's `m_f`), summed as they are
-//! claimed.
+//! count and degree sum (the next level's `m_f`), summed over each piece's
+//! claimed vertices once its claims are done (summed at each claim, each
+//! degree's random read held up the next claim's atomic OR:
+//! docs/history-kernels.md, dist-bfs).
 //!
 //! Invariant: a vertex is claimed once (the atomic OR that set its visited
 //! bit; every reached vertex's bit is set: the root's, the bottom-up
@@ -36,7 +38,7 @@ impl<I: Id> DistBfs<'_, I> {
         let grain = pieces_of(queue.len(), self.backend.threads(), TOP_DOWN_GRAIN);
         let pieces: Vec<(Vec<Vec<I>>, Vec<usize>, u64)> =
             self.backend.map_ranges(queue.len(), grain, |r| {
-                let (mut out, mut won, mut scout) = (vec![Vec::new(); part.ranks()], Vec::new(), 0);
+                let (mut out, mut won) = (vec![Vec::new(); part.ranks()], Vec::new());
                 for &u in &queue[r] {
                     let parent = first + u as u64;
                     for &v in graph.neighbors(u) {
@@ -45,10 +47,10 @@ impl<I: Id> DistBfs<'_, I> {
                             out[owner].extend([v, I::from_u64(parent)]);
                         } else if found.claim(local, parent) {
                             won.push(local);
-                            scout += graph.degree(local);
                         }
                     }
                 }
+                let scout = won.iter().map(|&l| graph.degree(l)).sum();
                 (out, won, scout)
             });
         self.send.clear();
@@ -63,14 +65,14 @@ impl<I: Id> DistBfs<'_, I> {
         let pairs = received.len() / 2;
         let grain = pieces_of(pairs, self.backend.threads(), TOP_DOWN_GRAIN);
         let won_for_others: Vec<(Vec<usize>, u64)> = self.backend.map_ranges(pairs, grain, |r| {
-            let (mut won, mut scout) = (Vec::new(), 0);
+            let mut won = Vec::new();
             for pair in received[2 * r.start..2 * r.end].chunks_exact(2) {
                 let u = part.local(pair[0].to_u64());
                 if found.claim(u, pair[1].to_u64()) {
                     won.push(u);
-                    scout += graph.degree(u);
                 }
             }
+            let scout = won.iter().map(|&u| graph.degree(u)).sum();
             (won, scout)
         });
         self.next_queue.clear();

@@ -56,7 +56,7 @@ impl DoBfs {
 /// prefetched a word ahead) and is one task of the loop: items of 64 words
 /// took 0.963-0.969 of the search time of items of 16 at SCALE 20 and 22
 /// on 1 and 2 threads (paired, docs/history-kernels.md#bfs_do).
-pub(super) fn bottom_up_grain(words: usize, threads: usize) -> usize {
+pub fn bottom_up_grain(words: usize, threads: usize) -> usize {
     (words / (16 * threads.max(1))).clamp(16, BOTTOM_UP_GRAIN)
 }
 
