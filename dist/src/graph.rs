@@ -774,6 +774,13 @@ impl<W: RowWord> LocalGraph<W> {
         self.offsets.degree(row)
     }
 
+    /// The degree sum of the local vertices `rows`, read in that order (at
+    /// random, the misses overlapped: `kernels::Offsets::degree_sum`).
+    /// O(`rows`).
+    pub fn degree_sum(&self, rows: &[usize]) -> u64 {
+        self.offsets.degree_sum(rows, |row| row)
+    }
+
     /// Heap bytes of the rows (and light counts, and the renumbering's
     /// tables, `renumber.rs`).
     pub fn heap_bytes(&self) -> u64 {

@@ -246,6 +246,13 @@ impl Csr {
         self.offsets.degree(v as usize)
     }
 
+    /// The degree sum of `vertices`, read in that order (at random, the
+    /// misses overlapped: [`Offsets::degree_sum`]). O(`vertices`).
+    #[inline]
+    pub fn degree_sum(&self, vertices: &[Vertex]) -> u64 {
+        self.offsets.degree_sum(vertices, |v| v as usize)
+    }
+
     /// The search's nedge from the graph: half the degree sum of the reached
     /// vertices. For a valid BFS tree every non-self-loop tuple has both ends
     /// reached or neither, so this equals the reference rule (tuples,

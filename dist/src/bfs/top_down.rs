@@ -50,7 +50,7 @@ impl<I: Id> DistBfs<'_, I> {
                         }
                     }
                 }
-                let scout = won.iter().map(|&l| graph.degree(l)).sum();
+                let scout = graph.degree_sum(&won);
                 (out, won, scout)
             });
         self.send.clear();
@@ -72,7 +72,7 @@ impl<I: Id> DistBfs<'_, I> {
                     won.push(u);
                 }
             }
-            let scout = won.iter().map(|&u| graph.degree(u)).sum();
+            let scout = graph.degree_sum(&won);
             (won, scout)
         });
         self.next_queue.clear();

@@ -20,8 +20,8 @@ use super::{
     BOTTOM_UP_GRAIN, CLEAR_GRAIN, DoBfs, Parallel, QUEUE_GRAIN, Shared, TOP_DOWN_GRAIN,
     first_vertex_of_word,
 };
-use crate::LocalBuffer;
 use crate::frontier::{claim_by_bit, claim_neighbors_by};
+use crate::{Csr, LocalBuffer, Vertex};
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -66,6 +66,47 @@ fn top_down_grain(len: usize, threads: usize) -> usize {
     }
 }
 
+/// Vertices claimed per batch of [`Scout`].
+const SCOUT_BATCH: usize = 64;
+
+/// The degree sum of the vertices a piece of a top-down step claims (the
+/// next level's `m_f`), summed a batch at a time after their claims
+/// ([`Csr::degree_sum`]): read at each claim, a degree's random read held
+/// up the next claim's atomic OR (docs/history-kernels.md#bfs_do).
+struct Scout {
+    won: [Vertex; SCOUT_BATCH],
+    len: usize,
+    sum: u64,
+}
+
+impl Default for Scout {
+    fn default() -> Self {
+        Scout {
+            won: [0; SCOUT_BATCH],
+            len: 0,
+            sum: 0,
+        }
+    }
+}
+
+impl Scout {
+    /// Adds `v`, claimed; sums the batch when it is full.
+    #[inline]
+    fn push(&mut self, graph: &Csr, v: Vertex) {
+        self.won[self.len] = v;
+        self.len += 1;
+        if self.len == SCOUT_BATCH {
+            self.sum += graph.degree_sum(&self.won);
+            self.len = 0;
+        }
+    }
+
+    /// The degree sum of every vertex pushed.
+    fn sum(self, graph: &Csr) -> u64 {
+        self.sum + graph.degree_sum(&self.won[..self.len])
+    }
+}
+
 impl Shared {
     /// The top-down step for the queue entries `range` of its window.
     pub(super) fn top_down<const COUNT: bool>(
@@ -77,7 +118,7 @@ impl Shared {
             (&*self.graph, &self.parents, &self.queue, &self.visited);
         let chunk = &queue.current()[range];
         let level = self.discovering.load(Relaxed);
-        let mut scout = 0;
+        let mut scout = Scout::default();
         let examined = claim_neighbors_by::<COUNT>(
             graph,
             chunk,
@@ -86,10 +127,10 @@ impl Shared {
             |v| {
                 parents.record_level(v, level);
                 next.push(v);
-                scout += graph.degree(v);
+                scout.push(graph, v);
             },
         );
-        (scout, examined)
+        (scout.sum(graph), examined)
     }
 
     /// Appends the vertices of `front`'s words `words` to `buffer`.
@@ -124,5 +165,24 @@ mod tests {
         }
         assert_eq!(top_down_grain(1 << 20, 2), TOP_DOWN_GRAIN);
         assert_eq!(top_down_grain(107, 1), TOP_DOWN_GRAIN);
+    }
+
+    /// Guards the batched scout: the degree sum of every vertex pushed,
+    /// across full batches and a partial last one.
+    #[test]
+    fn scout_sums_the_degrees_of_every_claimed_vertex() {
+        let n: u32 = 300;
+        let edges = (0..n)
+            .flat_map(|u| (1..=u % 5).map(move |k| generator::Edge { u, v: (u + k) % n }))
+            .collect();
+        let list = generator::EdgeList::new(u64::from(n), edges).unwrap();
+        let graph = Csr::from_edge_list(&list);
+        for count in [0, 1, SCOUT_BATCH - 1, SCOUT_BATCH, 2 * SCOUT_BATCH + 3] {
+            let won: Vec<Vertex> = (0..count as Vertex).map(|i| (i * 7) % n).collect();
+            let mut scout = Scout::default();
+            won.iter().for_each(|&v| scout.push(&graph, v));
+            let plain: u64 = won.iter().map(|&v| graph.degree(v)).sum();
+            assert_eq!(scout.sum(&graph), plain, "{count} claimed");
+        }
     }
 }

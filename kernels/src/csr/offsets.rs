@@ -19,6 +19,9 @@
 use crate::Backend;
 use std::ops::Range;
 
+/// How many rows ahead [`Offsets::degree_sum`] prefetches a row's ends.
+const DEGREES_AHEAD: usize = 16;
+
 /// A row's end as kernel 1 writes it: `u32` or `u64`.
 pub(crate) trait RowEnd: Copy + Default + Send + Sync + Into<u64> + 'static {
     /// `x`, which the caller knows fits.
@@ -105,6 +108,21 @@ impl Offsets {
         }
     }
 
+    /// The degree sum of the rows `rows` (each `index(r)`), read in that
+    /// order, at random: each row's ends prefetched [`DEGREES_AHEAD`] rows
+    /// ahead, so that the misses overlap. O(`rows`).
+    #[inline]
+    pub fn degree_sum<T: Copy>(&self, rows: &[T], index: impl Fn(T) -> usize) -> u64 {
+        let mut sum = 0;
+        for (i, &row) in rows.iter().enumerate() {
+            if let Some(&ahead) = rows.get(i + DEGREES_AHEAD) {
+                self.prefetch(index(ahead));
+            }
+            sum += self.degree(index(row));
+        }
+        sum
+    }
+
     /// The rows, `N` (one end fewer).
     pub fn rows(&self) -> usize {
         let ends = match self {
@@ -162,6 +180,41 @@ impl Offsets {
         match self {
             Offsets::Narrow(ends) => sum(&ends[first..], reached),
             Offsets::Wide(ends) => sum(&ends[first..], reached),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Guards the prefetched degree sum: the plain sum of the degrees of
+    /// the rows listed, in any order and with repeats, for lists shorter
+    /// and longer than the prefetch distance, in both widths.
+    #[test]
+    fn degree_sum_is_the_sum_of_the_listed_rows_degrees() {
+        let wide: Vec<u64> = (0..200u64)
+            .scan(0, |end, v| {
+                let start = *end;
+                *end += v % 7;
+                Some(start)
+            })
+            .collect();
+        let rows: Vec<u32> = (0..150u32).map(|i| (i * 37) % 199).chain([5, 5]).collect();
+        for offsets in [
+            Offsets::Wide(wide.clone()),
+            Offsets::narrowed_on(Backend::Rayon, &wide),
+        ] {
+            for len in [0, 1, DEGREES_AHEAD, DEGREES_AHEAD + 1, rows.len()] {
+                let listed = &rows[..len];
+                let plain: u64 = listed.iter().map(|&v| offsets.degree(v as usize)).sum();
+                assert_eq!(
+                    offsets.degree_sum(listed, |v| v as usize),
+                    plain,
+                    "{len} rows"
+                );
+            }
+            assert!(offsets.degree_sum(&rows, |v| v as usize) > 0);
         }
     }
 }
