@@ -132,7 +132,7 @@ impl Batch {
             blocks,
             // Made here, untimed: at the first settle a fresh 16 bytes a
             // cell would fault in page by page inside the timed fill.
-            lines: vec![Line([UNREACHED; LANES]); inc.cells()],
+            lines: par::huge::filled(inc.cells(), |_| Line([UNREACHED; LANES])),
             levels: (0..LANES).map(|_| unreached(inc.cells())).collect(),
             parents: vec![vec![0; inc.rows()]; LANES],
             ups: vec![vec![0; inc.rows()]; LANES],
@@ -181,7 +181,7 @@ impl Batch {
         let levels = &self.levels[..self.held.len()];
         let cells = levels.first().map_or(0, Vec::len);
         if self.lines.len() != cells {
-            self.lines = vec![Line([UNREACHED; LANES]); cells];
+            self.lines = par::huge::filled(cells, |_| Line([UNREACHED; LANES]));
         }
         let pieces = self.lines.par_chunks_mut(PIECE).enumerate();
         pieces.for_each(|(p, lines)| {
