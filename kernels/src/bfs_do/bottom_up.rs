@@ -50,12 +50,13 @@ impl DoBfs {
 }
 
 /// Bitmap words per work item of a bottom-up step over `words` of them on
-/// `threads`: [`BOTTOM_UP_GRAIN`] (4096 vertices), or fewer where that
+/// `threads`: 64 words (4096 vertices), or fewer where that
 /// would give a worker fewer than 16 items, but not fewer than 16 words.
 /// Each item restarts the step's pipeline (its first word's rows are not
 /// prefetched a word ahead) and is one task of the loop: items of 64 words
 /// took 0.963-0.969 of the search time of items of 16 at SCALE 20 and 22
-/// on 1 and 2 threads (paired, docs/history-kernels.md#bfs_do).
+/// on 1 and 2 threads (paired, docs/history-kernels.md#bfs_do). The
+/// ranks' 1-D search (`graph500-dist`) cuts its steps by the same rule.
 pub fn bottom_up_grain(words: usize, threads: usize) -> usize {
     (words / (16 * threads.max(1))).clamp(16, BOTTOM_UP_GRAIN)
 }

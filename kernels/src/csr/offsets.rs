@@ -109,7 +109,7 @@ impl Offsets {
     }
 
     /// The degree sum of the rows `rows` (each `index(r)`), read in that
-    /// order, at random: each row's ends prefetched [`DEGREES_AHEAD`] rows
+    /// order, at random: each row's ends prefetched 16 rows
     /// ahead, so that the misses overlap. O(`rows`).
     #[inline]
     pub fn degree_sum<T: Copy>(&self, rows: &[T], index: impl Fn(T) -> usize) -> u64 {
