@@ -338,6 +338,12 @@ impl Ghosts {
         if owner == me { local } else { ghost }
     }
 
+    /// Bytes of the slot words (a word of 64 slots and its count, for
+    /// every rank's vertices): what [`Ghosts::cell_or`] reads at random.
+    pub(crate) fn slot_bytes(&self) -> usize {
+        size_of_val(&self.words[..])
+    }
+
     /// Prefetches the slot word [`Ghosts::cell_or`] reads for `v` (below
     /// `N`).
     #[inline(always)]
