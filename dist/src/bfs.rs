@@ -150,10 +150,9 @@ impl<'c, I: Id> DistBfs<'c, I> {
 
     /// An engine for this rank's `graph` (built over the same ranks as
     /// `comm`) whose loops run on rayon. Collective: the hubs take one
-    /// all-gather of `N` bytes. Allocates the per-search arrays once, the
-    /// parents and claimed levels on huge pages where the system grants
-    /// them (`par::huge`, as one process's)
-    /// ([`DistBfs::bytes_for`]).
+    /// all-gather of `N` bytes. Allocates the per-search arrays once
+    /// ([`DistBfs::bytes_for`]), the parents and claimed levels on huge
+    /// pages where the system grants them (`par::huge`, as one process's).
     pub fn new(comm: &'c dyn Comm, graph: Arc<LocalGraph<I>>, params: DoParams) -> Self {
         DistBfs::on(Backend::Rayon, comm, graph, params)
     }
