@@ -253,9 +253,8 @@ fn unreached(cells: usize) -> Vec<AtomicU8> {
 
 /// Per lane, the reached own vertices in `range` but the root with no arc
 /// to their parent's cell in `ups` (check 3), and the judged arcs of the
-/// reached ones (nedge), as [`orphans_in`] counts them; in AVX2 where the
-/// processor runs it (the lane-wise compares of 16 cells take two vector
-/// instructions instead of the baseline's four and their masking).
+/// reached ones (nedge), as [`orphans_by`] counts them; in AVX2 where the
+/// processor runs it.
 fn orphans(inc: &Incidence, lines: &[Line], ups: &[Vec<u32>], range: Range<usize>) -> Tally {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
@@ -263,32 +262,59 @@ fn orphans(inc: &Incidence, lines: &[Line], ups: &[Vec<u32>], range: Range<usize
         #[allow(unsafe_code)]
         return unsafe { orphans_avx2(inc, lines, ups, range) };
     }
-    orphans_in(inc, lines, ups, range)
-}
-
-/// [`orphans_in`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn orphans_avx2(inc: &Incidence, lines: &[Line], ups: &[Vec<u32>], range: Range<usize>) -> Tally {
-    orphans_in(inc, lines, ups, range)
-}
-
-/// Per lane, orphans (check 3) and nedge: each own vertex's whole run of
-/// arcs against its parent cell in every lane (`NO_PARENT` in lanes not
-/// held, which no arc holds).
-#[inline(always)]
-fn orphans_in(inc: &Incidence, lines: &[Line], ups: &[Vec<u32>], range: Range<usize>) -> Tally {
-    let (mut orphans, mut nedge) = ([0u64; LANES], [0u64; LANES]);
-    for i in range {
-        let up: [u32; LANES] = std::array::from_fn(|k| ups.get(k).map_or(NO_PARENT, |u| u[i]));
+    orphans_by(inc, lines, ups, range, |run, up| {
         // 32-bit flags, as wide as the cells: a lane-wise compare and an
         // or an arc, no narrowing.
         let mut found = [0u32; LANES];
-        for &c in inc.run(i) {
+        for &c in run {
             for k in 0..LANES {
                 found[k] |= u32::from(c == up[k]);
             }
         }
+        found
+    })
+}
+
+/// [`orphans_by`] with each arc's cell, broadcast, against the sixteen
+/// parent cells in two AVX2 compares and two ors, the flags kept in two
+/// registers: written out, because LLVM's own vectorisation of the
+/// portable loop kept them on the stack and took twice the time
+/// (docs/history-validate.md).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn orphans_avx2(inc: &Incidence, lines: &[Line], ups: &[Vec<u32>], range: Range<usize>) -> Tally {
+    use std::arch::x86_64::{__m256i, _mm256_cmpeq_epi32, _mm256_or_si256, _mm256_set1_epi32};
+    orphans_by(inc, lines, ups, range, |run, up| {
+        let halves: [[u32; 8]; 2] = bytemuck::cast(*up);
+        let [low, high]: [__m256i; 2] = halves.map(bytemuck::cast);
+        let (mut found_low, mut found_high) = (_mm256_set1_epi32(0), _mm256_set1_epi32(0));
+        for &c in run {
+            // The same bits as the cell's: a cell is compared, not summed.
+            #[allow(clippy::cast_possible_wrap)]
+            let c = _mm256_set1_epi32(c as i32);
+            found_low = _mm256_or_si256(found_low, _mm256_cmpeq_epi32(c, low));
+            found_high = _mm256_or_si256(found_high, _mm256_cmpeq_epi32(c, high));
+        }
+        bytemuck::cast([found_low, found_high])
+    })
+}
+
+/// Per lane, orphans (check 3) and nedge: each own vertex's whole run of
+/// arcs against its parent cell in every lane (`NO_PARENT` in lanes not
+/// held, which no arc holds); `hits(run, up)` is non-zero in lane `k`
+/// when some cell of `run` is `up[k]`.
+#[inline(always)]
+fn orphans_by(
+    inc: &Incidence,
+    lines: &[Line],
+    ups: &[Vec<u32>],
+    range: Range<usize>,
+    hits: impl Fn(&[u32], &[u32; LANES]) -> [u32; LANES],
+) -> Tally {
+    let (mut orphans, mut nedge) = ([0u64; LANES], [0u64; LANES]);
+    for i in range {
+        let up: [u32; LANES] = std::array::from_fn(|k| ups.get(k).map_or(NO_PARENT, |u| u[i]));
+        let found = hits(inc.run(i), &up);
         let (own, ends) = (&lines[i].0, inc.arcs(i).0.len() as u64);
         for k in 0..LANES {
             orphans[k] += u64::from(found[k] == 0 && up[k] != NO_PARENT);
