@@ -10,11 +10,12 @@
 //! Per search ([`Levels::certify`]): one exchange of the ghosts' claims
 //! (sizes known, one byte a ghost), the claims into the cells' levels (own
 //! and ghosts', one array), then a pass over the own vertices in pieces,
-//! each in three loops ([`Pass::piece`]): check 1 on the entries alone,
+//! each in four loops ([`Pass::piece`]): check 1 on the entries alone,
 //! each parent's cell as the level rounds find it (`Levels::start`), then
-//! each parent's claim from the cells; with selects, not branches, their
-//! random loads prefetched, and compiled for `popcnt` where the processor
-//! has it (`docs/history-validate.md`). A vertex holds when:
+//! each parent's claim from the cells, then the reached count and depth
+//! from the claims; with selects, not branches, their random loads
+//! prefetched, and compiled for `popcnt` where the processor has it
+//! (`docs/history-validate.md`). A vertex holds when:
 //! - unreached (parent `-1`) and claiming `NO_LEVEL`;
 //! - the root (its own parent, by check 1) and claiming 0;
 //! - otherwise its parent has a cell here (else no tuple joins them) and
@@ -42,6 +43,7 @@ use crate::Partition;
 use crate::comm::{Comm, Reduce, all_reduce};
 use par::hint::prefetch;
 use rayon::prelude::*;
+use std::hint::select_unpredictable;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use validate::NO_LEVEL;
 
@@ -50,6 +52,9 @@ use validate::NO_LEVEL;
 const DEEPEST_CLAIM: u8 = super::DEEPEST - 1;
 /// Own vertices per parallel work item of the pass.
 const PIECE: usize = 1 << 12;
+/// Above every claim (a byte): what a vertex must claim when its parent
+/// cannot be one level above it.
+const NOT_A_CLAIM: u16 = 1 << 8;
 /// How many vertices ahead the pass prefetches a parent's slot word and
 /// its claim.
 const AHEAD: usize = 16;
@@ -196,13 +201,15 @@ fn piece_popcnt(pass: &Pass<'_>, k: usize, ups: &mut [u32]) -> (Outcome, u64, u8
 
 impl Pass<'_> {
     /// Piece `k` of the own vertices, whose parent cells go to `ups`, in
-    /// three loops: check 1 on the entries alone, with no branch or early
+    /// four loops: check 1 on the entries alone, with no branch or early
     /// exit; each parent's cell, its slot word prefetched `AHEAD`
-    /// vertices early when the words are big; each parent's claim from the one array of cells,
-    /// prefetched likewise, against the vertex's. Which rank owns a
-    /// parent, and whether a vertex is reached, are coin flips to a
-    /// predictor: selects, not branches. What the piece found, the
-    /// vertices it reached and its deepest claim.
+    /// vertices early when the words are big; each vertex's claim against
+    /// the one it must make, from its parent's in the one array of cells,
+    /// prefetched likewise; the reached count and depth from the claims
+    /// alone. Which rank owns a parent, and whether a vertex is reached,
+    /// are coin flips to a predictor: `select_unpredictable`, since LLVM
+    /// made a plain `if` on an unreached parent a branch. What the piece
+    /// found, the vertices it reached and its deepest claim.
     #[inline(always)]
     fn piece(&self, k: usize, ups: &mut [u32]) -> (Outcome, u64, u8) {
         let Pass {
@@ -249,24 +256,33 @@ impl Pass<'_> {
             }
             let p = entries[j];
             let none = (p == u64::MAX) | (j == root_at);
-            let cell = ghosts.cell_or(part, me, rows, if none { 0 } else { p }, MISSING);
-            *up = if none { NO_PARENT } else { cell };
+            let q = select_unpredictable(none, 0, p);
+            let cell = ghosts.cell_or(part, me, rows, q, MISSING);
+            *up = select_unpredictable(none, NO_PARENT, cell);
         }
-        let (mut fails, mut reached, mut depth) = (false, 0u64, 0u8);
+        // The claim each vertex must make: `NO_LEVEL` unreached, 0 the
+        // root, else its parent's claim plus one, if the parent has a cell
+        // and a claim below `DEEPEST_CLAIM` (`NOT_A_CLAIM` otherwise).
+        let mut fails = false;
         let at = |cell: u32| if cell < NO_PARENT { cell as usize } else { 0 };
         let claims = &claims[first..first + ups.len()];
         for (j, (&cell, &c)) in ups.iter().zip(claims).enumerate() {
             if let Some(&far) = ups.get(j + AHEAD) {
                 prefetch(&levels[at(far)]);
             }
-            let own = j == root_at;
-            let unreached = (cell == NO_PARENT) & !own;
             let above = u16::from(levels[at(cell)].load(Relaxed));
-            let below = (1..=DEEPEST_CLAIM).contains(&c);
-            let tree_edge = (cell < NO_PARENT) & below & (above + 1 == u16::from(c));
-            let holds =
-                (unreached & (c == NO_LEVEL)) | (own & (c == 0)) | (!(unreached | own) & tree_edge);
-            fails |= !holds;
+            let edge = (cell < NO_PARENT) & (above < u16::from(DEEPEST_CLAIM));
+            let want = select_unpredictable(edge, above + 1, NOT_A_CLAIM);
+            let want = select_unpredictable(cell == NO_PARENT, u16::from(NO_LEVEL), want);
+            let want = select_unpredictable(j == root_at, 0, want);
+            fails |= u16::from(c) != want;
+        }
+        // Where every claim holds, the reached vertices are those claiming
+        // a level and the depth is the deepest claim: from the claims
+        // alone, in a loop of its own that vectorises.
+        let (mut reached, mut depth) = (0u64, 0u8);
+        for &c in claims {
+            let unreached = c == NO_LEVEL;
             reached += u64::from(!unreached);
             depth = depth.max(if unreached { 0 } else { c });
         }

@@ -281,3 +281,27 @@ fn claims_of_the_wrong_length_leave_check_1_its_failure() {
         }
     }
 }
+
+/// Guards the deepest claim: on a path, claims as deep as
+/// `DEEPEST_CLAIM` (124) certify the tree, one level more falls back to
+/// the level rounds and on to the tuple rounds, never certified past what
+/// the cells hold; the verdict is the single process's either way.
+#[test]
+fn claims_deeper_than_the_deepest_claim_are_not_certified() {
+    for (n, certified) in [(125, 1), (126, 0)] {
+        let c = path(n);
+        let claims = claims_of(&c.levels());
+        for p in [1, 3] {
+            let run = c.claimed_on(
+                c.list.edges(),
+                (p, ROUND),
+                (&c.parents, Some(&claims)),
+                Some(c.nedge),
+            );
+            let want = c.single(&c.parents, Some(c.nedge));
+            assert!(want.is_ok());
+            assert_eq!(run.verdict, want, "n {n}, P {p}");
+            assert_eq!(run.certified, certified, "n {n}, P {p}");
+        }
+    }
+}
