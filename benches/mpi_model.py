@@ -7,7 +7,9 @@ docs/clusters.md ("Communication model") states the same formulas.
 
 Notation: P ranks; an R x C grid (R <= C) for 2-D; N vertices, M tuples;
 w bytes an id; per level f the frontier, n' the vertices it discovered,
-m_f the arcs a top-down level read (the trace's edges_examined), q the
+m_f the arcs a top-down level read (the trace's edges_examined), h and
+d the hubs of its frontier and their arcs, scanned by the delegates
+(the trace's `hubs` and `delegated`, 1-D), q the
 proposals the 2-D fold sent to other ranks (the trace's `proposals`), b
 the bytes of a packed 2-D proposal (`pair_bytes`).
 """
@@ -35,10 +37,14 @@ def grid_shape(P):
 def search_level_1d(step, N, P, w):
     """Bytes all ranks send in one level of DistBfs (dist/src/bfs.rs)."""
     if step["direction"] == "top-down":
-        # pairs to the owners + counts (one all-to-all) and the all-reduce
-        return 2 * w * step["edges_examined"] * (P - 1) / P + 32 * P * (P - 1)
-    # the frontier bitmap to every rank
-    return 8 * words(N, P) * (P - 1) + 24 * P * (P - 1)
+        # pairs to the owners for the arcs not left to the delegates, each
+        # hub announced to every other rank as a pair, the counts (one
+        # all-to-all) and the all-reduce of five counts
+        pairs = step["edges_examined"] - step.get("delegated", 0)
+        hubs = step.get("hubs", 0)
+        return 2 * w * (pairs * (P - 1) / P + hubs * (P - 1)) + 48 * P * (P - 1)
+    # the frontier bitmap to every rank, the all-reduce of five counts
+    return 8 * words(N, P) * (P - 1) + 40 * P * (P - 1)
 
 
 def bytes_below(bound):
@@ -167,7 +173,8 @@ def check(runs):
 
 def profile(run):
     """A run's mean search as fractions: per level its direction and f/N,
-    n'/N, m_f/2M, q/n' (2-D proposals per discovered vertex); the rank
+    n'/N, m_f/2M, d/2M and h (1-D delegated arcs, hubs), q/n' (2-D
+    proposals per discovered vertex); the rank
     time per arc of a search and per tuple of a validation."""
     N, M = run["graph"]["num_vertices"], run["graph"]["num_edges"]
     P = run["mpi"]["ranks"]
@@ -181,6 +188,8 @@ def profile(run):
                 f=st["frontier"] / N,
                 n=st["discovered"] / N,
                 m=(st.get("edges_examined") or 0) / (2 * M),
+                d=(st.get("delegated") or 0) / (2 * M),
+                h=st.get("hubs") or 0,
                 q=st["proposals"] / max(st["discovered"], 1) if "proposals" in st else None))
     stats = run["statistics"]
     return dict(levels=levels, depth=sum(len(levels_of(r)) for r in searches) / len(searches),
@@ -225,6 +234,7 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
     for lv in prof["levels"]:
         wt = lv["weight"]
         f, n, m = lv["f"] * N, lv["n"] * N, lv["m"] * 2 * M
+        d = lv.get("d", 0) * 2 * M
         # the row step sends a found vertex's pair at most once
         q = min(q_2d if q_2d is not None else 1.0, 1.0) * n
         if lv["bottom_up"]:
@@ -235,7 +245,8 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
             two["bytes"] += wt * ((R - 1 + C - 1) * N / (8 * P) + b * q / P)
             two["latency"] += wt * (R - 1 + (C - 1) + 2 * (C - 1) + lg)
         else:
-            one["bytes"] += wt * 2 * w * m / P * (P - 1) / P
+            # the hubs' arcs stay home; their announcements are tiny
+            one["bytes"] += wt * 2 * w * ((m - d) / P + lv.get("h", 0)) * (P - 1) / P
             one["latency"] += wt * (2 * (P - 1) + lg)
             q_td = min(m, C * n)
             two["bytes"] += wt * (w * f / P * (R - 1) + b * q_td / P * (C - 1) / C)

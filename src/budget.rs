@@ -96,13 +96,14 @@ pub fn named_bound(scale: u32, edgefactor: u64) -> u64 {
 
 /// What a BFS pass holds on one rank of `ranks` in a distributed run on
 /// `m` tuples and `n` vertices: its rows and kernel 1's rounds, the engine
-/// (its parents, its part of the bitmaps and the global frontier bitmap),
+/// (its parents, its part of the bitmaps, the global frontier bitmap and
+/// the delegates),
 /// and the validator: its tuples regrouped by vertex, its per-vertex and
 /// per-cell arrays and its rounds.
 pub fn rank_bfs_bytes<I: Id>(m: u64, n: u64, ranks: u64, validate: bool) -> u64 {
     let (m_r, n_r) = (m.div_ceil(ranks), n.div_ceil(ranks));
     let rows = LocalGraph::<I>::bytes_for(n_r, 2 * m_r);
-    let engine = DistBfs::<I>::bytes_for(n_r, n);
+    let engine = DistBfs::<I>::bytes_for(n_r, n, 2 * m_r);
     let checking = if validate {
         DistValidator::<I::Tuple>::bytes_for(n_r, m_r, n)
     } else {

@@ -270,6 +270,14 @@ pub struct TraceStep {
     /// ranks together (`--partition 2d` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proposals: Option<u64>,
+    /// Hubs in a top-down level's frontier whose arcs their neighbours'
+    /// owners scanned, all ranks together (`--partition 1d` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hubs: Option<u64>,
+    /// Their arcs, of `edges_examined`: no pair crossed the network for
+    /// them (`--partition 1d` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delegated: Option<u64>,
 }
 
 impl TraceStep {
@@ -289,6 +297,8 @@ impl From<&kernels::Step> for TraceStep {
             seconds: s.seconds,
             bytes: None,
             proposals: None,
+            hubs: None,
+            delegated: None,
         }
     }
 }

@@ -13,7 +13,11 @@
 //!   local indices); a neighbour it owns it claims by its visited bit (an
 //!   atomic OR), any other goes to its owner as a `(vertex, parent)` pair
 //!   of type `I`, all of the level's pairs in one exchange, and the owner
-//!   claims them the same way. `2 size_of::<I>()` bytes per arc to another rank.
+//!   claims them the same way. `2 size_of::<I>()` bytes per arc to another
+//!   rank, except the hubs' arcs: a hub (one of the few vertices of highest
+//!   degree) is announced to every rank as one pair, and each rank claims
+//!   its own neighbours of it from its *delegates*, the hub's arcs it holds
+//!   as their reverse arcs (`delegates.rs`).
 //! - **bottom-up**: each rank's frontier is a bitmap of its own words; one
 //!   all-gather of them is the global frontier (`N / 8` bytes to each rank);
 //!   each unreached vertex first tests its hub (its neighbour of highest
@@ -24,8 +28,9 @@
 //!   `kernels::DoBfs`. A worker owns whole words, so parents are stored
 //!   without CAS.
 //!
-//! Collectives: one all-gather of `N` degree classes when the engine is
-//! made (the hubs); one all-reduce to start a search (root degree, arcs);
+//! Collectives: one all-gather of `N` degree classes and one all-reduce
+//! of the counts per class when the engine is made (the hubs, the
+//! delegates); one all-reduce to start a search (root degree, arcs);
 //! per level one exchange or one all-gather, then one all-reduce of the
 //! level's discovered vertices and their edges (the next direction, and
 //! the end when none); two all-reduces to end (bytes summed, seconds
@@ -96,6 +101,12 @@ pub struct DistStep {
     /// Adjacency entries a top-down step scanned (the frontier's arcs,
     /// global); 0 for a bottom-up step, which does not count them.
     pub scanned: u64,
+    /// Hubs in a top-down step's frontier, announced to every rank instead
+    /// of scanned by their owners (0 bottom-up).
+    pub hubs: u64,
+    /// Their arcs, of `scanned`, which the ranks' delegates scanned: no
+    /// pair crossed the network for them (0 bottom-up).
+    pub delegated: u64,
     /// Bytes sent by all ranks in this step (its closing all-reduce
     /// included), summed.
     pub bytes: u64,
@@ -117,6 +128,8 @@ pub struct DistBfs<'c, I: Id> {
     claims: Vec<AtomicU8>,
     /// Each local row's hub (global id), tested before its row bottom-up.
     hubs: hubs::LocalHubs<I>,
+    /// Per hub of the graph, this rank's neighbours of it (top-down).
+    delegates: delegates::Delegates<I>,
     /// Top-down frontiers (local indices); bottom-up ones (local words).
     queue: Vec<usize>,
     next_queue: Vec<usize>,
@@ -141,11 +154,16 @@ impl<'c, I: Id> DistBfs<'c, I> {
     /// graph of `num_vertices`: parents (8 a vertex), claimed levels (1),
     /// two queues (8 each), four bitmaps of the rank's vertices, the
     /// global frontier bitmap (`N / 8`), the hubs (an id a vertex) and,
-    /// while choosing them, a byte for each of the `N` vertices. A top-down step's messages come on
+    /// while choosing them, a byte for each of the `N` vertices, and the
+    /// delegates (at most 3/8 of the rank's `arcs` again, plus the ids of
+    /// the graph's hubs). A top-down step's messages come on
     /// top; they are bounded by the level's arcs to other ranks.
-    pub fn bytes_for(rows: u64, num_vertices: u64) -> u64 {
-        let hubs = size_of::<I>() as u64 * rows + num_vertices;
-        25 * rows + 4 * rows.div_ceil(64) * 8 + num_vertices.div_ceil(64) * 8 + hubs
+    pub fn bytes_for(rows: u64, num_vertices: u64, arcs: u64) -> u64 {
+        let id = size_of::<I>() as u64;
+        let hubs = id * rows + num_vertices;
+        let lists = arcs / 8 * delegates::BUDGET_EIGHTHS;
+        let delegates = id * lists + 2 * rows.div_ceil(8) + 16 * delegates::MAX_HUBS;
+        25 * rows + 4 * rows.div_ceil(64) * 8 + num_vertices.div_ceil(64) * 8 + hubs + delegates
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
@@ -179,8 +197,13 @@ impl<'c, I: Id> DistBfs<'c, I> {
             })
             .collect();
         let word_counts: Vec<usize> = (0..comm.size()).map(|r| part.words(r)).collect();
+        let classes = hubs::degree_classes(backend, comm, &graph);
+        let hubs = hubs::local_hubs(backend, &graph, &classes);
+        let delegates = delegates::delegates(backend, comm, &graph, &classes);
+        drop(classes);
         DistBfs {
-            hubs: hubs::local_hubs(backend, comm, &graph),
+            hubs,
+            delegates,
             comm,
             params,
             backend,
@@ -261,22 +284,25 @@ impl<'c, I: Id> DistBfs<'c, I> {
             }
             // The level this step's vertices are found at, as claimed.
             let level = u8::try_from(depth + 1).unwrap_or(NO_LEVEL);
-            let (found, found_scout, scanned) = match direction {
+            let (found, found_scout, scanned, hubs, delegated) = match direction {
                 Direction::TopDown => {
                     edges_to_check = edges_to_check.saturating_sub(scout);
-                    let (found, found_scout) = self.top_down_step(level);
-                    let scanned = std::mem::replace(&mut queue_arcs, found_scout);
-                    (found, found_scout, scanned)
+                    let step = self.top_down_step(level);
+                    let scanned = std::mem::replace(&mut queue_arcs, step.scout);
+                    (step.found, step.scout, scanned, step.hubs, step.delegated)
                 }
-                Direction::BottomUp => (self.bottom_up_step(level), 0, 0),
+                Direction::BottomUp => (self.bottom_up_step(level), 0, 0, 0, 0),
             };
-            let [discovered, next_scout, scanned] =
-                all_reduce(self.comm, [found, found_scout, scanned], Reduce::Sum);
+            let counts = [found, found_scout, scanned, hubs, delegated];
+            let [discovered, next_scout, scanned, hubs, delegated] =
+                all_reduce(self.comm, counts, Reduce::Sum);
             self.steps.push(DistStep {
                 direction,
                 frontier,
                 discovered,
                 scanned,
+                hubs,
+                delegated,
                 bytes: 0,
                 seconds: 0.0,
             });
@@ -353,6 +379,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
 }
 
 mod bottom_up;
+mod delegates;
 mod hubs;
 #[cfg(test)]
 mod tests;

@@ -204,14 +204,19 @@ impl<'c, I: Id> Searcher for RankBfs<'c, I> {
     }
 
     fn trace(&self, record: &mut SearchRecord) {
-        let steps = self.engine.steps().iter().map(|s| TraceStep {
-            direction: s.direction.name().to_string(),
-            frontier: s.frontier,
-            discovered: s.discovered,
-            edges_examined: (s.direction == kernels::Direction::TopDown).then_some(s.scanned),
-            seconds: s.seconds,
-            bytes: Some(s.bytes),
-            proposals: None,
+        let steps = self.engine.steps().iter().map(|s| {
+            let top_down = s.direction == kernels::Direction::TopDown;
+            TraceStep {
+                direction: s.direction.name().to_string(),
+                frontier: s.frontier,
+                discovered: s.discovered,
+                edges_examined: top_down.then_some(s.scanned),
+                seconds: s.seconds,
+                bytes: Some(s.bytes),
+                proposals: None,
+                hubs: top_down.then_some(s.hubs),
+                delegated: top_down.then_some(s.delegated),
+            }
         });
         record.trace = Some(steps.collect());
     }
@@ -275,6 +280,8 @@ impl<'c, I: Id> Searcher for RankGridBfs<'c, I> {
                 seconds: level.seconds,
                 bytes: Some(level.all_bytes),
                 proposals: Some(level.all_proposals),
+                hubs: None,
+                delegated: None,
             };
             frontier = level.discovered;
             step

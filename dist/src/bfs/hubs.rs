@@ -57,18 +57,17 @@ impl<I: Id> LocalHubs<I> {
     }
 }
 
-/// The hubs of `graph`'s rows (global ids), on `backend`. Collective: one
-/// all-gather of `N` bytes; holds those `N` bytes while it chooses. O(rows
-/// × `HUB_SAMPLE`), reading at most the first lines of each row.
-pub(super) fn local_hubs<I: Id>(
+/// The degree class of every vertex over all ranks, in id order, for
+/// [`local_hubs`] and the delegates. Collective: one all-gather of `N`
+/// bytes (the caller holds them while it chooses). O(rows).
+pub(super) fn degree_classes<I: Id>(
     backend: Backend,
     comm: &dyn Comm,
     graph: &LocalGraph<I>,
-) -> LocalHubs<I> {
+) -> Vec<u8> {
     let part = *graph.partition();
-    let rows = graph.num_rows();
     let mine: Vec<u8> = backend
-        .map_ranges(rows, PIECE, |r| {
+        .map_ranges(graph.num_rows(), PIECE, |r| {
             r.map(|u| kernels::degree_class(graph.degree(u)))
                 .collect::<Vec<u8>>()
         })
@@ -76,6 +75,18 @@ pub(super) fn local_hubs<I: Id>(
     let counts: Vec<usize> = (0..comm.size()).map(|r| part.count(r)).collect();
     let mut classes = vec![0u8; counts.iter().sum()];
     all_gather(comm, &mine, &counts, &mut classes);
+    classes
+}
+
+/// The hubs of `graph`'s rows (global ids), on `backend`, from every
+/// vertex's degree class ([`degree_classes`]). O(rows × `HUB_SAMPLE`),
+/// reading at most the first lines of each row.
+pub(super) fn local_hubs<I: Id>(
+    backend: Backend,
+    graph: &LocalGraph<I>,
+    classes: &[u8],
+) -> LocalHubs<I> {
+    let rows = graph.num_rows();
     let first = graph.first();
     // Targets are below N, whose classes are all in memory.
     #[allow(clippy::cast_possible_truncation)]

@@ -297,7 +297,8 @@ fn hubs_are_the_first_of_highest_global_degree_class_in_the_sample() {
             let m = list.len();
             let share = &list.edges()[m * c.rank() / p..m * (c.rank() + 1) / p];
             let graph = LocalGraph::<u32>::build(c, part, share);
-            let hubs = hubs::local_hubs(Backend::Rayon, c, &graph);
+            let classes = hubs::degree_classes(Backend::Rayon, c, &graph);
+            let hubs = hubs::local_hubs(Backend::Rayon, &graph, &classes);
             assert_eq!(hubs.len(), graph.num_rows());
             let mut marked = 0;
             for u in 0..hubs.len() {
@@ -329,5 +330,89 @@ fn hubs_are_the_first_of_highest_global_degree_class_in_the_sample() {
             }
             assert!(marked > 0, "P {p}: a Kronecker graph has rows of degree 1");
         });
+    }
+}
+
+/// Guards the delegates: over the ranks, a hub's lists hold its row (the
+/// one-process row, arc for arc as reverse arcs); the hubs are the
+/// vertices of the highest degree classes, the same on every rank, at
+/// least one; a local row's index and its global id's agree; for 1 to 3
+/// ranks.
+#[test]
+fn delegates_hold_each_hubs_row_over_the_ranks() {
+    let list = kronecker(10, 4);
+    let csr = Csr::from_edge_list(&list);
+    let n = list.num_vertices() as u64;
+    for p in 1..=3 {
+        let part = Partition::new(n, p);
+        let lists = ThreadRanks::run(p, |c| {
+            let m = list.len();
+            let share = &list.edges()[m * c.rank() / p..m * (c.rank() + 1) / p];
+            let graph = LocalGraph::<u32>::build(c, part, share);
+            let classes = hubs::degree_classes(Backend::Rayon, c, &graph);
+            let d = delegates::delegates(Backend::Rayon, c, &graph, &classes);
+            for u in 0..graph.num_rows() {
+                let global = graph.first() + u as u64;
+                assert_eq!(d.index(u), d.find(global), "P {p} row {u}");
+            }
+            (0..d.len())
+                .map(|k| {
+                    let ids = d.members(k).iter().map(|&u| graph.first() + u64::from(u));
+                    (d.id(k), ids.collect::<Vec<u64>>())
+                })
+                .collect::<Vec<_>>()
+        });
+        let hubs: Vec<u64> = lists[0].iter().map(|(h, _)| *h).collect();
+        assert!(!hubs.is_empty(), "P {p}: a SCALE 10 graph has hubs");
+        for rank in &lists {
+            assert_eq!(rank.iter().map(|(h, _)| *h).collect::<Vec<_>>(), hubs);
+        }
+        let class = |v: u64| kernels::degree_class(csr.degree(v as u32));
+        let least = hubs.iter().map(|&h| class(h)).min().unwrap();
+        for v in 0..n {
+            assert_eq!(class(v) >= least, hubs.contains(&v), "P {p} vertex {v}");
+        }
+        for (k, &h) in hubs.iter().enumerate() {
+            let mut held: Vec<u64> = lists.iter().flat_map(|r| r[k].1.clone()).collect();
+            let mut row: Vec<u64> = (csr.neighbors(h as u32).iter())
+                .filter(|&&v| u64::from(v) != h)
+                .map(|&v| u64::from(v))
+                .collect();
+            held.sort_unstable();
+            row.sort_unstable();
+            assert_eq!(held, row, "P {p} hub {h}");
+        }
+    }
+}
+
+/// Guards the hubs' top-down steps: on 2 and 3 ranks, searches whose
+/// frontiers hold hubs leave those rows to the delegates (the steps
+/// record hubs and their arcs), send fewer bytes than a pair per remote
+/// arc would, and still match one process and validate.
+#[test]
+fn top_down_steps_leave_hub_rows_to_the_delegates() {
+    let list = kronecker(11, 6);
+    let roots = roots(&list, 8);
+    for p in [2, 3] {
+        let mut met = 0;
+        for steps in check::<u32>(&list, p, TOP_DOWN_ONLY, &roots) {
+            for s in steps.iter().filter(|s| s.hubs > 0) {
+                met += 1;
+                assert!(
+                    s.delegated >= 64 * s.hubs && s.delegated <= s.scanned,
+                    "{s:?}"
+                );
+                let pairs = 8 * (s.scanned - s.delegated);
+                // At most a pair per arc left, the announcements, counts
+                // and the closing all-reduce.
+                let p = p as u64;
+                assert!(
+                    s.bytes <= pairs + 8 * s.hubs * (p - 1) + 48 * p * (p - 1),
+                    "{s:?}"
+                );
+                assert!(s.bytes < 8 * s.scanned * (p - 1) / p, "{s:?}");
+            }
+        }
+        assert!(met > 0, "P {p}: some frontier holds a hub");
     }
 }

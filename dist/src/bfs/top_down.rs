@@ -2,7 +2,10 @@
 //! rows of its queue; a neighbour it owns it claims at once by its visited
 //! bit, any other goes to its owner as a `(vertex, parent)` pair, all of
 //! the level's pairs in one exchange, and the owner claims those the same
-//! way. The claimed vertices become the next queue; the step returns their
+//! way. A hub's row is not scanned: its owner announces the hub to every
+//! other rank in the same exchange, and each rank claims its own
+//! neighbours of every announced hub from its delegates
+//! (`delegates.rs`). The claimed vertices become the next queue; the step returns their
 //! count and degree sum (the next level's `m_f`), summed over each piece's
 //! claimed vertices once its claims are done (summed at each claim, each
 //! degree's random read held up the next claim's atomic OR:
@@ -13,17 +16,43 @@
 //! steps' and these claims'), and its parent and claimed level are written
 //! by the claim that won.
 
+use super::delegates::Delegates;
 use super::{DistBfs, TOP_DOWN_GRAIN, pieces_of};
 use crate::Id;
 use crate::comm::exchange;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
+/// What a work item of a top-down step's scan of the queue made.
+struct Piece<I> {
+    /// Flattened `(vertex, parent)` pairs per rank.
+    out: Vec<Vec<I>>,
+    /// The vertices it claimed here, and their degree sum.
+    won: Vec<usize>,
+    scout: u64,
+    /// The hubs it met: their rows are left to the delegates.
+    hubs: Vec<usize>,
+}
+
+/// What a top-down step found and read, this rank's part.
+pub(super) struct TopDown {
+    /// Vertices claimed here (the next queue).
+    pub(super) found: u64,
+    /// Their degree sum (the next level's `m_f`).
+    pub(super) scout: u64,
+    /// The queue's hubs, announced instead of scanned.
+    pub(super) hubs: u64,
+    /// Their degree sum: the arcs the ranks' delegates scanned for them.
+    pub(super) delegated: u64,
+}
+
 impl<I: Id> DistBfs<'_, I> {
     /// Claims the neighbours of the queue's vertices: its own at once, the
-    /// others' through one exchange, at `level`. Makes the claimed local
-    /// vertices the queue; returns how many and their degree sum.
-    pub(super) fn top_down_step(&mut self, level: u8) -> (u64, u64) {
+    /// others' through one exchange, those of every rank's hubs from this
+    /// rank's delegates, at `level`. Makes the claimed local vertices the
+    /// queue.
+    pub(super) fn top_down_step(&mut self, level: u8) -> TopDown {
         let (graph, parents, visited) = (&*self.graph, &self.parents[..], &self.visited[..]);
+        let delegates = &self.delegates;
         let found = Found {
             parents,
             visited,
@@ -32,41 +61,73 @@ impl<I: Id> DistBfs<'_, I> {
         };
         let part = *graph.partition();
         let (rank, first) = (graph.rank(), graph.first());
-        // Per piece of the queue: flattened (vertex, parent) pairs per
-        // rank, and the vertices claimed here.
         let queue = &self.queue;
         let grain = pieces_of(queue.len(), self.backend.threads(), TOP_DOWN_GRAIN);
-        let pieces: Vec<(Vec<Vec<I>>, Vec<usize>, u64)> =
-            self.backend.map_ranges(queue.len(), grain, |r| {
-                let (mut out, mut won) = (vec![Vec::new(); part.ranks()], Vec::new());
-                for &u in &queue[r] {
-                    let parent = first + u as u64;
-                    for &v in graph.neighbors(u) {
-                        let (owner, local) = part.place(v.to_u64());
-                        if owner != rank {
-                            out[owner].extend([v, I::from_u64(parent)]);
-                        } else if found.claim(local, parent) {
-                            won.push(local);
-                        }
+        let pieces: Vec<Piece<I>> = self.backend.map_ranges(queue.len(), grain, |r| {
+            let (mut out, mut won) = (vec![Vec::new(); part.ranks()], Vec::new());
+            let mut hubs = Vec::new();
+            for &u in &queue[r] {
+                if delegates.index(u).is_some() {
+                    hubs.push(u);
+                    continue;
+                }
+                let parent = first + u as u64;
+                for &v in graph.neighbors(u) {
+                    let (owner, local) = part.place(v.to_u64());
+                    if owner != rank {
+                        out[owner].extend([v, I::from_u64(parent)]);
+                    } else if found.claim(local, parent) {
+                        won.push(local);
                     }
                 }
-                let scout = graph.degree_sum(&won);
-                (out, won, scout)
-            });
+            }
+            let scout = graph.degree_sum(&won);
+            Piece {
+                out,
+                won,
+                scout,
+                hubs,
+            }
+        });
+        let hubs: Vec<usize> = pieces.iter().flat_map(|p| p.hubs.iter().copied()).collect();
+        let delegated = graph.degree_sum(&hubs);
+        // Each hub announced to every other rank as `(h, h)`, first.
         self.send.clear();
         for (r, count) in self.send_counts.iter_mut().enumerate() {
             let before = self.send.len();
-            for (out, ..) in &pieces {
-                self.send.extend_from_slice(&out[r]);
+            if r != rank {
+                for &u in &hubs {
+                    let h = I::from_u64(first + u as u64);
+                    self.send.extend([h, h]);
+                }
+            }
+            for piece in &pieces {
+                self.send.extend_from_slice(&piece.out[r]);
             }
             *count = self.send.len() - before;
         }
-        let (received, _) = exchange(self.comm, &self.send, &self.send_counts);
+        let (received, counts) = exchange(self.comm, &self.send, &self.send_counts);
+        let mut active: Vec<usize> = hubs
+            .iter()
+            .map(|&u| delegates.index(u).expect("a hub"))
+            .collect();
+        let mut at = 0;
+        for count in counts {
+            let segment = received[at..at + count].chunks_exact(2);
+            for pair in segment.take_while(|pair| pair[0] == pair[1]) {
+                active.push(delegates.find(pair[0].to_u64()).expect("an announced hub"));
+            }
+            at += count;
+        }
         let pairs = received.len() / 2;
         let grain = pieces_of(pairs, self.backend.threads(), TOP_DOWN_GRAIN);
         let won_for_others: Vec<(Vec<usize>, u64)> = self.backend.map_ranges(pairs, grain, |r| {
             let mut won = Vec::new();
             for pair in received[2 * r.start..2 * r.end].chunks_exact(2) {
+                // An announced hub, taken above.
+                if pair[0] == pair[1] {
+                    continue;
+                }
                 let u = part.local(pair[0].to_u64());
                 if found.claim(u, pair[1].to_u64()) {
                     won.push(u);
@@ -75,18 +136,61 @@ impl<I: Id> DistBfs<'_, I> {
             let scout = graph.degree_sum(&won);
             (won, scout)
         });
+        let won_for_hubs = self.claim_for_hubs(&found, &active);
         self.next_queue.clear();
         let mut scout = 0;
-        for (_, won, s) in &pieces {
-            self.next_queue.extend_from_slice(won);
-            scout += s;
+        for piece in &pieces {
+            self.next_queue.extend_from_slice(&piece.won);
+            scout += piece.scout;
         }
-        for (won, s) in &won_for_others {
+        for (won, s) in won_for_others.iter().chain(&won_for_hubs) {
             self.next_queue.extend_from_slice(won);
             scout += s;
         }
         std::mem::swap(&mut self.queue, &mut self.next_queue);
-        (self.queue.len() as u64, scout)
+        TopDown {
+            found: self.queue.len() as u64,
+            scout,
+            hubs: hubs.len() as u64,
+            delegated,
+        }
+    }
+
+    /// Claims this rank's vertices adjacent to the hubs `active` (their
+    /// indices), from the delegates, each with its hub as parent: per work
+    /// item a run of the hubs' lists laid end to end, its claims and their
+    /// degree sum.
+    fn claim_for_hubs(&self, found: &Found<'_>, active: &[usize]) -> Vec<(Vec<usize>, u64)> {
+        let delegates: &Delegates<I> = &self.delegates;
+        let mut ends = Vec::with_capacity(active.len());
+        let mut total = 0;
+        for &k in active {
+            total += delegates.members(k).len();
+            ends.push(total);
+        }
+        let graph = &*self.graph;
+        let grain = pieces_of(total, self.backend.threads(), TOP_DOWN_GRAIN);
+        self.backend.map_ranges(total, grain, |r| {
+            let mut won = Vec::new();
+            // The first hub whose list reaches past r.start.
+            let mut i = ends.partition_point(|&end| end <= r.start);
+            let mut at = r.start;
+            while at < r.end {
+                let k = active[i];
+                let (start, end) = (ends[i] - delegates.members(k).len(), ends[i]);
+                let parent = delegates.id(k);
+                for &u in &delegates.members(k)[at - start..end.min(r.end) - start] {
+                    let u = usize::try_from(u.to_u64()).expect("a local row");
+                    if found.claim(u, parent) {
+                        won.push(u);
+                    }
+                }
+                at = end.min(r.end);
+                i += 1;
+            }
+            let scout = graph.degree_sum(&won);
+            (won, scout)
+        })
     }
 }
 
