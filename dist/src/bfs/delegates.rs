@@ -36,7 +36,7 @@ use std::ops::Range;
 /// The least degree of a hub: smaller rows cost a top-down step little,
 /// and every hub costs a few bytes on every rank and a pair to each rank
 /// when announced. At SCALE 16 and above the hubs are bounded by
-/// [`MAX_HUBS`] and [`BUDGET_SHARE`] instead.
+/// [`MAX_HUBS`] and [`BUDGET_EIGHTHS`] instead.
 pub(super) const MIN_DEGREE: u64 = 64;
 /// At most this many hubs (their ids are held by every rank).
 pub(super) const MAX_HUBS: u64 = 1 << 14;
