@@ -87,12 +87,17 @@ impl<I: Id> Delegates<I> {
     }
 }
 
-/// A hub bit per vertex of a run of ids that starts at a multiple of 64,
-/// and per word the hubs before it over all ranks: a hub's index is its
-/// word's count plus the hubs before it in the word.
+/// 64 vertices' hub bits and the hubs before them over all ranks: a hub's
+/// index is the count plus the hubs before it in the word. One read.
+#[derive(Clone, Copy)]
+struct HubWord {
+    bits: u64,
+    before: u32,
+}
+
+/// The hub words of a run of ids that starts at a multiple of 64.
 struct HubBits {
-    bits: Vec<u64>,
-    before: Vec<u32>,
+    words: Vec<HubWord>,
 }
 
 impl HubBits {
@@ -100,16 +105,15 @@ impl HubBits {
     #[inline]
     fn index(&self, v: usize) -> Option<usize> {
         let (w, bit) = (v / 64, v % 64);
-        let word = *self.bits.get(w)?;
-        let below = (word & ((1 << bit) - 1)).count_ones() as usize;
-        (word >> bit & 1 != 0).then(|| self.before[w] as usize + below)
+        let HubWord { bits, before } = *self.words.get(w)?;
+        let below = (bits & ((1 << bit) - 1)).count_ones() as usize;
+        (bits >> bit & 1 != 0).then(|| before as usize + below)
     }
 
     /// Words `range` of the run (their counts stay those over all ranks).
     fn slice(&self, range: Range<usize>) -> HubBits {
         HubBits {
-            bits: self.bits[range.clone()].to_vec(),
-            before: self.before[range].to_vec(),
+            words: self.words[range].to_vec(),
         }
     }
 }
@@ -166,14 +170,16 @@ pub(super) fn delegates<I: Id>(
             .collect::<Vec<u64>>()
         })
         .concat();
-    let mut before = Vec::with_capacity(bits.len());
     let mut hubs = 0u32;
-    for w in &bits {
-        before.push(hubs);
-        hubs += w.count_ones();
-    }
-    let all = HubBits { bits, before };
-    let ids: Vec<I> = (all.bits.iter().enumerate())
+    let words = (bits.iter())
+        .map(|&bits| {
+            let before = hubs;
+            hubs += bits.count_ones();
+            HubWord { bits, before }
+        })
+        .collect();
+    let all = HubBits { words };
+    let ids: Vec<I> = (bits.iter().enumerate())
         .flat_map(|(w, &word)| {
             (0..64)
                 .filter(move |b| word >> b & 1 != 0)
@@ -197,7 +203,7 @@ pub(super) fn delegates<I: Id>(
     });
     // first is a multiple of 64 (partition.rs): local words are a slice.
     let mine = all.slice(first / 64..(first + rows).div_ceil(64));
-    drop(all);
+    drop((all, bits));
     let hubs = ids.len();
     let mut offsets = vec![0usize; hubs + 1];
     for &(k, _) in pairs.iter().flatten() {
