@@ -129,6 +129,14 @@ def kernel1_1d_weighted(N, M, P, w):
     return kernel1_1d(N, M, P, 2 * w) + 8 * N * (P - 1)
 
 
+def bfs_index_1d(N, P):
+    """The 1-D ranks' BFS index, built in kernel 1 when a BFS pass
+    searches the rows (dist/src/bfs/index.rs): the all-gather of every
+    vertex's degree class (a byte a vertex to each other rank) and the
+    all-reduce of 512 counts per degree class (dist/src/bfs/delegates.rs)."""
+    return N * (P - 1) + 8 * 512 * P * (P - 1)
+
+
 def kernel1_2d(N, M, P, w):
     """Kernel 1 of the grid (dist/src/grid/graph.rs): each tuple's two
     arcs to their cells in one all-to-all (and its counts), each owned
@@ -162,11 +170,14 @@ def check(runs):
         kernel1 = kernel1_2d if partition == "2d" else kernel1_1d
         if partition != "2d" and r.get("sssp_searches"):
             kernel1 = kernel1_1d_weighted
+        k1_model = kernel1(N, M, P, w)
+        if partition != "2d" and searches:
+            k1_model += bfs_index_1d(N, P)
         v_model = validation(N, M, P)
         v_measured = sum(mpi["validate_bytes"]) / k
         rows.append(dict(scale=r["options"]["scale"], P=P, partition=partition,
                          search=measured, search_model=model,
-                         kernel1=mpi["kernel1_bytes"], kernel1_model=kernel1(N, M, P, w),
+                         kernel1=mpi["kernel1_bytes"], kernel1_model=k1_model,
                          validation=v_measured, validation_model=v_model))
     return rows
 

@@ -383,3 +383,57 @@ fn a_missing_input_on_the_ranks_says_no_such_file_not_convert_it() {
     assert!(err.contains("No such file"), "{err}");
     assert!(!err.contains("convert"), "{err}");
 }
+
+/// Kernel 1 over ranks builds the rows' BFS index (each row's hub and the
+/// delegates) inside its time, as one process's hubs are its `Csr`'s, and
+/// the search pass shares it: the bytes kernel 1 sent are exactly those of
+/// the rows' build and the index's collectives (built again here over each
+/// rank's share of the file), and the index's are one byte a vertex to
+/// each other rank and 512 counts an all-reduce.
+#[test]
+fn kernel_1_over_ranks_builds_the_bfs_index() {
+    use dist::Comm;
+    use generator::EdgeGenerator;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.bin");
+    let edges = generator::Kronecker::new(10, 16, 9).unwrap().generate();
+    let mut bytes = Vec::new();
+    generator::format::EdgeFormat::Binary
+        .write(&mut bytes, &edges)
+        .unwrap();
+    std::fs::write(&path, bytes).unwrap();
+    let plan = Plan {
+        keys: 4,
+        ..Plan::new(GraphSource::File {
+            path: path.clone(),
+            format: generator::format::EdgeFormat::Binary,
+            seed: 2,
+        })
+    };
+    let n = edges.num_vertices() as u64;
+    for ranks in [2, 3] {
+        let p = ranks as u64;
+        ThreadRanks::run(ranks, |comm| {
+            let m = valid(harness::run_distributed(&plan, &Silent, comm));
+            let kernel1 = m.mpi_report().expect("over ranks").kernel1_bytes;
+            let read = generator::format::binary::read_share::<generator::Edge>;
+            let (_, tuples, _) = read(&path, comm.rank(), comm.size()).unwrap();
+            let part = dist::Partition::new(n, comm.size());
+            let backend = plan.backend;
+            let start = comm.bytes_sent();
+            let rows = dist::LocalGraph::<u32>::build_on(backend, comm, part, &tuples);
+            comm.barrier();
+            let built = comm.bytes_sent();
+            dist::BfsIndex::build_on(backend, comm, &rows);
+            let index = comm.bytes_sent() - built;
+            let sums = [built - start, index];
+            let [rows, index] = dist::all_reduce(comm, sums, dist::Reduce::Sum);
+            assert_eq!(index, n * (p - 1) + 8 * 512 * p * (p - 1), "P {p}");
+            assert_eq!(
+                kernel1,
+                rows + index,
+                "P {p}: kernel 1 is the rows and the index"
+            );
+        });
+    }
+}

@@ -29,8 +29,9 @@
 //!   without CAS.
 //!
 //! Collectives: one all-gather of `N` degree classes and one all-reduce
-//! of the counts per class when the engine is made (the hubs, the
-//! delegates); one all-reduce to start a search (root degree, arcs);
+//! of the counts per class when the [`BfsIndex`] (the hubs, the
+//! delegates) is built (by kernel 1, or by [`DistBfs::new`] when not
+//! given one); one all-reduce to start a search (root degree, arcs);
 //! per level one exchange or one all-gather, then one all-reduce of the
 //! level's discovered vertices and their edges (the next direction, and
 //! the end when none); two all-reduces to end (bytes summed, seconds
@@ -42,8 +43,7 @@
 //! claimed level ([`DistBfs::claims`]: the step's level as a byte,
 //! [`NO_LEVEL`] past 254 and for unreached vertices); `visited` holds the
 //! reached and edgeless vertices and the padding past the rank's last one.
-//! [`DistBfs::new`] chooses the hubs (collective) and allocates the
-//! per-search arrays; a top-down step allocates its per-piece send buffers
+//! [`DistBfs::with_index`] allocates the per-search arrays; a top-down step allocates its per-piece send buffers
 //! and the pairs it receives.
 //!
 //! A rank's loops run on its [`Backend`] ([`DistBfs::on`]), each written
@@ -57,6 +57,8 @@ use par::Backend;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
+
+pub use index::BfsIndex;
 
 /// The parent of a vertex no search has reached (never a vertex id).
 pub const NO_PARENT: u64 = u64::MAX;
@@ -126,10 +128,9 @@ pub struct DistBfs<'c, I: Id> {
     parents: Vec<AtomicU64>,
     /// The level each vertex was found at, by local index (a claim).
     claims: Vec<AtomicU8>,
-    /// Each local row's hub (global id), tested before its row bottom-up.
-    hubs: hubs::LocalHubs<I>,
-    /// Per hub of the graph, this rank's neighbours of it (top-down).
-    delegates: delegates::Delegates<I>,
+    /// Each local row's hub (global id), tested before its row bottom-up,
+    /// and per hub of the graph this rank's neighbours of it (top-down).
+    index: Arc<BfsIndex<I>>,
     /// Top-down frontiers (local indices); bottom-up ones (local words).
     queue: Vec<usize>,
     next_queue: Vec<usize>,
@@ -153,22 +154,17 @@ impl<'c, I: Id> DistBfs<'c, I> {
     /// Bytes of the per-search arrays of a rank with `rows` vertices in a
     /// graph of `num_vertices`: parents (8 a vertex), claimed levels (1),
     /// two queues (8 each), four bitmaps of the rank's vertices, the
-    /// global frontier bitmap (`N / 8`), the hubs (an id a vertex) and,
-    /// while choosing them, a byte for each of the `N` vertices, and the
-    /// delegates (at most 3/8 of the rank's `arcs` again, plus the ids of
-    /// the graph's hubs). A top-down step's messages come on
+    /// global frontier bitmap (`N / 8`), and its [`BfsIndex`] over `arcs`
+    /// ([`BfsIndex::bytes_for`]). A top-down step's messages come on
     /// top; they are bounded by the level's arcs to other ranks.
     pub fn bytes_for(rows: u64, num_vertices: u64, arcs: u64) -> u64 {
-        let id = size_of::<I>() as u64;
-        let hubs = id * rows + num_vertices;
-        let lists = arcs / 8 * delegates::BUDGET_EIGHTHS;
-        let delegates = id * lists + 2 * rows.div_ceil(8) + 16 * delegates::MAX_HUBS;
-        25 * rows + 4 * rows.div_ceil(64) * 8 + num_vertices.div_ceil(64) * 8 + hubs + delegates
+        let index = BfsIndex::<I>::bytes_for(rows, num_vertices, arcs);
+        25 * rows + 4 * rows.div_ceil(64) * 8 + num_vertices.div_ceil(64) * 8 + index
     }
 
     /// An engine for this rank's `graph` (built over the same ranks as
-    /// `comm`) whose loops run on rayon. Collective: the hubs take one
-    /// all-gather of `N` bytes. Allocates the per-search arrays once
+    /// `comm`) whose loops run on rayon. Collective: builds its
+    /// [`BfsIndex`] (one all-gather of `N` bytes). Allocates the per-search arrays once
     /// ([`DistBfs::bytes_for`]), the parents and claimed levels on huge
     /// pages where the system grants them (`par::huge`, as one process's).
     pub fn new(comm: &'c dyn Comm, graph: Arc<LocalGraph<I>>, params: DoParams) -> Self {
@@ -183,9 +179,31 @@ impl<'c, I: Id> DistBfs<'c, I> {
         graph: Arc<LocalGraph<I>>,
         params: DoParams,
     ) -> Self {
+        let index = Arc::new(BfsIndex::build_on(backend, comm, &graph));
+        DistBfs::with_index(backend, comm, graph, index, params)
+    }
+
+    /// [`DistBfs::on`] over an `index` kernel 1 built for `graph`
+    /// ([`BfsIndex::build_on`]), shared, not copied. Not collective.
+    ///
+    /// # Panics
+    /// If `graph` is not this rank's over the ranks of `comm`, or `index`
+    /// was built over other rows.
+    pub fn with_index(
+        backend: Backend,
+        comm: &'c dyn Comm,
+        graph: Arc<LocalGraph<I>>,
+        index: Arc<BfsIndex<I>>,
+        params: DoParams,
+    ) -> Self {
         let part = *graph.partition();
         assert_eq!(part.ranks(), comm.size(), "the graph's ranks are comm's");
         assert_eq!(graph.rank(), comm.rank(), "the graph is this rank's");
+        assert_eq!(
+            (index.rank, index.rows),
+            (graph.rank(), graph.num_rows()),
+            "the index is the graph's"
+        );
         let rows = graph.num_rows();
         let words = part.words(comm.rank());
         let isolated = |u: usize| u >= rows || graph.degree(u) == 0;
@@ -197,13 +215,8 @@ impl<'c, I: Id> DistBfs<'c, I> {
             })
             .collect();
         let word_counts: Vec<usize> = (0..comm.size()).map(|r| part.words(r)).collect();
-        let classes = hubs::degree_classes(backend, comm, &graph);
-        let hubs = hubs::local_hubs(backend, &graph, &classes);
-        let delegates = delegates::delegates(backend, comm, &graph, &classes);
-        drop(classes);
         DistBfs {
-            hubs,
-            delegates,
+            index,
             comm,
             params,
             backend,
@@ -381,6 +394,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
 mod bottom_up;
 mod delegates;
 mod hubs;
+mod index;
 #[cfg(test)]
 mod tests;
 mod top_down;

@@ -42,7 +42,7 @@ mod route;
 mod sssp;
 mod sssp_check;
 
-pub use bfs::{DEFAULT_PARAMS, DistBfs, DistStep, NO_PARENT};
+pub use bfs::{BfsIndex, DEFAULT_PARAMS, DistBfs, DistStep, NO_PARENT};
 pub use check::DistValidator;
 pub use comm::{
     Comm, Reduce, Solo, ThreadRanks, agree, all_gather, all_reduce, exchange, exchange_into,

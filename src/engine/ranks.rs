@@ -35,8 +35,8 @@ use crate::searches::{PassOutput, Searching};
 use crate::{Error, Pass, budget, system};
 use collective::{Agreed, eligible, sum};
 use dist::{
-    Comm, Grid, GridBfs, GridGraph, Id, LocalGraph, Partition, Reduce, WeightedLocalGraph,
-    all_gather,
+    BfsIndex, Comm, Grid, GridBfs, GridGraph, Id, LocalGraph, Partition, Reduce,
+    WeightedLocalGraph, all_gather,
 };
 use generator::EdgeList;
 use input::{load_share, sizes};
@@ -133,6 +133,9 @@ pub(crate) struct RankGraph<I: Id> {
     /// The grid cell (`--partition 2d`), which the BFS searches instead of
     /// the unweighted rows.
     pub(crate) grid: Option<Arc<GridGraph<I>>>,
+    /// The unweighted rows' hubs and delegates, when a BFS pass searches
+    /// them: kernel 1's, as one process's hubs are its `Csr`'s.
+    pub(crate) bfs_index: Option<Arc<BfsIndex<I>>>,
 }
 
 /// What a pass on a rank reads.
@@ -212,7 +215,8 @@ impl<I: Id> Engine for Ranks<'_, I> {
     /// split light-first where a pass asks ([`Pass::light_split`]) and the
     /// unweighted rows copied out of them; with `--partition 2d` the grid
     /// cell instead of the unweighted rows (the weighted rows still built
-    /// when a pass needs them). Ends with a barrier.
+    /// when a pass needs them); the rows' [`BfsIndex`] when a BFS pass
+    /// searches them. Ends with a barrier.
     fn build(&mut self, plan: &Plan) -> RankGraph<I> {
         let (comm, part, backend) = (self.comm, self.part, plan.backend);
         self.sent_before = comm.bytes_sent();
@@ -243,11 +247,16 @@ impl<I: Id> Engine for Ranks<'_, I> {
             let grid = Grid::new(part.num_vertices(), comm.size());
             Arc::new(GridGraph::<I>::build(comm, grid, &share.tuples))
         });
+        let searched = plan.bfs_kernel().is_some();
+        let bfs_index = (graph.as_ref())
+            .filter(|_| searched)
+            .map(|rows| Arc::new(BfsIndex::build_on(backend, comm, rows)));
         comm.barrier();
         RankGraph {
             graph: graph.map(Arc::new),
             weighted: weighted.map(Arc::new),
             grid,
+            bfs_index,
         }
     }
 

@@ -203,7 +203,8 @@ impl Pass {
                     });
                 }
                 let rows = Arc::clone(graph.graph.as_ref().expect("unweighted rows"));
-                let engine = DistBfs::on(backend, comm, rows, params);
+                let index = Arc::clone(graph.bfs_index.as_ref().expect("kernel 1's index"));
+                let engine = DistBfs::with_index(backend, comm, rows, index, params);
                 Box::new(Prepared {
                     kernel,
                     label,

@@ -132,7 +132,7 @@ impl<I: Id> DistBfs<'_, I> {
             parents: &self.parents,
             claims: &self.claims,
             level,
-            hubs: &self.hubs,
+            hubs: &self.index.hubs,
             visited: &self.visited,
             global: &self.global,
         };

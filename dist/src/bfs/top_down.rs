@@ -52,7 +52,7 @@ impl<I: Id> DistBfs<'_, I> {
     /// queue.
     pub(super) fn top_down_step(&mut self, level: u8) -> TopDown {
         let (graph, parents, visited) = (&*self.graph, &self.parents[..], &self.visited[..]);
-        let delegates = &self.delegates;
+        let delegates = &self.index.delegates;
         let found = Found {
             parents,
             visited,
@@ -161,7 +161,7 @@ impl<I: Id> DistBfs<'_, I> {
     /// item a run of the hubs' lists laid end to end, its claims and their
     /// degree sum.
     fn claim_for_hubs(&self, found: &Found<'_>, active: &[usize]) -> Vec<(Vec<usize>, u64)> {
-        let delegates: &Delegates<I> = &self.delegates;
+        let delegates: &Delegates<I> = &self.index.delegates;
         let mut ends = Vec::with_capacity(active.len());
         let mut total = 0;
         for &k in active {
