@@ -61,14 +61,25 @@ def pair_bytes(N, P):
     return bytes_below(piece) + bytes_below(R * piece)
 
 
+def hub_bytes(N, P):
+    """Bytes of a hub's announcement in the 2-D fold: its index in the
+    column block, as narrow as a proposal's parent (dist/src/grid/bfs/fold.rs)."""
+    R, C = grid_shape(P)
+    return bytes_below(R * shares(N, P)[0])
+
+
 def search_level_2d(step, N, P, w):
     """Bytes all ranks send in one level of GridBfs (dist/src/grid.rs header)."""
     R, C = grid_shape(P)
-    counts = 8 * P * (C - 1) + 16 * P * (P - 1)  # fold counts; all-reduce of found, m_f
+    # fold counts and counts of announced hubs; all-reduce of found, m_f
+    counts = 12 * P * (C - 1) + 16 * P * (P - 1)
     fold = pair_bytes(N, P) * step["proposals"]
     if step["direction"] == "top-down":
-        # the frontier's ids (and their sizes) to the column
-        return w * step["frontier"] * (R - 1) + 8 * P * (R - 1) + fold + counts
+        # the frontier's ids (and their sizes) to the column; each hub of
+        # the frontier announced by the R cells of its grid column to the
+        # C - 1 other members of their rows (dist/src/grid/hubs.rs)
+        hubs = hub_bytes(N, P) * step.get("hubs", 0) * R * (C - 1)
+        return w * step["frontier"] * (R - 1) + 8 * P * (R - 1) + fold + hubs + counts
     piece_words = math.ceil(shares(N, P)[0] / 64)
     # frontier bitmap in the column; the row step's "done" bits passed
     # C - 1 times around the row
@@ -146,6 +157,17 @@ def kernel1_2d(N, M, P, w):
     return 4 * w * M * (P - 1) / P + 16 * P * (P - 1) + 8 * (C - 1) * N + 8 * P * (C - 1)
 
 
+def grid_hubs(N, P, listed):
+    """The 2-D hubs' lists in kernel 1 (dist/src/grid/hubs.rs): the
+    all-reduce of 512 counts per degree class, the hub bits all-gathered in
+    each grid column, and one fold in each grid row of the `listed` pairs
+    (neighbour, hub) to other members (the JSON's kernel1_hub_pairs), with
+    its counts and header."""
+    R, C = grid_shape(P)
+    return (8 * 512 * P * (P - 1) + 8 * words(N, P) * (R - 1)
+            + pair_bytes(N, P) * listed + 12 * P * (C - 1))
+
+
 def levels_of(record):
     """The vertices of each level of a traced search, root first."""
     counts = [1] + [st["discovered"] for st in record["trace"]]
@@ -173,6 +195,8 @@ def check(runs):
         k1_model = kernel1(N, M, P, w)
         if partition != "2d" and searches:
             k1_model += bfs_index_1d(N, P)
+        if partition == "2d":
+            k1_model += grid_hubs(N, P, mpi.get("kernel1_hub_pairs", 0))
         v_model = validation(N, M, P)
         v_measured = sum(mpi["validate_bytes"]) / k
         rows.append(dict(scale=r["options"]["scale"], P=P, partition=partition,
@@ -259,7 +283,9 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
             # the hubs' arcs stay home; their announcements are tiny
             one["bytes"] += wt * 2 * w * ((m - d) / P + lv.get("h", 0)) * (P - 1) / P
             one["latency"] += wt * (2 * (P - 1) + lg)
-            q_td = min(m, C * n)
+            # the hubs' columns left to the owners' lists (the same hubs
+            # as 1-D's, dist/src/grid/hubs.rs): their arcs make no pair
+            q_td = min(m - d, C * n)
             two["bytes"] += wt * (w * f / P * (R - 1) + b * q_td / P * (C - 1) / C)
             two["latency"] += wt * (2 * (R - 1) + 2 * (C - 1) + lg)
     # Validation: each rank's ghosts' claims from their owners (one byte a

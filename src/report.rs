@@ -98,6 +98,11 @@ pub struct MpiReport {
     pub peak_memory_bytes_per_rank: Vec<u64>,
     /// Bytes the ranks sent one another in kernel 1, summed.
     pub kernel1_bytes: u64,
+    /// Of them, the pairs `(neighbour, hub)` each cell sent the owners of
+    /// its hubs' neighbours for their lists, summed (`--partition 2d`
+    /// only; absent in reports written before them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel1_hub_pairs: Option<u64>,
     /// Bytes the ranks sent one another per search, summed over ranks and
     /// levels, in key order (per level and direction: each search's
     /// `trace`, with `--trace`).
@@ -271,7 +276,7 @@ pub struct TraceStep {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proposals: Option<u64>,
     /// Hubs in a top-down level's frontier whose arcs their neighbours'
-    /// owners scanned, all ranks together (`--partition 1d` only).
+    /// owners took from their lists instead of pairs, all ranks together.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hubs: Option<u64>,
     /// Their arcs, of `edges_examined`: no pair crossed the network for
@@ -535,6 +540,7 @@ impl Measured {
             id_bytes: ranks.id_bytes,
             peak_memory_bytes_per_rank: ranks.peak_memory_bytes_per_rank.clone(),
             kernel1_bytes: ranks.kernel1_bytes,
+            kernel1_hub_pairs: ranks.kernel1_hub_pairs,
             search_bytes,
             validate_bytes,
             sssp_search_bytes: sssp.as_ref().map(|b| b.0.clone()),

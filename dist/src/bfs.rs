@@ -392,7 +392,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
 }
 
 mod bottom_up;
-mod delegates;
+pub(crate) mod delegates;
 mod hubs;
 mod index;
 #[cfg(test)]

@@ -20,6 +20,9 @@
 //!   each rank keeps its cell by column (CSC: for each `v` of column block
 //!   `j`, the `u` of row block `i` adjacent to it; top-down) and by row
 //!   (CSR over the row block's indices; bottom-up), global ids.
+//! - `GridHubs` (`grid/hubs.rs`): kernel 1 also chooses the hubs (the 1-D
+//!   rule, on the owners' degrees) and sends each owner its own
+//!   neighbours of each hub, once, for the top-down levels.
 //! - [`GridBfs`] (`grid/bfs.rs`): kernel 2, top-down, bottom-up or
 //!   switching between them by Beamer's rule ([`Direction`]).
 //!
@@ -32,7 +35,9 @@
 //! 2. local: for each frontier `v`, for each `u` in its column of the
 //!    cell, propose `(u, v)` unless this rank proposed `u` before (a
 //!    bitmap over row block `i`: a proposed vertex is reached at that
-//!    level, so later proposals could only lose);
+//!    level, so later proposals could only lose); a hub's column is not
+//!    scanned but announced to the row, whose owners take their own
+//!    neighbours of it from lists kernel 1 made (`grid/hubs.rs`);
 //! 3. fold, within grid row `i` (C ranks): the proposals go to the owners
 //!    of `u` (all in row `i`), which keep the first for each unvisited `u`
 //!    and make the next frontier;
@@ -63,9 +68,12 @@
 //!
 //! Top-down:
 //! - expand: `w (f / P) (R - 1) + 8 (R - 1)`;
-//! - fold: `b s (C - 1) / C + 8 (C - 1)`, with `s` the proposals of a
-//!   rank, `s <= min(m_f / P, n' / R)` (each new vertex of row block `i`
-//!   is proposed at most once by each of the row's C cells);
+//! - fold: `b s (C - 1) / C + 12 (C - 1)`, with `s` the proposals of a
+//!   rank, `s <= min((m_f - d) / P, n' / R)` (each new vertex of row block
+//!   `i` is proposed at most once by each of the row's C cells; `d` the
+//!   arcs of the frontier's hubs, which make no pair), and `a h' (C - 1)`
+//!   for the `h'` hubs of the rank's column frontier (`a` bytes each: a
+//!   column index, as narrow as a pair's parent);
 //! - level's end: `16 (P - 1)` (the all-reduce of two counts, as `Comm`
 //!   counts it).
 //!
@@ -80,7 +88,7 @@
 //!   words_r`, `words_r ~ N / (64 P)`, so `~(R - 1) N / (8 P)`;
 //! - the row step: `C - 1` shifts of a piece's bits, `8 (C - 1) ceil(piece
 //!   / 64)`, `~(C - 1) N / (8 P)`;
-//! - fold: `b s' + 8 (C - 1)`, `s'` the vertices this rank found in other
+//! - fold: `b s' + 12 (C - 1)`, `s'` the vertices this rank found in other
 //!   owners' pieces: each new vertex is proposed once in its row, and not
 //!   at all when its owner finds it (on 4 x 4 at SCALE 16, 41% of the
 //!   found vertices travel);
@@ -139,6 +147,7 @@
 mod bfs;
 mod graph;
 mod group;
+mod hubs;
 mod partition;
 #[cfg(test)]
 mod tests;

@@ -206,6 +206,9 @@ pub struct RankFigures {
     pub peak_memory_bytes_per_rank: Vec<u64>,
     /// Bytes the ranks sent one another in kernel 1, summed.
     pub kernel1_bytes: u64,
+    /// Of them, the pairs `(neighbour, hub)` that made the 2-D hubs' lists
+    /// (`--partition 2d` only), summed.
+    pub kernel1_hub_pairs: Option<u64>,
 }
 
 /// The measurements of a whole valid run.

@@ -119,6 +119,7 @@ pub(crate) struct Ranks<'c, I: Id> {
     estimate: u64,
     sent_before: u64,
     kernel1_bytes: u64,
+    kernel1_hub_pairs: Option<u64>,
     partition: Partitioning,
     ids: PhantomData<I>,
 }
@@ -163,6 +164,7 @@ impl<'c, I: Id> Ranks<'c, I> {
             estimate: 0,
             sent_before: 0,
             kernel1_bytes: 0,
+            kernel1_hub_pairs: None,
             ids: PhantomData,
         }
     }
@@ -263,6 +265,7 @@ impl<I: Id> Engine for Ranks<'_, I> {
     fn keys(&mut self, plan: &Plan, graph: &RankGraph<I>) -> Result<Vec<SearchKey>, Error> {
         let comm = self.comm;
         self.kernel1_bytes = sum(comm, comm.bytes_sent() - self.sent_before);
+        self.kernel1_hub_pairs = (graph.grid.as_ref()).map(|cell| sum(comm, cell.listed_out()));
         let eligible = match (&graph.grid, &graph.graph) {
             (Some(cell), _) => eligible(comm, self.part, |v| cell.degree(v) > 0),
             (None, Some(rows)) => eligible(comm, self.part, |v| rows.degree(v) > 0),
@@ -331,6 +334,7 @@ impl<I: Id> Engine for Ranks<'_, I> {
             id_bytes: size_of::<I>(),
             peak_memory_bytes_per_rank: peaks,
             kernel1_bytes: self.kernel1_bytes,
+            kernel1_hub_pairs: self.kernel1_hub_pairs,
         })
     }
 }

@@ -263,10 +263,12 @@ impl<'c, I: Id> Searcher for RankGridBfs<'c, I> {
         self.engine.nedge()
     }
 
-    /// The levels; frontier, discovered, bytes and proposals global,
-    /// seconds this rank's.
+    /// The levels; frontier, discovered, bytes, proposals and hubs
+    /// global, seconds this rank's.
     fn trace(&self, record: &mut SearchRecord) {
         let mut frontier = 1;
+        // Each hub of a frontier is met by the R cells of its grid column.
+        let cells = self.engine.grid().rows() as u64;
         let steps = self.engine.levels().iter().map(|level| {
             let direction = match level.bottom_up {
                 true => kernels::Direction::BottomUp,
@@ -280,7 +282,7 @@ impl<'c, I: Id> Searcher for RankGridBfs<'c, I> {
                 seconds: level.seconds,
                 bytes: Some(level.all_bytes),
                 proposals: Some(level.all_proposals),
-                hubs: None,
+                hubs: (!level.bottom_up).then_some(level.all_hubs / cells),
                 delegated: None,
             };
             frontier = level.discovered;

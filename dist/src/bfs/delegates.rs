@@ -39,9 +39,9 @@ use std::ops::Range;
 /// [`MAX_HUBS`] and [`BUDGET_EIGHTHS`] instead.
 pub(super) const MIN_DEGREE: u64 = 64;
 /// At most this many hubs (their ids are held by every rank).
-pub(super) const MAX_HUBS: u64 = 1 << 14;
+pub(crate) const MAX_HUBS: u64 = 1 << 14;
 /// At most this many eighths of all arcs lead to hubs: the lists' memory.
-pub(super) const BUDGET_EIGHTHS: u64 = 3;
+pub(crate) const BUDGET_EIGHTHS: u64 = 3;
 /// Rows per work item of the build.
 const PIECE: usize = 1 << 14;
 /// Degree classes (`degree_class` is at most 251).
@@ -138,6 +138,21 @@ fn bound(vertices: &[u64], arcs: &[u64]) -> Option<usize> {
     best
 }
 
+/// COLLECTIVE. The least degree class of a hub (`CLASSES` if none), from
+/// the `degrees` of this rank's own vertices: one all-reduce of 512
+/// counts (vertices and arcs per class), so every rank takes the same
+/// bound. Both partitions choose their hubs by it.
+pub(crate) fn least_hub_class(comm: &dyn Comm, degrees: impl Iterator<Item = u64>) -> usize {
+    let mut counts = vec![0u64; 2 * CLASSES];
+    for d in degrees {
+        let c = usize::from(degree_class(d));
+        counts[c] += 1;
+        counts[CLASSES + c] += d;
+    }
+    comm.all_reduce(&mut counts, Reduce::Sum);
+    bound(&counts[..CLASSES], &counts[CLASSES..]).unwrap_or(CLASSES)
+}
+
 /// The delegates of `graph`, whose vertices' degree classes over all
 /// ranks are `classes` (in id order). Collective: one all-reduce of 512
 /// counts. O(rows + N / 64 + arcs into hubs), a pass over the rank's arcs.
@@ -149,15 +164,7 @@ pub(super) fn delegates<I: Id>(
 ) -> Delegates<I> {
     let rows = graph.num_rows();
     let first = usize::try_from(graph.first()).expect("ids fit memory");
-    let mut counts = vec![0u64; 2 * CLASSES];
-    for u in 0..rows {
-        let d = graph.degree(u);
-        let c = usize::from(degree_class(d));
-        counts[c] += 1;
-        counts[CLASSES + c] += d;
-    }
-    comm.all_reduce(&mut counts, Reduce::Sum);
-    let least = bound(&counts[..CLASSES], &counts[CLASSES..]).unwrap_or(CLASSES);
+    let least = least_hub_class(comm, (0..rows).map(|u| graph.degree(u)));
     let is_hub = |v: usize| usize::from(classes[v]) >= least;
     // Every vertex's hub bit, and the hubs before each word.
     let bits: Vec<u64> = backend

@@ -37,7 +37,7 @@
 //! one all-reduce at the start. So every rank takes the same direction.
 
 mod bottom_up;
-mod fold;
+pub(super) mod fold;
 mod top_down;
 
 use super::{Grid, GridGraph};
@@ -65,6 +65,10 @@ pub struct GridLevel {
     /// grid row (each `Fold::index_bytes + Fold::parent_bytes` bytes,
     /// see [`GridBfs::pair_bytes`]).
     pub proposals_out: u64,
+    /// The hubs of this rank's column frontier whose columns a top-down
+    /// level left to the lists (`grid/hubs.rs`), each announced to the
+    /// C - 1 other members of the grid row; 0 bottom-up.
+    pub hubs: u64,
     /// Bytes this rank sent during the level (as its `Comm` counts them).
     pub bytes: u64,
     /// Seconds the level took on this rank.
@@ -73,6 +77,9 @@ pub struct GridLevel {
     pub all_bytes: u64,
     /// `proposals_out`, summed over the ranks (at the search's end).
     pub all_proposals: u64,
+    /// `hubs`, summed over the ranks (at the search's end): R times the
+    /// hubs of the level's frontier.
+    pub all_hubs: u64,
 }
 
 /// Which way each level goes.
@@ -160,6 +167,17 @@ impl<'c, I: Id> GridBfs<'c, I> {
     /// bits; a level's messages and bitmaps come on top.
     pub fn bytes_for(grid: &Grid) -> u64 {
         9 * grid.piece() as u64 + grid.row_len().div_ceil(64) as u64 * 8
+    }
+
+    /// The grid this engine searches over.
+    pub fn grid(&self) -> &Grid {
+        self.graph.grid()
+    }
+
+    /// Bytes of a hub's announcement in the fold (its index in the
+    /// column block, as narrow as a proposal's parent).
+    pub fn hub_bytes(&self) -> usize {
+        self.fold.parent_bytes()
     }
 
     /// Bytes of a proposal in the fold (a row-block index and a parent,
@@ -263,12 +281,13 @@ impl<'c, I: Id> GridBfs<'c, I> {
                     self.backend,
                     &self.graph,
                     &self.frontier,
-                    &column,
+                    (&column, &row),
                     &self.proposed,
                     &mut self.fold,
                 );
             }
             let proposals_out = self.fold.proposals_out(row.rank());
+            let hubs = self.top_down.hubs_met(bottom_up);
             // Fold: owners keep the first proposal for each unreached u.
             self.next.clear();
             let mut next_arcs = 0u64;
@@ -277,7 +296,8 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 &mut self.claims,
                 u8::try_from(depth + 1).unwrap_or(NO_LEVEL),
             );
-            self.fold.deliver(&row, &grid, |local, v| {
+            let lists = |h| graph.hubs().list(h);
+            self.fold.deliver(&row, &grid, lists, |local, v| {
                 let parent = &mut parents[local];
                 if *parent == NO_PARENT {
                     *parent = v;
@@ -295,10 +315,12 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 discovered: found,
                 bottom_up,
                 proposals_out,
+                hubs,
                 bytes: comm.bytes_sent() - before,
                 seconds: start.elapsed().as_secs_f64(),
                 all_bytes: 0,
                 all_proposals: 0,
+                all_hubs: 0,
             });
             if found == 0 {
                 break;
@@ -318,15 +340,15 @@ impl<'c, I: Id> GridBfs<'c, I> {
         }
         self.groups = Some((column, row));
         // Every rank made the same levels: one all-reduce sums the search's
-        // bytes and each level's bytes and proposals.
+        // bytes and each level's bytes, proposals and hubs.
         let sums = &mut self.sums;
         sums.clear();
         sums.push(comm.bytes_sent() - start_bytes);
-        sums.extend(self.levels.iter().flat_map(|l| [l.bytes, l.proposals_out]));
+        sums.extend((self.levels.iter()).flat_map(|l| [l.bytes, l.proposals_out, l.hubs]));
         comm.all_reduce(sums, Reduce::Sum);
         self.search_bytes = sums[0];
-        for (level, sum) in self.levels.iter_mut().zip(sums[1..].chunks_exact(2)) {
-            (level.all_bytes, level.all_proposals) = (sum[0], sum[1]);
+        for (level, sum) in self.levels.iter_mut().zip(sums[1..].chunks_exact(3)) {
+            (level.all_bytes, level.all_proposals, level.all_hubs) = (sum[0], sum[1], sum[2]);
         }
         SearchStats { reached, depth }
     }

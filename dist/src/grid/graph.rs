@@ -23,6 +23,7 @@
 //! build's bounded rounds are the next step).
 
 use super::Grid;
+use super::hubs::GridHubs;
 use crate::Id;
 use crate::comm::{Comm, Reduce, all_reduce, exchange};
 use crate::route::{Sends, route};
@@ -46,6 +47,8 @@ pub struct GridGraph<I> {
     /// The arcs of the whole graph (twice the tuples that are not
     /// self-loops).
     total_arcs: u64,
+    /// The hubs of the column block and this rank's lists of them.
+    hubs: GridHubs,
 }
 
 impl<I: Id> GridGraph<I> {
@@ -100,6 +103,9 @@ impl<I: Id> GridGraph<I> {
         }
         let degrees = owned_degrees(comm, grid, &row_offsets);
         let [total_arcs] = all_reduce(comm, [degrees.iter().sum::<u64>()], Reduce::Sum);
+        let hubs = GridHubs::build(comm, &grid, &degrees, |c| {
+            &targets[offsets[c]..offsets[c + 1]]
+        });
         GridGraph {
             grid,
             rank,
@@ -109,12 +115,14 @@ impl<I: Id> GridGraph<I> {
             sources,
             degrees,
             total_arcs,
+            hubs,
         }
     }
 
     /// Bytes a rank holds for its cell in a graph of `num_vertices` over
     /// `ranks`, with `arcs` arcs in the cell: both orientations' offsets
-    /// and ids, and the owned vertices' degrees.
+    /// and ids, the owned vertices' degrees, and the hubs' lists
+    /// (`GridHubs`, the owned vertices' arcs taken as the cell's).
     pub fn bytes_for(num_vertices: u64, ranks: usize, arcs: u64) -> u64 {
         let grid = Grid::new(num_vertices, ranks);
         let columns = num_vertices.div_ceil(grid.cols() as u64);
@@ -123,6 +131,7 @@ impl<I: Id> GridGraph<I> {
             + 8 * (grid.row_len() as u64 + 1)
             + 8 * owned
             + 2 * arcs * size_of::<I>() as u64
+            + GridHubs::bytes_for(columns, arcs)
     }
 }
 
@@ -189,6 +198,18 @@ impl<I: Id> GridGraph<I> {
     /// The vertices this rank owns.
     pub fn num_owned(&self) -> usize {
         self.degrees.len()
+    }
+
+    /// The hubs of the column block and this rank's lists of them
+    /// (`grid/hubs.rs`).
+    pub(crate) fn hubs(&self) -> &GridHubs {
+        &self.hubs
+    }
+
+    /// The pairs `(neighbour, hub)` this rank sent other ranks in kernel 1
+    /// for the hubs' lists.
+    pub fn listed_out(&self) -> u64 {
+        self.hubs.listed_out()
     }
 
     /// The arcs of the whole graph.

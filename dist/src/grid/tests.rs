@@ -274,7 +274,8 @@ fn depths(csr: &kernels::Csr, root: u32) -> Vec<u32> {
 /// the traffic model's (`grid.rs`): top-down `8 (R - 1) + 4 f_r (R - 1)`
 /// to expand, bottom-up `8 words_r (R - 1)` to expand and `8 (piece / 64)
 /// (C - 1)` for the row step's bits; `8 (C - 1) + b s` to fold (`b` the
-/// packed pair's bytes), `16 (P - 1)` to agree (the next frontier's size
+/// packed pair's bytes; `4 (C - 1)` more for the counts of hubs
+/// announced and `h` bytes a hub to each other member), `16 (P - 1)` to agree (the next frontier's size
 /// and arcs).
 #[test]
 fn grid_bfs_is_a_bfs_tree_with_the_modelled_bytes() {
@@ -335,14 +336,15 @@ fn grid_bfs_against_one_process(direction: Direction, shapes: &[(usize, usize)],
                         (stats, bfs.parents().to_vec(), bfs.levels().to_vec())
                     })
                     .collect();
-                (runs, bfs.pair_bytes() as u64)
+                (runs, (bfs.pair_bytes() as u64, bfs.hub_bytes() as u64))
             })
         });
         let shape = format!("{direction:?} {r} x {c}, {threads} threads");
+        let mut announced = 0;
         for (k, &root) in roots.iter().enumerate() {
             let want = depths(&csr, root);
             let mut parents = Vec::new();
-            for (rank, (run, pair)) in runs.iter().enumerate() {
+            for (rank, (run, (pair, hub))) in runs.iter().enumerate() {
                 let (stats, piece, levels) = &run[k];
                 assert_eq!(
                     grid.partition().first(rank),
@@ -372,8 +374,11 @@ fn grid_bfs_against_one_process(direction: Direction, shapes: &[(usize, usize)],
                     } else {
                         8 * (r - 1) + 4 * level.frontier * (r - 1)
                     };
-                    let model =
-                        expand + 8 * (c - 1) + pair * level.proposals_out + 16 * (p as u64 - 1);
+                    let fold = 12 * (c - 1) + pair * level.proposals_out;
+                    announced += level.hubs;
+                    assert!(!level.bottom_up || level.hubs == 0, "{shape}: {level:?}");
+                    let hubs = hub * level.hubs * (c - 1);
+                    let model = expand + fold + hubs + 16 * (p as u64 - 1);
                     assert_eq!(level.bytes, model, "{shape} rank {rank} root {root}");
                 }
                 match direction {
@@ -401,6 +406,9 @@ fn grid_bfs_against_one_process(direction: Direction, shapes: &[(usize, usize)],
                 }
             }
         }
+        // Top-down levels leave hubs to the lists (the trees above hold).
+        let top_down = direction != Direction::BottomUp;
+        assert_eq!(announced > 0, top_down, "{shape}: hubs announced");
     }
 }
 
@@ -466,5 +474,53 @@ fn grid_bfs_parents_pass_the_1d_validator_and_match_dist_bfs() {
             run::<u32>(&list, p, &roots, direction);
             run::<u64>(&list, p, &roots, direction);
         }
+    }
+}
+
+/// Guards the grid's hubs (`grid/hubs.rs`) on every kind of grid: the
+/// hubs are the 1-D rule's on the one-process degrees (the highest degree
+/// classes of at least 64 within the budgets), every cell of a grid column
+/// marks the same ones, and each owner's list of a hub is exactly its own
+/// vertices adjacent to the hub, each arc once.
+#[test]
+fn grid_hubs_lists_are_each_hubs_neighbours_at_their_owners() {
+    use generator::EdgeGenerator;
+    let list = generator::Kronecker::new(10, 16, 11).unwrap().generate();
+    let csr = kernels::Csr::from_edge_list(&list);
+    let n = list.num_vertices() as u64;
+    let degrees = (0..n as u32).map(|v| csr.degree(v));
+    let least = crate::bfs::delegates::least_hub_class(&Solo, degrees);
+    let hubs: Vec<u32> = (0..n as u32)
+        .filter(|&v| usize::from(kernels::degree_class(csr.degree(v))) >= least)
+        .collect();
+    assert!(hubs.len() > 4, "SCALE 10 has hubs: {}", hubs.len());
+    for (r, c) in [(1, 1), (1, 4), (4, 1), (2, 2), (2, 3), (3, 3)] {
+        let p = r * c;
+        let grid = Grid::with_shape(n, r, c);
+        let part = *grid.partition();
+        ThreadRanks::run(p, |comm| {
+            let m = list.len();
+            let share = &list.edges()[m * comm.rank() / p..m * (comm.rank() + 1) / p];
+            let graph = GridGraph::<u32>::build(comm, grid, share);
+            let (first, owned) = (graph.first_column(), part.first(comm.rank()));
+            for col in 0..graph.num_columns() {
+                let v = u32::try_from(first + col as u64).unwrap();
+                let hub = hubs.binary_search(&v).is_ok();
+                assert_eq!(graph.hubs().is_hub(col), hub, "{r} x {c}: vertex {v}");
+            }
+            let range = owned..owned + part.count(comm.rank()) as u64;
+            for &h in &hubs {
+                let mut want: Vec<u64> = (csr.neighbors(h).iter())
+                    .map(|&u| u64::from(u))
+                    .filter(|u| range.contains(u))
+                    .collect();
+                let mut got: Vec<u64> = (graph.hubs().list(u64::from(h)).iter())
+                    .map(|&k| owned + u64::from(k))
+                    .collect();
+                want.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, want, "{r} x {c} rank {}: hub {h}", comm.rank());
+            }
+        });
     }
 }

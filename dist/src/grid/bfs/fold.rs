@@ -11,19 +11,30 @@
 //! `(index_bytes + parent_bytes) q` plus the counts (`q` the proposals to
 //! other ranks), which the model states.
 //!
+//! A top-down level also announces the hubs of its column frontier
+//! ([`Fold::announce`]): a hub's column is not scanned (`grid/hubs.rs`);
+//! each member of the row learns the hub (its index in the column block,
+//! [`Fold::parent_bytes`] bytes) and takes its own neighbours of it from
+//! its lists. Each run to a member opens with a 4-byte count of its
+//! announcements, then the announcements, then the pairs: `4 (C - 1)`
+//! bytes a rank a fold more, and `parent_bytes` a hub to each other member.
+//!
 //! Invariant: between [`Fold::clear`] and [`Fold::deliver`] the outgoing
-//! runs hold whole pairs, one run per member of the row.
+//! runs hold whole pairs and whole announcements, one run of each per
+//! member of the row.
 
 use super::super::{Grid, Group};
 use crate::comm::{Comm, exchange_into};
 
 /// A level's outgoing and incoming proposals, kept across levels and
 /// searches.
-pub(super) struct Fold {
+pub(in crate::grid) struct Fold {
     index_bytes: usize,
     parent_bytes: usize,
     /// Per member of the grid row: its packed pairs.
     outgoing: Vec<Vec<u8>>,
+    /// Per member of the grid row: the hubs announced to it, packed.
+    hubs: Vec<Vec<u8>>,
     send: Vec<u8>,
     received: Vec<u8>,
     counts: Vec<usize>,
@@ -47,12 +58,13 @@ fn get(buf: &[u8]) -> u64 {
 
 impl Fold {
     /// The fold of a rank of `grid`.
-    pub(super) fn new(grid: &Grid) -> Self {
+    pub(in crate::grid) fn new(grid: &Grid) -> Self {
         let piece = grid.piece() as u64;
         Fold {
             index_bytes: bytes_below(piece),
             parent_bytes: bytes_below(grid.rows() as u64 * piece),
             outgoing: vec![Vec::new(); grid.cols()],
+            hubs: vec![Vec::new(); grid.cols()],
             send: Vec::new(),
             received: Vec::new(),
             counts: vec![0; grid.cols()],
@@ -60,45 +72,65 @@ impl Fold {
     }
 
     /// Bytes of a proposal's `u` (its index in its owner's piece).
-    pub(super) fn index_bytes(&self) -> usize {
+    pub(in crate::grid) fn index_bytes(&self) -> usize {
         self.index_bytes
     }
 
     /// Bytes of a proposal's parent (its index in the column block).
-    pub(super) fn parent_bytes(&self) -> usize {
+    pub(in crate::grid) fn parent_bytes(&self) -> usize {
         self.parent_bytes
     }
 
     /// Empties the outgoing runs for a new level.
-    pub(super) fn clear(&mut self) {
+    pub(in crate::grid) fn clear(&mut self) {
         self.outgoing.iter_mut().for_each(Vec::clear);
+        self.hubs.iter_mut().for_each(Vec::clear);
+    }
+
+    /// Announces to row member `to` the hub at `column` of this rank's
+    /// column block.
+    #[inline]
+    pub(in crate::grid) fn announce(&mut self, to: usize, column: u64) {
+        put(&mut self.hubs[to], column, self.parent_bytes);
     }
 
     /// Proposes `parent` (column-local) for the vertex at `index` of the
     /// piece of row member `to`.
     #[inline]
-    pub(super) fn push(&mut self, to: usize, index: usize, parent: u64) {
+    pub(in crate::grid) fn push(&mut self, to: usize, index: usize, parent: u64) {
         let run = &mut self.outgoing[to];
         put(run, index as u64, self.index_bytes);
         put(run, parent, self.parent_bytes);
     }
 
     /// The proposals queued for members other than `me`.
-    pub(super) fn proposals_out(&self, me: usize) -> u64 {
+    pub(in crate::grid) fn proposals_out(&self, me: usize) -> u64 {
         let pair = self.index_bytes + self.parent_bytes;
         let all: usize = self.outgoing.iter().map(Vec::len).sum();
         ((all - self.outgoing[me].len()) / pair) as u64
     }
 
-    /// Sends every member its proposals (one all-to-all in the row, and
-    /// its counts) and calls `keep(index, parent)` for each proposal that
-    /// came here (`index` in this rank's piece, `parent` a global id),
-    /// senders in row order, each sender's in the order it pushed them.
-    pub(super) fn deliver(&mut self, row: &Group, grid: &Grid, mut keep: impl FnMut(usize, u64)) {
+    /// Sends every member its announcements and proposals (one
+    /// all-to-all in the row, and its counts), then, senders in row order,
+    /// calls `keep(index, parent)` (`index` in this rank's piece, `parent`
+    /// a global id) for each of this rank's vertices in `lists(hub)` of
+    /// each hub announced here, and for each proposal that came here, in
+    /// the order the sender pushed them.
+    pub(in crate::grid) fn deliver<'l>(
+        &mut self,
+        row: &Group,
+        grid: &Grid,
+        lists: impl Fn(u64) -> &'l [u32],
+        mut keep: impl FnMut(usize, u64),
+    ) {
         self.send.clear();
-        for (count, run) in self.counts.iter_mut().zip(&self.outgoing) {
-            *count = run.len();
+        let runs = self.hubs.iter().zip(&self.outgoing);
+        for (count, (hubs, run)) in self.counts.iter_mut().zip(runs) {
+            let announced = u32::try_from(hubs.len() / self.parent_bytes).expect("hubs fit");
+            self.send.extend_from_slice(&announced.to_le_bytes());
+            self.send.extend_from_slice(hubs);
             self.send.extend_from_slice(run);
+            *count = HEADER + hubs.len() + run.len();
         }
         let came = exchange_into(row, &self.send, &self.counts, &mut self.received);
         let pair = self.index_bytes + self.parent_bytes;
@@ -106,17 +138,30 @@ impl Fold {
         // Row member `j` sits in grid column `j`.
         for (j, &bytes) in came.iter().enumerate() {
             let first = grid.column_range(j).start;
-            for p in self.received[at..at + bytes].chunks_exact(pair) {
+            let run = &self.received[at..at + bytes];
+            let (announced, rest) = run.split_at(HEADER);
+            let announced = usize::try_from(get(announced)).expect("hubs fit");
+            let (hubs, pairs) = rest.split_at(announced * self.parent_bytes);
+            for hub in hubs.chunks_exact(self.parent_bytes) {
+                let hub = first + get(hub);
+                for &index in lists(hub) {
+                    keep(index as usize, hub);
+                }
+            }
+            for p in pairs.chunks_exact(pair) {
                 let (index, parent) = p.split_at(self.index_bytes);
                 let index = usize::try_from(get(index)).expect("an index fits memory");
                 keep(index, first + get(parent));
             }
             at += bytes;
         }
-        debug_assert_eq!(at, self.received.len(), "whole pairs");
+        debug_assert_eq!(at, self.received.len(), "whole runs");
         debug_assert_eq!(row.size(), self.outgoing.len());
     }
 }
+
+/// Bytes of a run's count of announcements.
+const HEADER: usize = 4;
 
 #[cfg(test)]
 mod tests {

@@ -3,6 +3,10 @@
 //! each neighbour `u` of its column in the cell that this rank has not
 //! proposed before.
 //!
+//! A hub of the column frontier (`grid/hubs.rs`) is not scanned: it is
+//! announced to every member of the grid row in the fold, and each owner
+//! takes its own neighbours of it from its lists.
+//!
 //! Invariant: `proposed` (one bit per row-block index) is set exactly for
 //! the vertices this rank proposed in this search; a worker claims a bit
 //! by `fetch_or`, so each `u` is proposed at most once per rank (which
@@ -24,17 +28,27 @@ pub(super) struct TopDown<I> {
     sizes: Vec<u64>,
     counts: Vec<usize>,
     column_frontier: Vec<I>,
+    /// The hubs of the last top-down level's column frontier (column
+    /// indices), announced instead of scanned.
+    hubs: Vec<usize>,
 }
 
 impl<I: Id> TopDown<I> {
+    /// The hubs the level announced: those of the last top-down level,
+    /// none when the level went `bottom_up`.
+    pub(super) fn hubs_met(&self, bottom_up: bool) -> u64 {
+        if bottom_up { 0 } else { self.hubs.len() as u64 }
+    }
+
     /// Expands `frontier` (this rank's part) in `column` and queues this
-    /// rank's new proposals on `fold`.
+    /// rank's new proposals on `fold`, and the hubs met to every member of
+    /// `row`.
     pub(super) fn propose(
         &mut self,
         backend: Backend,
         graph: &GridGraph<I>,
         frontier: &[I],
-        column: &Group,
+        (column, row): (&Group, &Group),
         proposed: &[AtomicU64],
         fold: &mut Fold,
     ) {
@@ -55,10 +69,15 @@ impl<I: Id> TopDown<I> {
         column_frontier.resize(self.counts.iter().sum(), I::default());
         all_gather(column, frontier, &self.counts, column_frontier);
         let first = graph.first_column();
+        let hubs = graph.hubs();
         let pieces = backend.map_ranges(column_frontier.len(), TOP_DOWN_GRAIN, |range| {
-            let mut found = Vec::new();
+            let (mut found, mut met) = (Vec::new(), Vec::new());
             for &v in &column_frontier[range] {
                 let c = usize::try_from(v.to_u64() - first).expect("fits memory");
+                if hubs.is_hub(c) {
+                    met.push(c);
+                    continue;
+                }
                 for &u in graph.neighbors(c) {
                     let k = grid.row_local(u.to_u64());
                     let bit = 1u64 << (k % 64);
@@ -69,11 +88,20 @@ impl<I: Id> TopDown<I> {
                     }
                 }
             }
-            found
+            (found, met)
         });
         let piece = grid.piece();
-        for (k, parent) in pieces.into_iter().flatten() {
-            fold.push(k / piece, k % piece, parent);
+        self.hubs.clear();
+        for (found, met) in pieces {
+            for (k, parent) in found {
+                fold.push(k / piece, k % piece, parent);
+            }
+            self.hubs.extend(met);
+        }
+        for &c in &self.hubs {
+            for to in 0..row.size() {
+                fold.announce(to, c as u64);
+            }
         }
     }
 }

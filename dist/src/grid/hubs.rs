@@ -1,0 +1,152 @@
+//! The grid's hubs and their lists: delegates for the top-down levels of
+//! `GridBfs` (`grid/bfs/top_down.rs`), as the 1-D search has them
+//! (`bfs/delegates.rs`, after Pearce, Gokhale and Amato).
+//!
+//! A small frontier that holds a hub `h` of column block `j` costs the R
+//! cells of grid column `j` the hub's whole column: each proposes every
+//! neighbour of `h` in its row block to that neighbour's owner, about
+//! `b deg(h) (C - 1) / C` bytes of the fold. The graph is fixed across
+//! searches, so kernel 1 sends each owner, once, its own vertices
+//! adjacent to each hub (the *lists*); a top-down level then skips a hub's
+//! column and announces the hub to the members of its grid row (its index
+//! in the column block, [`Fold::announce`]), and every owner takes its
+//! own neighbours of it from its lists. The hub's arcs cost its
+//! announcement, `R (C - 1)` of them over the grid, instead of a pair each.
+//!
+//! Which vertices are hubs: the rule of the 1-D delegates
+//! (`least_hub_class`: the highest degree classes of at least 64, at most
+//! 2^14 hubs and 3/8 of the arcs), on the owners' degrees, so both
+//! partitions choose the same hubs.
+//!
+//! Kernel 1's cost (collective): the all-reduce of 512 counts per class,
+//! an all-gather of the hub bits in the grid column (`8 (R - 1) words_r`
+//! bytes a rank), and one fold in the grid row of the hubs' arcs to their
+//! owners (`b` bytes a pair to another member, and the fold's counts and
+//! header). Memory: a bit per vertex of the column block, 4 bytes a listed
+//! arc, 16 bytes a listed hub ([`GridHubs::bytes_for`]).
+//!
+//! Invariants: for every hub `h` and every owner, `list(h)` is exactly
+//! the owner's vertices adjacent to `h` (each arc once); `is_hub(c)` is
+//! the same on the R cells of a grid column.
+
+use super::Grid;
+use super::bfs::fold::Fold;
+use crate::Id;
+use crate::bfs::delegates::{BUDGET_EIGHTHS, MAX_HUBS, least_hub_class};
+use crate::comm::{Comm, all_gather};
+use kernels::degree_class;
+
+/// The hubs of a rank's column block and its lists.
+#[derive(Debug, Default)]
+pub(crate) struct GridHubs {
+    /// One bit per vertex of the column block, set for the hubs.
+    column: Vec<u64>,
+    /// The hubs with neighbours in this rank's piece (global ids,
+    /// ascending); hub `k`'s are `members[offsets[k]..offsets[k + 1]]`
+    /// (indices in the piece).
+    ids: Vec<u64>,
+    offsets: Vec<usize>,
+    members: Vec<u32>,
+    /// The pairs `(neighbour, hub)` this rank sent other ranks for them.
+    listed_out: u64,
+}
+
+impl GridHubs {
+    /// COLLECTIVE. The hubs among the vertices this rank owns (their
+    /// `degrees`) and the columns' lists; `column(c)` is the cell's
+    /// column `c` (the `u` of the row block adjacent to the column
+    /// block's vertex `c`).
+    pub(crate) fn build<'g, I: Id + 'g>(
+        comm: &dyn Comm,
+        grid: &Grid,
+        degrees: &[u64],
+        column: impl Fn(usize) -> &'g [I],
+    ) -> GridHubs {
+        let part = *grid.partition();
+        let least = least_hub_class(comm, degrees.iter().copied());
+        let mut mine = vec![0u64; part.words(comm.rank())];
+        for (l, &d) in degrees.iter().enumerate() {
+            if usize::from(degree_class(d)) >= least {
+                mine[l / 64] |= 1 << (l % 64);
+            }
+        }
+        // The column block's pieces are consecutive and whole words.
+        let group = grid.column_group(comm);
+        let counts: Vec<usize> = group.members().iter().map(|&m| part.words(m)).collect();
+        let mut bits = vec![0u64; counts.iter().sum()];
+        all_gather(&group, &mine, &counts, &mut bits);
+        let row = grid.row_group(comm);
+        let (mut fold, piece) = (Fold::new(grid), grid.piece());
+        for (w, &word) in bits.iter().enumerate() {
+            for b in (0..64).filter(|b| word >> b & 1 != 0) {
+                let c = w * 64 + b;
+                for &u in column(c) {
+                    let k = grid.row_local(u.to_u64());
+                    fold.push(k / piece, k % piece, c as u64);
+                }
+            }
+        }
+        let listed_out = fold.proposals_out(row.rank());
+        let mut pairs: Vec<(u64, u32)> = Vec::new();
+        fold.deliver(
+            &row,
+            grid,
+            |_| &[],
+            |index, hub| {
+                pairs.push((
+                    hub,
+                    u32::try_from(index).expect("a piece counts in 32 bits"),
+                ));
+            },
+        );
+        pairs.sort_unstable();
+        let (mut ids, mut offsets) = (Vec::new(), vec![0]);
+        for (at, &(hub, _)) in pairs.iter().enumerate() {
+            if ids.last() != Some(&hub) {
+                if !ids.is_empty() {
+                    offsets.push(at);
+                }
+                ids.push(hub);
+            }
+        }
+        offsets.push(pairs.len());
+        if ids.is_empty() {
+            offsets.truncate(1);
+        }
+        GridHubs {
+            column: bits,
+            ids,
+            offsets,
+            members: pairs.into_iter().map(|(_, u)| u).collect(),
+            listed_out,
+        }
+    }
+
+    /// Whether the column block's vertex `c` is a hub. O(1).
+    #[inline]
+    pub(crate) fn is_hub(&self, c: usize) -> bool {
+        self.column[c / 64] >> (c % 64) & 1 != 0
+    }
+
+    /// This rank's vertices (indices in its piece) adjacent to hub `h`
+    /// (a global id): empty for a vertex that is no hub. O(log hubs).
+    pub(crate) fn list(&self, h: u64) -> &[u32] {
+        match self.ids.binary_search(&h) {
+            Ok(k) => &self.members[self.offsets[k]..self.offsets[k + 1]],
+            Err(_) => &[],
+        }
+    }
+
+    /// The pairs this rank sent other ranks to make the lists.
+    pub(crate) fn listed_out(&self) -> u64 {
+        self.listed_out
+    }
+
+    /// About the most bytes the hubs of a rank with a column block of
+    /// `columns` vertices and `owned_arcs` arcs at its own vertices take:
+    /// a bit a column, the lists (at most [`BUDGET_EIGHTHS`] eighths of the
+    /// arcs, 4 bytes each, and while building 12 more) and 16 bytes a hub.
+    pub(crate) fn bytes_for(columns: u64, owned_arcs: u64) -> u64 {
+        columns.div_ceil(64) * 8 + owned_arcs / 8 * BUDGET_EIGHTHS * 16 + 16 * MAX_HUBS
+    }
+}
