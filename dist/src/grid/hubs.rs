@@ -99,7 +99,9 @@ impl GridHubs {
                 ));
             },
         );
-        pairs.sort_unstable();
+        // Already grouped: senders come in row order, whose column blocks
+        // ascend, and each sent its hubs' columns in ascending order.
+        debug_assert!(pairs.is_sorted_by_key(|&(hub, _)| hub));
         let (mut ids, mut offsets) = (Vec::new(), vec![0]);
         for (at, &(hub, _)) in pairs.iter().enumerate() {
             if ids.last() != Some(&hub) {
