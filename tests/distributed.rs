@@ -282,6 +282,33 @@ fn bad_input_on_the_ranks_is_one_agreed_error() {
     assert!(errors[0].contains("search keys"), "{}", errors[0]);
 }
 
+/// A plan of `keys` searches (their seed `seed`) on the graph in `path`.
+fn from_file(
+    path: &std::path::Path,
+    format: generator::format::EdgeFormat,
+    keys: usize,
+    seed: u64,
+) -> Plan {
+    Plan {
+        keys,
+        ..Plan::new(GraphSource::File {
+            path: path.to_path_buf(),
+            format,
+            seed,
+        })
+    }
+}
+
+/// Writes `list` to `path` as a binary edge list (with its weights, if
+/// it has them).
+fn write_binary(path: &std::path::Path, list: &generator::EdgeList) {
+    let mut bytes = Vec::new();
+    generator::format::EdgeFormat::Binary
+        .write(&mut bytes, list)
+        .unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
 /// `--input` over ranks: each rank reads its own byte range of a binary
 /// file (and of its weights under `--sssp`), and the run equals one
 /// process's run on the same file; a format without byte ranges, and a
@@ -291,21 +318,11 @@ fn a_binary_file_is_read_in_shares_with_the_single_process_answers() {
     use generator::EdgeGenerator;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.bin");
-    let edges = generator::Kronecker::new(10, 16, 3).unwrap().generate();
-    let mut bytes = Vec::new();
-    generator::format::EdgeFormat::Binary
-        .write(&mut bytes, &edges)
-        .unwrap();
-    std::fs::write(&path, bytes).unwrap();
-    let from_file = |path: &std::path::Path, format| Plan {
-        keys: 8,
-        ..Plan::new(GraphSource::File {
-            path: path.to_path_buf(),
-            format,
-            seed: 11,
-        })
-    };
-    let binary = from_file(&path, generator::format::EdgeFormat::Binary);
+    write_binary(
+        &path,
+        &generator::Kronecker::new(10, 16, 3).unwrap().generate(),
+    );
+    let binary = from_file(&path, generator::format::EdgeFormat::Binary, 8, 11);
     same_as_one_process(&binary, &[3]);
     // 64-bit tuples read from the same bytes.
     let wide = Plan {
@@ -319,18 +336,24 @@ fn a_binary_file_is_read_in_shares_with_the_single_process_answers() {
     let generator = generator::Kronecker::new(9, 16, 5).unwrap();
     let weights = generator::generate_weights(&generator, 0..generator.num_blocks(), &|| {});
     let weighted = dir.path().join("w.bin");
-    let mut bytes = Vec::new();
-    generator::format::EdgeFormat::Binary
-        .write(
-            &mut bytes,
-            &generator.generate().with_weights(weights).unwrap(),
-        )
-        .unwrap();
-    std::fs::write(&weighted, bytes).unwrap();
-    let binary_sssp = with_sssp(from_file(&weighted, generator::format::EdgeFormat::Binary));
+    write_binary(
+        &weighted,
+        &generator.generate().with_weights(weights).unwrap(),
+    );
+    let binary_sssp = with_sssp(from_file(
+        &weighted,
+        generator::format::EdgeFormat::Binary,
+        8,
+        11,
+    ));
     same_as_one_process(&binary_sssp, &[2, 3]);
     // Version 1 under --sssp: refused in one agreed line.
-    let unweighted = with_sssp(from_file(&path, generator::format::EdgeFormat::Binary));
+    let unweighted = with_sssp(from_file(
+        &path,
+        generator::format::EdgeFormat::Binary,
+        8,
+        11,
+    ));
     let errors = ThreadRanks::run(3, |comm| {
         match harness::run_distributed(&unweighted, &Silent, comm) {
             Err(e) => e.to_string(),
@@ -346,7 +369,7 @@ fn a_binary_file_is_read_in_shares_with_the_single_process_answers() {
 
     let text = dir.path().join("g.el");
     std::fs::write(&text, "0 1\n1 2\n").unwrap();
-    let plan = from_file(&text, generator::format::EdgeFormat::Text);
+    let plan = from_file(&text, generator::format::EdgeFormat::Text, 8, 11);
     let errors = ThreadRanks::run(2, |comm| {
         match harness::run_distributed(&plan, &Silent, comm) {
             Err(e) => e.to_string(),
@@ -363,14 +386,7 @@ fn a_binary_file_is_read_in_shares_with_the_single_process_answers() {
 fn a_missing_input_on_the_ranks_says_no_such_file_not_convert_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nonexistent.el");
-    let plan = Plan {
-        keys: 8,
-        ..Plan::new(GraphSource::File {
-            path: path.clone(),
-            format: generator::format::EdgeFormat::Text,
-            seed: 11,
-        })
-    };
+    let plan = from_file(&path, generator::format::EdgeFormat::Text, 8, 11);
     let errors = ThreadRanks::run(2, |comm| {
         match harness::run_distributed(&plan, &Silent, comm) {
             Err(e) => e.to_string(),
@@ -397,19 +413,8 @@ fn kernel_1_over_ranks_builds_the_bfs_index() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.bin");
     let edges = generator::Kronecker::new(10, 16, 9).unwrap().generate();
-    let mut bytes = Vec::new();
-    generator::format::EdgeFormat::Binary
-        .write(&mut bytes, &edges)
-        .unwrap();
-    std::fs::write(&path, bytes).unwrap();
-    let plan = Plan {
-        keys: 4,
-        ..Plan::new(GraphSource::File {
-            path: path.clone(),
-            format: generator::format::EdgeFormat::Binary,
-            seed: 2,
-        })
-    };
+    write_binary(&path, &edges);
+    let plan = from_file(&path, generator::format::EdgeFormat::Binary, 4, 2);
     let n = edges.num_vertices() as u64;
     for ranks in [2, 3] {
         let p = ranks as u64;
