@@ -48,7 +48,7 @@ impl<I: Id> BfsIndex<I> {
     /// About the most bytes the index of a rank with `rows` vertices and
     /// `arcs` arcs, of `num_vertices` in all, takes: a hub (an id) a row
     /// and, while choosing them, a byte for each of the `N` vertices; the
-    /// lists (at most [`delegates::BUDGET_EIGHTHS`] eighths of the arcs,
+    /// lists (at most 3/8 of the arcs, `delegates.rs`'s budget,
     /// an id each), the rows' hub words and the hubs' ids.
     pub fn bytes_for(rows: u64, num_vertices: u64, arcs: u64) -> u64 {
         let id = size_of::<I>() as u64;
