@@ -43,8 +43,8 @@
 //! claimed level ([`DistBfs::claims`]: the step's level as a byte,
 //! [`NO_LEVEL`] past 254 and for unreached vertices); `visited` holds the
 //! reached and edgeless vertices and the padding past the rank's last one.
-//! [`DistBfs::with_index`] allocates the per-search arrays; a top-down step allocates its per-piece send buffers
-//! and the pairs it receives.
+//! [`DistBfs::with_index`] allocates the per-search arrays; a top-down
+//! step allocates its per-piece send buffers and the pairs it receives.
 //!
 //! A rank's loops run on its [`Backend`] ([`DistBfs::on`]), each written
 //! once against [`Backend::map_ranges`] / [`Backend::map`]: on rayon, a

@@ -37,7 +37,7 @@ use crate::comm::{Comm, all_gather};
 use kernels::degree_class;
 
 /// The hubs of a rank's column block and its lists.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct GridHubs {
     /// One bit per vertex of the column block, set for the hubs.
     column: Vec<u64>,
@@ -87,39 +87,28 @@ impl GridHubs {
             }
         }
         let listed_out = fold.proposals_out(row.rank());
-        let mut pairs: Vec<(u64, u32)> = Vec::new();
+        // The pairs come grouped by hub: senders in row order, whose column
+        // blocks ascend, each with its hubs' columns in ascending order.
+        let (mut ids, mut offsets, mut members) = (Vec::new(), Vec::new(), Vec::new());
         fold.deliver(
             &row,
             grid,
             |_| &[],
             |index, hub| {
-                pairs.push((
-                    hub,
-                    u32::try_from(index).expect("a piece counts in 32 bits"),
-                ));
+                if ids.last() != Some(&hub) {
+                    debug_assert!(ids.last() < Some(&hub), "grouped by hub");
+                    ids.push(hub);
+                    offsets.push(members.len());
+                }
+                members.push(u32::try_from(index).expect("a piece counts in 32 bits"));
             },
         );
-        // Already grouped: senders come in row order, whose column blocks
-        // ascend, and each sent its hubs' columns in ascending order.
-        debug_assert!(pairs.is_sorted_by_key(|&(hub, _)| hub));
-        let (mut ids, mut offsets) = (Vec::new(), vec![0]);
-        for (at, &(hub, _)) in pairs.iter().enumerate() {
-            if ids.last() != Some(&hub) {
-                if !ids.is_empty() {
-                    offsets.push(at);
-                }
-                ids.push(hub);
-            }
-        }
-        offsets.push(pairs.len());
-        if ids.is_empty() {
-            offsets.truncate(1);
-        }
+        offsets.push(members.len());
         GridHubs {
             column: bits,
             ids,
             offsets,
-            members: pairs.into_iter().map(|(_, u)| u).collect(),
+            members,
             listed_out,
         }
     }
