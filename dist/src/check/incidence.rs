@@ -9,11 +9,13 @@
 //! this rank's ghosts. A validator keeps one value per cell (a level);
 //! the ghosts' values are all it ever learns from other ranks.
 //!
-//! The only two facts about the partition used here are which rank owns a
-//! vertex and its index there ([`Partition::place`]). Ghosts are found by
+//! The facts about the partition used here are which rank owns a vertex
+//! and its index there ([`Partition::place`]), and that every rank's share
+//! but the last is a whole number of 64-bit words. Ghosts are found by
 //! their *slot*: rank `r`'s vertices take the bits `64 word_start[r] ..`
 //! of one bitmap over every rank's vertices, `word_start[r]` the words of
-//! the ranks before it.
+//! the ranks before it; so a vertex's slot is its id, and finding a
+//! ghost's cell needs no owner's division.
 //!
 //! Exactly one of a tuple's two arcs *judges* it (check 4 and nedge): by a
 //! rule on the two ends' slots, so each rank judges about half its arcs.
@@ -322,8 +324,12 @@ impl Ghosts {
         v: u64,
         missing: u32,
     ) -> u32 {
-        let (owner, local) = part.place(v);
-        let slot = self.slot(owner, local);
+        // No owner's division: `v`'s slot is `v` ([`Ghosts::slot`]), and
+        // `v` is own exactly when its index from `me`'s first is below
+        // `rows`.
+        let local = v.wrapping_sub(part.first(me));
+        let own = local < rows as u64;
+        let slot = self.slot_of(part, v);
         let (w, bit) = (slot / 64, slot % 64);
         let SlotWord { present, before } = self.words[w];
         let below = (present & ((1 << bit) - 1)).count_ones();
@@ -335,21 +341,34 @@ impl Ghosts {
         } else {
             missing
         };
-        if owner == me { local } else { ghost }
+        if own { local } else { ghost }
     }
 
-    /// Bytes of the slot words (a word of 64 slots and its count, for
-    /// every rank's vertices): what [`Ghosts::cell_or`] reads at random.
-    pub(crate) fn slot_bytes(&self) -> usize {
-        size_of_val(&self.words[..])
+    /// The slot of `v` (below `N`): `v` itself. Every rank's share but
+    /// the last is `Partition`'s chunk, a whole number of words, so rank
+    /// `r`'s slots start at its first vertex (`64 word_start[r]` is
+    /// `Partition::first(r)`); checked in debug builds.
+    #[inline(always)]
+    fn slot_of(&self, part: Partition, v: u64) -> usize {
+        // Below `N`, which fits memory (the slot bitmap has a bit each).
+        #[allow(clippy::cast_possible_truncation)]
+        let slot = v as usize;
+        debug_assert_eq!(
+            slot,
+            {
+                let (owner, local) = part.place(v);
+                self.slot(owner, local)
+            },
+            "a vertex's slot is its id"
+        );
+        slot
     }
 
     /// Prefetches the slot word [`Ghosts::cell_or`] reads for `v` (below
     /// `N`).
     #[inline(always)]
     pub(crate) fn prefetch(&self, part: Partition, v: u64) {
-        let (owner, local) = part.place(v);
-        par::hint::prefetch(&self.words[self.slot(owner, local) / 64]);
+        par::hint::prefetch(&self.words[self.slot_of(part, v) / 64]);
     }
 
     /// The slot of rank `owner`'s vertex `local`.

@@ -58,11 +58,6 @@ const NOT_A_CLAIM: u16 = 1 << 8;
 /// How many vertices ahead the pass prefetches a parent's slot word and
 /// its claim.
 const AHEAD: usize = 16;
-/// The pass prefetches the parents' slot words only when they take more
-/// than this (SCALE 24 and up, whatever the ranks): below, they stay in a
-/// core's cache, and the prefetch (an owner's division and an address a
-/// vertex) cost more than it saved (docs/history-validate.md).
-const PREFETCH_SLOTS_ABOVE: usize = 2 << 20;
 
 /// The routes of the claims to the ghosts and the buffers of a search's
 /// exchange, kept from search to search.
@@ -139,7 +134,6 @@ impl Levels {
             rows,
             own_root: (part.owner(root) == me).then(|| part.local(root)),
             fits,
-            prefetch_slots: inc.ghosts().slot_bytes() > PREFETCH_SLOTS_ABOVE,
         };
         #[cfg(target_arch = "x86_64")]
         let popcnt = std::arch::is_x86_feature_detected!("popcnt");
@@ -184,9 +178,6 @@ struct Pass<'a> {
     own_root: Option<usize>,
     /// Whether the claims are one a vertex (else check 1 only).
     fits: bool,
-    /// Whether the parents' slot words are prefetched
-    /// ([`PREFETCH_SLOTS_ABOVE`]).
-    prefetch_slots: bool,
 }
 
 /// [`Pass::piece`] compiled for `popcnt`: a ghost's cell counts the
@@ -203,7 +194,8 @@ impl Pass<'_> {
     /// Piece `k` of the own vertices, whose parent cells go to `ups`, in
     /// four loops: check 1 on the entries alone, with no branch or early
     /// exit; each parent's cell, its slot word prefetched `AHEAD`
-    /// vertices early when the words are big; each vertex's claim against
+    /// vertices early (its address is the parent's id over 64, no
+    /// owner's division); each vertex's claim against
     /// the one it must make, from its parent's in the one array of cells,
     /// prefetched likewise; the reached count and depth from the claims
     /// alone. Which rank owns a parent, and whether a vertex is reached,
@@ -222,7 +214,6 @@ impl Pass<'_> {
             rows,
             own_root,
             fits,
-            prefetch_slots,
         } = *self;
         if parents.len() != rows {
             return (Outcome::Entries, 0, 0);
@@ -251,7 +242,7 @@ impl Pass<'_> {
         // Unreached and the root have no parent cell (`NO_PARENT`); the
         // entries are below `N` or unreached now.
         for (j, up) in ups.iter_mut().enumerate() {
-            if prefetch_slots && let Some(&far) = entries.get(j + AHEAD) {
+            if let Some(&far) = entries.get(j + AHEAD) {
                 ghosts.prefetch(part, if far < n { far } else { 0 });
             }
             let p = entries[j];
