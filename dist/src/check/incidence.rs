@@ -118,7 +118,7 @@ impl Incidence {
             word_start.push(word_start[r] + part.count(r).div_ceil(64));
         }
         let words = word_start[comm.size()];
-        let slot = |owner: usize, local: usize| 64 * word_start[owner] + local;
+        let first = part.first(me);
         let mut present = vec![0u64; words];
         let mut degree = vec![0usize; rows + 1];
         let (mut out, mut asked) = (Outbox::default(), Vec::new());
@@ -128,9 +128,9 @@ impl Incidence {
             for q in &asked {
                 let (local, other) = q.ends();
                 degree[usize::try_from(local).expect("a local index")] += 1;
-                let (owner, l) = part.place(other);
-                if owner != me {
-                    let s = slot(owner, l);
+                if other.wrapping_sub(first) >= rows as u64 {
+                    // A ghost; its slot is its id (`Ghosts::slot_of`).
+                    let s = usize::try_from(other).expect("below N");
                     present[s / 64] |= 1 << (s % 64);
                 }
             }
@@ -185,9 +185,12 @@ impl Incidence {
             for (k, q) in asked.iter().enumerate() {
                 let (local, other) = q.ends();
                 let local = usize::try_from(local).expect("a local index");
-                let (owner, l) = part.place(other);
                 let cell = (ghosts.cell(part, me, rows, other)).expect("every end was seen");
-                let at = if judges(ghosts.slot(me, local), ghosts.slot(owner, l)) {
+                let (mine, theirs) = (
+                    ghosts.slot_of(part, first + local as u64),
+                    ghosts.slot_of(part, other),
+                );
+                let at = if judges(mine, theirs) {
                     degree[local] += 1;
                     degree[local] - 1
                 } else {
@@ -305,11 +308,11 @@ impl Ghosts {
     /// some arc here reaches it, else `None`.
     #[inline(always)]
     pub(crate) fn cell(&self, part: Partition, me: usize, rows: usize, v: u64) -> Option<u32> {
-        let (owner, local) = part.place(v);
-        if owner == me {
+        let local = v.wrapping_sub(part.first(me));
+        if local < rows as u64 {
             return Some(u32::try_from(local).expect("a rank owns fewer than 2^32 vertices"));
         }
-        self.cell_of_slot(rows, self.slot(owner, local))
+        self.cell_of_slot(rows, self.slot_of(part, v))
     }
 
     /// [`Ghosts::cell`], `missing` for `None`, with selects instead of
