@@ -44,11 +44,15 @@ use crate::comm::{Comm, Reduce, all_reduce, exchange, exchange_into, exchange_kn
 use crate::route::{Outbox, Sends, route_into};
 use bytemuck::Pod;
 use generator::Tuple;
+use par::hint::prefetch;
 use rayon::prelude::*;
 
 /// The largest cell plus one; `u32::MAX - 1` and `u32::MAX` mark cells
 /// that are not there.
 const CELLS: u64 = u32::MAX as u64 - 1;
+/// How many arcs ahead the build's two passes prefetch an arc's
+/// random reads.
+const AHEAD: usize = 16;
 
 /// One rank's arcs by own vertex, and where its ghosts' cells are.
 #[derive(Debug)]
@@ -125,7 +129,18 @@ impl Incidence {
         // Pass 1: degrees and ghosts.
         for range in rounds(comm, tuples.len(), round) {
             send(comm, part, &tuples[range], &mut out, &mut asked);
-            for q in &asked {
+            for (k, q) in asked.iter().enumerate() {
+                // An arc's random reads `AHEAD` arcs on.
+                if let Some(far) = asked.get(k + AHEAD) {
+                    let (local, other) = far.ends();
+                    if let Some(d) = degree.get(usize::try_from(local).unwrap_or(usize::MAX)) {
+                        prefetch(d);
+                    }
+                    if let Some(w) = present.get(usize::try_from(other / 64).unwrap_or(usize::MAX))
+                    {
+                        prefetch(w);
+                    }
+                }
                 let (local, other) = q.ends();
                 degree[usize::try_from(local).expect("a local index")] += 1;
                 if other.wrapping_sub(first) >= rows as u64 {
@@ -183,6 +198,19 @@ impl Incidence {
                 exchange_into(comm, items, counts, &mut asked_weights);
             }
             for (k, q) in asked.iter().enumerate() {
+                // An arc's random reads `AHEAD` arcs on: its far end's
+                // slot word and its vertex's two cursors.
+                if let Some(far) = asked.get(k + AHEAD) {
+                    // Every end is below `N`, every local index below
+                    // `rows` (checked above and by `send`).
+                    let (local, other) = far.ends();
+                    ghosts.prefetch(part, other);
+                    let local = usize::try_from(local).unwrap_or(usize::MAX);
+                    if let (Some(d), Some(b)) = (degree.get(local), back.get(local)) {
+                        prefetch(d);
+                        prefetch(b);
+                    }
+                }
                 let (local, other) = q.ends();
                 let local = usize::try_from(local).expect("a local index");
                 let cell = (ghosts.cell(part, me, rows, other)).expect("every end was seen");
