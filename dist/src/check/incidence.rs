@@ -355,7 +355,7 @@ impl Ghosts {
         v: u64,
         missing: u32,
     ) -> u32 {
-        // No owner's division: `v`'s slot is `v` ([`Ghosts::slot`]), and
+        // No owner's division: `v`'s slot is `v` (`Ghosts::slot_of`), and
         // `v` is own exactly when its index from `me`'s first is below
         // `rows`.
         let local = v.wrapping_sub(part.first(me));
