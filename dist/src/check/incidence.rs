@@ -388,7 +388,7 @@ impl Ghosts {
             slot,
             {
                 let (owner, local) = part.place(v);
-                self.slot(owner, local)
+                64 * self.word_start[owner] + local
             },
             "a vertex's slot is its id"
         );
@@ -400,12 +400,6 @@ impl Ghosts {
     #[inline(always)]
     pub(crate) fn prefetch(&self, part: Partition, v: u64) {
         par::hint::prefetch(&self.words[self.slot_of(part, v) / 64]);
-    }
-
-    /// The slot of rank `owner`'s vertex `local`.
-    #[inline]
-    pub(crate) fn slot(&self, owner: usize, local: usize) -> usize {
-        64 * self.word_start[owner] + local
     }
 
     /// The cell of the ghost in `slot`, if it is one; `rows` own vertices.
