@@ -1,7 +1,9 @@
 //! The kernels that promise it allocate nothing during a search: `search` is
 //! run under the counting global allocator (this test binary's only test, so
 //! no other test thread allocates meanwhile), on 1 and 2 threads, on both
-//! backends for `dobfs` and kernel 3 (whose pipes loops are `par::Loop`s).
+//! backends for `dobfs` and kernel 3 (whose pipes loops are `par::Loop`s),
+//! and on rayon for the ranks' BFS (`dist::DistBfs` and `dist::GridBfs` on
+//! one rank: their steps keep their buffers, `dist/src/shares.rs`).
 //! `par` on pipes allocates a job and a pipe per task by design; `graph500
 //! profile` reports how much.
 //!
@@ -18,9 +20,11 @@ use harness::alloc_count::{
     AllocationCount, CountingAllocator, count_allocations, is_counting_installed,
 };
 use kernels::{
-    Backend, Csr, DeltaStepping, DoParams, Kernel, SsspParams, WeightedCsr, choose_search_keys,
+    Backend, Csr, DeltaStepping, DoParams, Kernel, SearchKey, SsspParams, WeightedCsr,
+    choose_search_keys,
 };
 use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
 
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
@@ -75,6 +79,7 @@ fn searches_allocate_nothing() {
                         "{what} allocated in every one of 20 rounds: {rounds:?}"
                     );
                 }
+                ranks_bfs_allocates_nothing(&edges, &keys, threads);
                 let mut weighted = WeightedCsr::build(edges.num_vertices(), edges.edges(), &w);
                 weighted.split_light(SsspParams::DEFAULT.delta());
                 let weighted = Arc::new(weighted);
@@ -116,4 +121,70 @@ fn searches_allocate_nothing() {
         })
         .unwrap();
     }
+}
+
+/// The ranks' BFS engines on one rank (`Solo`, whose collectives are
+/// copies), 1-D with the ranks' switching parameters and with top-down
+/// steps only (`alpha` 1 never switches), 2-D in each direction: a search
+/// whose steps allocated (per-task vectors, the received pairs) would
+/// allocate in every round.
+fn ranks_bfs_allocates_nothing(edges: &generator::EdgeList, keys: &[SearchKey], threads: usize) {
+    let comm = dist::Solo;
+    let part = dist::Partition::new(edges.num_vertices() as u64, 1);
+    let graph = Arc::new(dist::LocalGraph::<u32>::build(&comm, part, edges.edges()));
+    let top_down_only = DoParams {
+        alpha: 1,
+        beta: u64::MAX,
+        ..DoParams::DEFAULT
+    };
+    for (name, params) in [("dobfs", dist::DEFAULT_PARAMS), ("top-down", top_down_only)] {
+        let mut bfs = dist::DistBfs::new(&comm, Arc::clone(&graph), params);
+        some_round_allocates_nothing(
+            &format!("ranks' {name} on {threads} threads"),
+            keys,
+            |root| {
+                bfs.reset();
+                count_allocations(|| bfs.search(root))
+            },
+        );
+        let parents = bfs.parents();
+        assert!(parents.iter().any(|p| p.load(Relaxed) != dist::NO_PARENT));
+    }
+    let grid = dist::Grid::new(edges.num_vertices() as u64, 1);
+    let graph = Arc::new(dist::GridGraph::<u32>::build(&comm, grid, edges.edges()));
+    let optimizing = dist::GridDirection::Optimizing(dist::DEFAULT_PARAMS);
+    let directions = [
+        ("dobfs", optimizing),
+        ("top-down", dist::GridDirection::TopDown),
+        ("bottom-up", dist::GridDirection::BottomUp),
+    ];
+    for (name, direction) in directions {
+        let mut bfs = dist::GridBfs::new(&comm, Arc::clone(&graph), direction);
+        let what = format!("ranks' grid {name} on {threads} threads");
+        some_round_allocates_nothing(&what, keys, |root| count_allocations(|| bfs.search(root)));
+    }
+}
+
+/// Searches from `keys[0]` (warming), then rounds of `keys[1..]`: some
+/// round in 20 must allocate nothing. `search` counts one search.
+fn some_round_allocates_nothing(
+    what: &str,
+    keys: &[SearchKey],
+    mut search: impl FnMut(u64) -> (kernels::SearchStats, AllocationCount),
+) {
+    search(keys[0].vertex().into());
+    let mut round = || {
+        let mut allocations = 0;
+        for &key in &keys[1..] {
+            let (stats, count) = search(key.vertex().into());
+            assert!(stats.reached > 1000, "{what}: a real search");
+            allocations += count.allocations;
+        }
+        allocations
+    };
+    let rounds: Vec<u64> = (0..20).map(|_| round()).collect();
+    assert!(
+        rounds.contains(&0),
+        "{what} allocated in every one of 20 rounds: {rounds:?}"
+    );
 }

@@ -43,12 +43,15 @@
 //! claimed level ([`DistBfs::claims`]: the step's level as a byte,
 //! [`NO_LEVEL`] past 254 and for unreached vertices); `visited` holds the
 //! reached and edgeless vertices and the padding past the rank's last one.
-//! [`DistBfs::with_index`] allocates the per-search arrays; a top-down
-//! step allocates its per-piece send buffers and the pairs it receives.
+//! [`DistBfs::with_index`] allocates the per-search arrays; the steps
+//! keep their buffers (a top-down step's pairs out and in, its threads'
+//! shares: `crate::shares`), so a search allocates nothing once they have
+//! grown (test `searches_allocate_nothing`).
 //!
 //! A rank's loops run on its [`Backend`] ([`DistBfs::on`]), each written
-//! once against [`Backend::map_ranges`] / [`Backend::map`]: on rayon, a
-//! task per piece; on pipes, `par`'s threads started per loop.
+//! once against its chunked loops ([`Backend::for_each_chunk_init`] and
+//! the like): on rayon, a task per piece; on pipes, `par`'s threads started
+//! per loop (which allocates, by design).
 
 use crate::comm::{Comm, Reduce, all_reduce};
 use crate::{Id, LocalGraph};
@@ -78,8 +81,8 @@ pub const DEFAULT_PARAMS: DoParams = DoParams {
 /// The fewest frontier vertices (or received pairs) per work item of a
 /// top-down step; a step makes about [`PIECES_PER_THREAD`] items a thread.
 const TOP_DOWN_GRAIN: usize = 64;
-/// Work items per thread of a top-down step: each has its own send
-/// buffers, so few, but enough to balance skewed degrees.
+/// Work items per thread of a top-down step: enough to balance skewed
+/// degrees (each item's claims are summed after it, a pass of its own).
 const PIECES_PER_THREAD: usize = 8;
 /// Vertices per work item of a reset, of counting nedge.
 const RESET_GRAIN: usize = 1 << 14;
@@ -141,9 +144,8 @@ pub struct DistBfs<'c, I: Id> {
     /// Reached, edgeless and padding bits; `unreachable`: the last two.
     visited: Vec<AtomicU64>,
     unreachable: Vec<u64>,
-    /// A top-down step's outgoing pairs by rank; `partition.words(r)`.
-    send: Vec<I>,
-    send_counts: Vec<usize>,
+    /// What the top-down steps keep; `partition.words(r)`.
+    top_down: top_down::TopDownBuffers<I>,
     word_counts: Vec<usize>,
     steps: Vec<DistStep>,
     step_bytes: Vec<u64>,
@@ -229,8 +231,7 @@ impl<'c, I: Id> DistBfs<'c, I> {
             global: vec![0; word_counts.iter().sum()],
             visited: unreachable.iter().map(|&w| AtomicU64::new(w)).collect(),
             unreachable,
-            send: Vec::new(),
-            send_counts: vec![0; comm.size()],
+            top_down: top_down::TopDownBuffers::new(comm.size()),
             word_counts,
             steps: Vec::new(),
             step_bytes: Vec::new(),

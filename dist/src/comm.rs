@@ -119,10 +119,25 @@ pub fn exchange_into<T: Pod>(
     counts: &[usize],
     received: &mut Vec<T>,
 ) -> Vec<usize> {
-    let mut recv_counts = vec![0; comm.size()];
-    comm.exchange_counts(counts, &mut recv_counts);
-    exchange_known_into(comm, send, counts, &recv_counts, received);
+    let mut recv_counts = Vec::new();
+    exchange_counted_into(comm, send, counts, received, &mut recv_counts);
     recv_counts
+}
+
+/// [`exchange_into`] with each source's count written to `recv_counts`,
+/// whose memory is reused too: allocates nothing once both have grown
+/// to what a call needs.
+pub(crate) fn exchange_counted_into<T: Pod>(
+    comm: &dyn Comm,
+    send: &[T],
+    counts: &[usize],
+    received: &mut Vec<T>,
+    recv_counts: &mut Vec<usize>,
+) {
+    recv_counts.clear();
+    recv_counts.resize(comm.size(), 0);
+    comm.exchange_counts(counts, recv_counts);
+    exchange_known_into(comm, send, counts, recv_counts, received);
 }
 
 /// [`exchange`] when this rank knows what each rank sends it
@@ -346,6 +361,12 @@ impl Comm for Solo {
     }
     fn ranks_on_this_machine(&self) -> usize {
         1
+    }
+    /// The one rank's part is a group of one again: a [`Group`](crate::Group)
+    /// over `Solo` then calls it straight, as one over MPI calls its own
+    /// communicator, and allocates nothing per call.
+    fn split(&self, _color: usize) -> Option<Box<dyn Comm + '_>> {
+        Some(Box::new(Solo))
     }
 }
 

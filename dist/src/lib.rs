@@ -39,6 +39,7 @@ mod grid;
 mod mpi;
 mod partition;
 mod route;
+mod shares;
 mod sssp;
 mod sssp_check;
 

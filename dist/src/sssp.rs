@@ -75,11 +75,12 @@
 //! ([`Backend::for_each_chunk_init`]).
 
 use crate::comm::Comm;
+use crate::shares::{lock, one_per_thread};
 use crate::{Id, NO_PARENT, WeightedLocalGraph};
 use done::{Done, FIGURES};
 use kernels::{Bins, Bitmap, BucketStep, SsspParams, SsspStats};
 use par::Backend;
-use phase::{index, lock};
+use phase::index;
 use state::UNREACHED_STATE;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -169,10 +170,12 @@ pub struct DistSssp<'c, I: Id> {
     workers: Vec<Mutex<Worker<I>>>,
     /// The vertices the current phase scans (local indices).
     queue: Vec<u32>,
-    /// The phase's offers by destination rank, and those received.
+    /// The phase's offers by destination rank, and those received (with
+    /// their count from each rank).
     send: Vec<[I; 3]>,
     send_counts: Vec<usize>,
     received: Vec<[I; 3]>,
+    recv_counts: Vec<usize>,
     /// The last search's buckets when traced, and per traced bucket this
     /// rank's settled vertices and nanoseconds until reduced.
     steps: Vec<BucketStep>,
@@ -288,6 +291,7 @@ impl<'c, I: Id> DistSssp<'c, I> {
             send: Vec::new(),
             send_counts: vec![0; comm.size()],
             received: Vec::new(),
+            recv_counts: Vec::new(),
             steps: Vec::new(),
             sums: Vec::new(),
             maxes: Vec::new(),
@@ -348,19 +352,13 @@ impl<'c, I: Id> DistSssp<'c, I> {
         assert!(root < n, "root {root} is not a vertex ({n} vertices)");
         let threads = self.backend.threads();
         self.alone = self.backend.slots() == 1;
-        if self.workers.len() != threads {
-            let ranks = self.comm.size();
-            self.workers = (0..threads)
-                .map(|_| {
-                    Mutex::new(Worker {
-                        out: vec![Vec::new(); ranks],
-                        bins: Bins::default(),
-                        settled: Vec::new(),
-                        visit: Vec::new(),
-                    })
-                })
-                .collect();
-        }
+        let ranks = self.comm.size();
+        one_per_thread(&mut self.workers, threads, || Worker {
+            out: vec![Vec::new(); ranks],
+            bins: Bins::default(),
+            settled: Vec::new(),
+            visit: Vec::new(),
+        });
         self.steps.clear();
         // The search's own figures first (set by `finish`), then the trace's.
         self.sums.clear();

@@ -137,13 +137,18 @@ impl<I: Id> DistBfs<'_, I> {
             global: &self.global,
         };
         let grain = kernels::bottom_up_grain(self.next.len(), self.backend.threads());
-        let pieces: Vec<_> = self.next.chunks_mut(grain).enumerate().collect();
-        let found: u64 = (self.backend)
-            .map(pieces, |(piece, words)| scan.words(piece * grain, words))
-            .into_iter()
-            .sum();
+        // Summed per task, so that the step allocates nothing.
+        let found = AtomicU64::new(0);
+        (self.backend).for_each_chunk_mut_init(
+            &mut self.next,
+            grain,
+            || (),
+            |(), at, words| {
+                found.fetch_add(scan.words(at, words), Relaxed);
+            },
+        );
         std::mem::swap(&mut self.front, &mut self.next);
-        found
+        found.into_inner()
     }
 
     /// Sets the bits of the queue's vertices in `front` (after clearing it).

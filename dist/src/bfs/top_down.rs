@@ -18,19 +18,57 @@
 
 use super::delegates::Delegates;
 use super::{DistBfs, TOP_DOWN_GRAIN, pieces_of};
-use crate::Id;
-use crate::comm::exchange;
+use crate::comm::exchange_counted_into;
+use crate::shares::{claim, each_mut, one_per_thread};
+use crate::{Id, LocalGraph};
+use std::ops::Range;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-/// What a work item of a top-down step's scan of the queue made.
-struct Piece<I> {
-    /// Flattened `(vertex, parent)` pairs per rank.
+/// One thread's part of a top-down step: what its tasks found, kept from
+/// step to step (`crate::shares`).
+struct Share<I> {
+    /// Flattened `(vertex, parent)` pairs per destination rank.
     out: Vec<Vec<I>>,
-    /// The vertices it claimed here, and their degree sum.
+    /// The vertices it claimed, and their degree sum.
     won: Vec<usize>,
     scout: u64,
     /// The hubs it met: their rows are left to the delegates.
     hubs: Vec<usize>,
+}
+
+/// What the top-down steps keep from step to step and search to search,
+/// so that a step allocates nothing once its vectors have grown: the
+/// threads' shares, the step's hubs, its pairs out and in (with their
+/// counts per rank), and the delegates' work (the hubs' indices, where
+/// each one's list ends when laid end to end, the tasks' ranges of them).
+pub(super) struct TopDownBuffers<I> {
+    shares: Vec<Mutex<Share<I>>>,
+    hubs: Vec<usize>,
+    send: Vec<I>,
+    send_counts: Vec<usize>,
+    received: Vec<I>,
+    recv_counts: Vec<usize>,
+    active: Vec<usize>,
+    ends: Vec<usize>,
+    ranges: Vec<Range<usize>>,
+}
+
+impl<I> TopDownBuffers<I> {
+    /// Empty buffers for `ranks` ranks.
+    pub(super) fn new(ranks: usize) -> Self {
+        TopDownBuffers {
+            shares: Vec::new(),
+            hubs: Vec::new(),
+            send: Vec::new(),
+            send_counts: vec![0; ranks],
+            received: Vec::new(),
+            recv_counts: Vec::new(),
+            active: Vec::new(),
+            ends: Vec::new(),
+            ranges: Vec::new(),
+        }
+    }
 }
 
 /// What a top-down step found and read, this rank's part.
@@ -49,7 +87,9 @@ impl<I: Id> DistBfs<'_, I> {
     /// Claims the neighbours of the queue's vertices: its own at once, the
     /// others' through one exchange, those of every rank's hubs from this
     /// rank's delegates, at `level`. Makes the claimed local vertices the
-    /// queue.
+    /// queue. Each task claims a share of the kept buffers
+    /// ([`TopDownBuffers`]) for its work, so a step allocates nothing once
+    /// they have grown, whatever the number of ranks.
     pub(super) fn top_down_step(&mut self, level: u8) -> TopDown {
         let (graph, parents, visited) = (&*self.graph, &self.parents[..], &self.visited[..]);
         let delegates = &self.index.delegates;
@@ -61,137 +101,173 @@ impl<I: Id> DistBfs<'_, I> {
         };
         let part = *graph.partition();
         let (rank, first) = (graph.rank(), graph.first());
+        let (backend, threads) = (self.backend, self.backend.threads());
+        let top = &mut self.top_down;
+        one_per_thread(&mut top.shares, threads, || Share {
+            out: vec![Vec::new(); part.ranks()],
+            won: Vec::new(),
+            scout: 0,
+            hubs: Vec::new(),
+        });
+        let shares = &top.shares[..];
         let queue = &self.queue;
-        let grain = pieces_of(queue.len(), self.backend.threads(), TOP_DOWN_GRAIN);
-        let pieces: Vec<Piece<I>> = self.backend.map_ranges(queue.len(), grain, |r| {
-            let (mut out, mut won) = (vec![Vec::new(); part.ranks()], Vec::new());
-            let mut hubs = Vec::new();
-            for &u in &queue[r] {
-                if delegates.index(u).is_some() {
-                    hubs.push(u);
-                    continue;
-                }
-                let parent = first + u as u64;
-                for &v in graph.neighbors(u) {
-                    let (owner, local) = part.place(v.to_u64());
-                    if owner != rank {
-                        out[owner].extend([v, I::from_u64(parent)]);
-                    } else if found.claim(local, parent) {
-                        won.push(local);
+        let grain = pieces_of(queue.len(), threads, TOP_DOWN_GRAIN);
+        backend.for_each_chunk_init(
+            queue,
+            grain,
+            || claim(shares),
+            |share, chunk| {
+                let share = &mut **share;
+                let start = share.won.len();
+                for &u in chunk {
+                    if delegates.index(u).is_some() {
+                        share.hubs.push(u);
+                        continue;
+                    }
+                    let parent = first + u as u64;
+                    for &v in graph.neighbors(u) {
+                        let (owner, local) = part.place(v.to_u64());
+                        if owner != rank {
+                            share.out[owner].extend([v, I::from_u64(parent)]);
+                        } else if found.claim(local, parent) {
+                            share.won.push(local);
+                        }
                     }
                 }
-            }
-            let scout = graph.degree_sum(&won);
-            Piece {
-                out,
-                won,
-                scout,
-                hubs,
-            }
-        });
-        let hubs: Vec<usize> = pieces.iter().flat_map(|p| p.hubs.iter().copied()).collect();
-        let delegated = graph.degree_sum(&hubs);
+                share.scout += graph.degree_sum(&share.won[start..]);
+            },
+        );
+        top.hubs.clear();
+        for share in each_mut(&mut top.shares) {
+            top.hubs.append(&mut share.hubs);
+        }
+        let delegated = graph.degree_sum(&top.hubs);
         // Each hub announced to every other rank as `(h, h)`, first.
-        self.send.clear();
-        for (r, count) in self.send_counts.iter_mut().enumerate() {
-            let before = self.send.len();
+        top.send.clear();
+        for (r, count) in top.send_counts.iter_mut().enumerate() {
+            let before = top.send.len();
             if r != rank {
-                for &u in &hubs {
+                for &u in &top.hubs {
                     let h = I::from_u64(first + u as u64);
-                    self.send.extend([h, h]);
+                    top.send.extend([h, h]);
                 }
             }
-            for piece in &pieces {
-                self.send.extend_from_slice(&piece.out[r]);
+            for share in each_mut(&mut top.shares) {
+                top.send.append(&mut share.out[r]);
             }
-            *count = self.send.len() - before;
+            *count = top.send.len() - before;
         }
-        let (received, counts) = exchange(self.comm, &self.send, &self.send_counts);
-        let mut active: Vec<usize> = hubs
-            .iter()
-            .map(|&u| delegates.index(u).expect("a hub"))
-            .collect();
+        let comm = self.comm;
+        exchange_counted_into(
+            comm,
+            &top.send,
+            &top.send_counts,
+            &mut top.received,
+            &mut top.recv_counts,
+        );
+        top.active.clear();
+        (top.active).extend(top.hubs.iter().map(|&u| delegates.index(u).expect("a hub")));
         let mut at = 0;
-        for count in counts {
-            let segment = received[at..at + count].chunks_exact(2);
+        for &count in &top.recv_counts {
+            let segment = top.received[at..at + count].chunks_exact(2);
             for pair in segment.take_while(|pair| pair[0] == pair[1]) {
-                active.push(delegates.find(pair[0].to_u64()).expect("an announced hub"));
+                (top.active).push(delegates.find(pair[0].to_u64()).expect("an announced hub"));
             }
             at += count;
         }
-        let pairs = received.len() / 2;
-        let grain = pieces_of(pairs, self.backend.threads(), TOP_DOWN_GRAIN);
-        let won_for_others: Vec<(Vec<usize>, u64)> = self.backend.map_ranges(pairs, grain, |r| {
-            let mut won = Vec::new();
-            for pair in received[2 * r.start..2 * r.end].chunks_exact(2) {
-                // An announced hub, taken above.
-                if pair[0] == pair[1] {
-                    continue;
+        let shares = &top.shares[..];
+        let pairs: &[[I; 2]] = bytemuck::cast_slice(&top.received);
+        let grain = pieces_of(pairs.len(), threads, TOP_DOWN_GRAIN);
+        backend.for_each_chunk_init(
+            pairs,
+            grain,
+            || claim(shares),
+            |share, chunk| {
+                let share = &mut **share;
+                let start = share.won.len();
+                for &[v, parent] in chunk {
+                    // An announced hub, taken above.
+                    if v == parent {
+                        continue;
+                    }
+                    let u = part.local(v.to_u64());
+                    if found.claim(u, parent.to_u64()) {
+                        share.won.push(u);
+                    }
                 }
-                let u = part.local(pair[0].to_u64());
-                if found.claim(u, pair[1].to_u64()) {
-                    won.push(u);
-                }
-            }
-            let scout = graph.degree_sum(&won);
-            (won, scout)
-        });
-        let won_for_hubs = self.claim_for_hubs(&found, &active);
+                share.scout += graph.degree_sum(&share.won[start..]);
+            },
+        );
+        claim_for_hubs(backend, graph, delegates, &found, top);
         self.next_queue.clear();
         let mut scout = 0;
-        for piece in &pieces {
-            self.next_queue.extend_from_slice(&piece.won);
-            scout += piece.scout;
-        }
-        for (won, s) in won_for_others.iter().chain(&won_for_hubs) {
-            self.next_queue.extend_from_slice(won);
-            scout += s;
+        for share in each_mut(&mut top.shares) {
+            self.next_queue.append(&mut share.won);
+            scout += std::mem::take(&mut share.scout);
         }
         std::mem::swap(&mut self.queue, &mut self.next_queue);
         TopDown {
             found: self.queue.len() as u64,
             scout,
-            hubs: hubs.len() as u64,
+            hubs: top.hubs.len() as u64,
             delegated,
         }
     }
+}
 
-    /// Claims this rank's vertices adjacent to the hubs `active` (their
-    /// indices), from the delegates, each with its hub as parent: per work
-    /// item a run of the hubs' lists laid end to end, its claims and their
-    /// degree sum.
-    fn claim_for_hubs(&self, found: &Found<'_>, active: &[usize]) -> Vec<(Vec<usize>, u64)> {
-        let delegates: &Delegates<I> = &self.index.delegates;
-        let mut ends = Vec::with_capacity(active.len());
-        let mut total = 0;
-        for &k in active {
-            total += delegates.members(k).len();
-            ends.push(total);
-        }
-        let graph = &*self.graph;
-        let grain = pieces_of(total, self.backend.threads(), TOP_DOWN_GRAIN);
-        self.backend.map_ranges(total, grain, |r| {
-            let mut won = Vec::new();
-            // The first hub whose list reaches past r.start.
-            let mut i = ends.partition_point(|&end| end <= r.start);
-            let mut at = r.start;
-            while at < r.end {
-                let k = active[i];
-                let (start, end) = (ends[i] - delegates.members(k).len(), ends[i]);
-                let parent = delegates.id(k);
-                for &u in &delegates.members(k)[at - start..end.min(r.end) - start] {
-                    let u = usize::try_from(u.to_u64()).expect("a local row");
-                    if found.claim(u, parent) {
-                        won.push(u);
-                    }
-                }
-                at = end.min(r.end);
-                i += 1;
-            }
-            let scout = graph.degree_sum(&won);
-            (won, scout)
-        })
+/// Claims this rank's vertices adjacent to the hubs `top.active` (their
+/// indices), from the delegates, each with its hub as parent: per task a
+/// run of the hubs' lists laid end to end, its claims and their degree
+/// sum going to the task's share.
+fn claim_for_hubs<I: Id>(
+    backend: par::Backend,
+    graph: &LocalGraph<I>,
+    delegates: &Delegates<I>,
+    found: &Found<'_>,
+    top: &mut TopDownBuffers<I>,
+) {
+    top.ends.clear();
+    let mut total = 0;
+    for &k in &top.active {
+        total += delegates.members(k).len();
+        top.ends.push(total);
     }
+    let grain = pieces_of(total, backend.threads(), TOP_DOWN_GRAIN);
+    top.ranges.clear();
+    (top.ranges).extend(
+        (0..total)
+            .step_by(grain)
+            .map(|at| at..(at + grain).min(total)),
+    );
+    let (shares, active, ends) = (&top.shares[..], &top.active, &top.ends);
+    backend.for_each_chunk_init(
+        &top.ranges,
+        1,
+        || claim(shares),
+        |share, ranges| {
+            let share = &mut **share;
+            let start = share.won.len();
+            for r in ranges {
+                // The first hub whose list reaches past r.start.
+                let mut i = ends.partition_point(|&end| end <= r.start);
+                let mut at = r.start;
+                while at < r.end {
+                    let k = active[i];
+                    let (start, end) = (ends[i] - delegates.members(k).len(), ends[i]);
+                    let parent = delegates.id(k);
+                    for &u in &delegates.members(k)[at - start..end.min(r.end) - start] {
+                        let u = usize::try_from(u.to_u64()).expect("a local row");
+                        if found.claim(u, parent) {
+                            share.won.push(u);
+                        }
+                    }
+                    at = end.min(r.end);
+                    i += 1;
+                }
+            }
+            share.scout += graph.degree_sum(&share.won[start..]);
+        },
+    );
 }
 
 /// What a top-down step writes when it finds a vertex.

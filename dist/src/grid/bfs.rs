@@ -260,7 +260,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 bottom_up = true;
             }
             self.fold.clear();
-            if bottom_up {
+            let hubs = if bottom_up {
                 let at = Place {
                     backend: self.backend,
                     graph: &self.graph,
@@ -275,6 +275,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
                     &self.proposed,
                     &mut self.fold,
                 );
+                0
             } else {
                 edges_to_check = edges_to_check.saturating_sub(scout);
                 self.top_down.propose(
@@ -284,10 +285,9 @@ impl<'c, I: Id> GridBfs<'c, I> {
                     (&column, &row),
                     &self.proposed,
                     &mut self.fold,
-                );
-            }
+                )
+            };
             let proposals_out = self.fold.proposals_out(row.rank());
-            let hubs = self.top_down.hubs_met(bottom_up);
             // Fold: owners keep the first proposal for each unreached u.
             self.next.clear();
             let mut next_arcs = 0u64;

@@ -7,12 +7,13 @@ use super::state::{
     self, NOT_WAITING, dist_bits, settled, waiting, with_dist, with_settled, with_waiting,
 };
 use super::{DistSssp, Phase, Worker, done::Done};
-use crate::comm::{Reduce, exchange_into};
+use crate::comm::{Reduce, exchange_counted_into};
+use crate::shares::{claim, lock};
 use crate::{Id, WeightedLocalGraph};
 use kernels::{Bins, Bitmap};
 use par::hint::prefetch;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Queued vertices per parallel task.
 const GRAIN: usize = 64;
@@ -134,7 +135,13 @@ impl<I: Id> DistSssp<'_, I> {
             }
             *count = self.send.len() - before;
         }
-        exchange_into(self.comm, &self.send, &self.send_counts, &mut self.received);
+        exchange_counted_into(
+            self.comm,
+            &self.send,
+            &self.send_counts,
+            &mut self.received,
+            &mut self.recv_counts,
+        );
         self.apply();
     }
 
@@ -429,29 +436,6 @@ fn lower_alone(
     if waiting(s) != b {
         bins.push(b.into(), index(v));
     }
-}
-
-/// A share for the calling thread for the rest of one loop's work on it:
-/// the first share no other thread holds. There is a share per thread of
-/// the backend and a thread holds at most one at a time (rayon makes a
-/// split's local, and drops it, before the thread takes other work; a
-/// thread of `par`'s makes one for the whole loop), so one is free; the
-/// loop retries only while a thread that just finished lets go of its.
-pub(super) fn claim<I>(workers: &[Mutex<Worker<I>>]) -> MutexGuard<'_, Worker<I>> {
-    loop {
-        for w in workers {
-            match w.try_lock() {
-                Ok(guard) => return guard,
-                Err(std::sync::TryLockError::Poisoned(p)) => return p.into_inner(),
-                Err(std::sync::TryLockError::WouldBlock) => {}
-            }
-        }
-        std::thread::yield_now();
-    }
-}
-
-pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The bucket of distance `d` (finite, `>= 0`): [`kernels::bucket_of`],

@@ -22,11 +22,12 @@
 //! heavy phases and cannot improve); each vertex is written only by the
 //! worker that reads its row, with the distance one parent's offer gave.
 
-use super::phase::{bucket_of, claim, index};
+use super::phase::{bucket_of, index};
 use super::state::{dist_bits, waiting, with_dist, with_settled, with_waiting};
 use super::{DistSssp, FIGURES};
 use crate::Id;
 use crate::graph::heavy_floor;
+use crate::shares::claim;
 use kernels::{Bitmap, EXACT_BUCKETS, SsspCost};
 use std::sync::atomic::Ordering::Relaxed;
 

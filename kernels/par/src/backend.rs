@@ -149,4 +149,72 @@ impl Backend {
             Backend::Pipes => self.for_each_init(items.chunks(grain).collect(), init, body),
         }
     }
+
+    /// `body(&mut local, start, chunk)` for the consecutive chunks of
+    /// `grain` items of `items`, written in place (`start`: the index of
+    /// the chunk's first item), each thread making its `local` with `init`
+    /// (rayon: once per split). On rayon `par_chunks_mut`, which allocates
+    /// nothing; on pipes [`Backend::for_each_init`] over the chunks
+    /// (allocates their list and starts the threads). Panics if `grain` is
+    /// 0.
+    pub fn for_each_chunk_mut_init<T: Send, L>(
+        self,
+        items: &mut [T],
+        grain: usize,
+        init: impl Fn() -> L + Sync + Send,
+        body: impl Fn(&mut L, usize, &mut [T]) + Sync + Send,
+    ) {
+        let body = |local: &mut L, (i, chunk): (usize, &mut [T])| body(local, i * grain, chunk);
+        match self {
+            Backend::Rayon => items
+                .par_chunks_mut(grain)
+                .enumerate()
+                .for_each_init(init, body),
+            Backend::Pipes => {
+                self.for_each_init(items.chunks_mut(grain).enumerate().collect(), init, body);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Guards `for_each_chunk_mut_init` on both backends: every item is
+    /// written once, by the chunk that holds it, at its index (`start` is
+    /// the chunk's first item), the last chunk shorter.
+    #[test]
+    fn mutable_chunks_are_written_in_place_with_their_start() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for backend in Backend::ALL {
+            let mut items = vec![u64::MAX; 1000];
+            let run = || {
+                crate::with_pool(2, || {
+                    backend.for_each_chunk_mut_init(
+                        &mut items,
+                        64,
+                        || 0usize,
+                        |n, start, chunk| {
+                            assert!(chunk.len() == 64 || start + chunk.len() == 1000);
+                            *n += 1;
+                            for (i, x) in chunk.iter_mut().enumerate() {
+                                assert_eq!(*x, u64::MAX, "written once");
+                                *x = (start + i) as u64;
+                            }
+                        },
+                    );
+                });
+            };
+            pool.install(run);
+            assert!(
+                items.iter().enumerate().all(|(i, &x)| x == i as u64),
+                "{}",
+                backend.name()
+            );
+        }
+    }
 }

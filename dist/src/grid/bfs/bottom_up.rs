@@ -20,13 +20,17 @@
 //! found vertex's bit is set before the bitmap moves on; a rank ORs each
 //! segment's final `done` into `proposed`, so a later top-down level does
 //! not propose a vertex this rank has seen reached. Proposals are queued
-//! in word order within a sub-step, sub-steps in turn (deterministic).
+//! sub-step after sub-step, within one in word order on one thread (on
+//! several, as the threads' shares are gathered); a vertex is proposed at
+//! most once in its row, so the order changes no parent.
 
 use super::super::{Grid, GridGraph, Group};
 use super::fold::Fold;
 use crate::comm::{Comm, all_gather};
+use crate::shares::{claim, each_mut, one_per_thread};
 use crate::{Id, NO_PARENT};
 use par::Backend;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Segment bitmap words (64 vertices each) per work item of a scan.
@@ -45,6 +49,9 @@ pub(super) struct BottomUp {
     done: Vec<u64>,
     /// The next segment's `done`, as the previous member passes it.
     passed: Vec<u64>,
+    /// Per thread, the `(segment index, parent column index)` pairs its
+    /// tasks found in a sub-step (`crate::shares`).
+    shares: Vec<Mutex<Vec<(usize, u64)>>>,
 }
 
 /// Where a bottom-up level runs: this rank, its cell and its groups.
@@ -120,11 +127,12 @@ impl BottomUp {
         let graph = at.graph;
         let base = segment * graph.grid().piece();
         let first = graph.first_column();
-        let (done, in_frontier) = (&self.done, &self.in_frontier);
-        let pieces = at.backend.map_ranges(done.len(), BOTTOM_UP_GRAIN, |words| {
-            let mut found = Vec::new();
-            for w in words {
-                let mut open = !done[w];
+        one_per_thread(&mut self.shares, at.backend.threads(), Vec::new);
+        let (in_frontier, shares) = (&self.in_frontier, &self.shares[..]);
+        // Each task owns its words of `done` and sets its finds' bits.
+        let scan = |found: &mut Vec<(usize, u64)>, start: usize, words: &mut [u64]| {
+            for (w, word) in (start..).zip(words) {
+                let mut open = !*word;
                 while open != 0 {
                     let l = w * 64 + open.trailing_zeros() as usize;
                     open &= open - 1;
@@ -134,15 +142,22 @@ impl BottomUp {
                         (in_frontier[c_at / 64] & (1 << (c_at % 64)) != 0).then_some(c)
                     });
                     if let Some(c) = parent {
+                        *word |= 1 << (l % 64);
                         found.push((l, c));
                     }
                 }
             }
-            found
-        });
-        for (l, parent) in pieces.into_iter().flatten() {
-            self.done[l / 64] |= 1 << (l % 64);
-            fold.push(segment, l, parent);
+        };
+        (at.backend).for_each_chunk_mut_init(
+            &mut self.done,
+            BOTTOM_UP_GRAIN,
+            || claim(shares),
+            |found, start, words| scan(found, start, words),
+        );
+        for found in each_mut(&mut self.shares) {
+            for (l, parent) in found.drain(..) {
+                fold.push(segment, l, parent);
+            }
         }
         if base.is_multiple_of(64) {
             for (w, &bits) in self.done.iter().enumerate() {

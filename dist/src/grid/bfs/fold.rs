@@ -24,7 +24,7 @@
 //! member of the row.
 
 use super::super::{Grid, Group};
-use crate::comm::{Comm, exchange_into};
+use crate::comm::{Comm, exchange_counted_into};
 
 /// A level's outgoing and incoming proposals, kept across levels and
 /// searches.
@@ -38,6 +38,7 @@ pub(in crate::grid) struct Fold {
     send: Vec<u8>,
     received: Vec<u8>,
     counts: Vec<usize>,
+    came: Vec<usize>,
 }
 
 /// The bytes that hold every value below `bound` (at least one).
@@ -68,6 +69,7 @@ impl Fold {
             send: Vec::new(),
             received: Vec::new(),
             counts: vec![0; grid.cols()],
+            came: Vec::new(),
         }
     }
 
@@ -132,11 +134,12 @@ impl Fold {
             self.send.extend_from_slice(run);
             *count = HEADER + hubs.len() + run.len();
         }
-        let came = exchange_into(row, &self.send, &self.counts, &mut self.received);
+        let (send, counts) = (&self.send, &self.counts);
+        exchange_counted_into(row, send, counts, &mut self.received, &mut self.came);
         let pair = self.index_bytes + self.parent_bytes;
         let mut at = 0;
         // Row member `j` sits in grid column `j`.
-        for (j, &bytes) in came.iter().enumerate() {
+        for (j, &bytes) in self.came.iter().enumerate() {
             let first = grid.column_range(j).start;
             let run = &self.received[at..at + bytes];
             let (announced, rest) = run.split_at(HEADER);
