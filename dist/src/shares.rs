@@ -40,10 +40,9 @@ pub(crate) fn lock<T>(share: &Mutex<T>) -> MutexGuard<'_, T> {
 pub(crate) fn one_per_thread<T>(
     shares: &mut Vec<Mutex<T>>,
     threads: usize,
-    make: impl FnMut() -> T,
+    mut make: impl FnMut() -> T,
 ) {
     if shares.len() != threads {
-        let mut make = make;
         *shares = (0..threads).map(|_| Mutex::new(make())).collect();
     }
 }

@@ -21,6 +21,7 @@ use super::{DistBfs, TOP_DOWN_GRAIN, pieces_of};
 use crate::comm::exchange_counted_into;
 use crate::shares::{claim, each_mut, one_per_thread};
 use crate::{Id, LocalGraph};
+use par::Backend;
 use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -112,31 +113,23 @@ impl<I: Id> DistBfs<'_, I> {
         let shares = &top.shares[..];
         let queue = &self.queue;
         let grain = pieces_of(queue.len(), threads, TOP_DOWN_GRAIN);
-        backend.for_each_chunk_init(
-            queue,
-            grain,
-            || claim(shares),
-            |share, chunk| {
-                let share = &mut **share;
-                let start = share.won.len();
-                for &u in chunk {
-                    if delegates.index(u).is_some() {
-                        share.hubs.push(u);
-                        continue;
-                    }
-                    let parent = first + u as u64;
-                    for &v in graph.neighbors(u) {
-                        let (owner, local) = part.place(v.to_u64());
-                        if owner != rank {
-                            share.out[owner].extend([v, I::from_u64(parent)]);
-                        } else if found.claim(local, parent) {
-                            share.won.push(local);
-                        }
+        claim_chunks(backend, graph, shares, (queue, grain), |share, chunk| {
+            for &u in chunk {
+                if delegates.index(u).is_some() {
+                    share.hubs.push(u);
+                    continue;
+                }
+                let parent = first + u as u64;
+                for &v in graph.neighbors(u) {
+                    let (owner, local) = part.place(v.to_u64());
+                    if owner != rank {
+                        share.out[owner].extend([v, I::from_u64(parent)]);
+                    } else if found.claim(local, parent) {
+                        share.won.push(local);
                     }
                 }
-                share.scout += graph.degree_sum(&share.won[start..]);
-            },
-        );
+            }
+        });
         top.hubs.clear();
         for share in each_mut(&mut top.shares) {
             top.hubs.append(&mut share.hubs);
@@ -178,26 +171,18 @@ impl<I: Id> DistBfs<'_, I> {
         let shares = &top.shares[..];
         let pairs: &[[I; 2]] = bytemuck::cast_slice(&top.received);
         let grain = pieces_of(pairs.len(), threads, TOP_DOWN_GRAIN);
-        backend.for_each_chunk_init(
-            pairs,
-            grain,
-            || claim(shares),
-            |share, chunk| {
-                let share = &mut **share;
-                let start = share.won.len();
-                for &[v, parent] in chunk {
-                    // An announced hub, taken above.
-                    if v == parent {
-                        continue;
-                    }
-                    let u = part.local(v.to_u64());
-                    if found.claim(u, parent.to_u64()) {
-                        share.won.push(u);
-                    }
+        claim_chunks(backend, graph, shares, (pairs, grain), |share, chunk| {
+            for &[v, parent] in chunk {
+                // An announced hub, taken above.
+                if v == parent {
+                    continue;
                 }
-                share.scout += graph.degree_sum(&share.won[start..]);
-            },
-        );
+                let u = part.local(v.to_u64());
+                if found.claim(u, parent.to_u64()) {
+                    share.won.push(u);
+                }
+            }
+        });
         claim_for_hubs(backend, graph, delegates, &found, top);
         self.next_queue.clear();
         let mut scout = 0;
@@ -220,7 +205,7 @@ impl<I: Id> DistBfs<'_, I> {
 /// run of the hubs' lists laid end to end, its claims and their degree
 /// sum going to the task's share.
 fn claim_for_hubs<I: Id>(
-    backend: par::Backend,
+    backend: Backend,
     graph: &LocalGraph<I>,
     delegates: &Delegates<I>,
     found: &Found<'_>,
@@ -240,31 +225,46 @@ fn claim_for_hubs<I: Id>(
             .map(|at| at..(at + grain).min(total)),
     );
     let (shares, active, ends) = (&top.shares[..], &top.active, &top.ends);
-    backend.for_each_chunk_init(
-        &top.ranges,
-        1,
-        || claim(shares),
-        |share, ranges| {
-            let share = &mut **share;
-            let start = share.won.len();
-            for r in ranges {
-                // The first hub whose list reaches past r.start.
-                let mut i = ends.partition_point(|&end| end <= r.start);
-                let mut at = r.start;
-                while at < r.end {
-                    let k = active[i];
-                    let (start, end) = (ends[i] - delegates.members(k).len(), ends[i]);
-                    let parent = delegates.id(k);
-                    for &u in &delegates.members(k)[at - start..end.min(r.end) - start] {
-                        let u = usize::try_from(u.to_u64()).expect("a local row");
-                        if found.claim(u, parent) {
-                            share.won.push(u);
-                        }
+    claim_chunks(backend, graph, shares, (&top.ranges, 1), |share, ranges| {
+        for r in ranges {
+            // The first hub whose list reaches past r.start.
+            let mut i = ends.partition_point(|&end| end <= r.start);
+            let mut at = r.start;
+            while at < r.end {
+                let k = active[i];
+                let (start, end) = (ends[i] - delegates.members(k).len(), ends[i]);
+                let parent = delegates.id(k);
+                for &u in &delegates.members(k)[at - start..end.min(r.end) - start] {
+                    let u = usize::try_from(u.to_u64()).expect("a local row");
+                    if found.claim(u, parent) {
+                        share.won.push(u);
                     }
-                    at = end.min(r.end);
-                    i += 1;
                 }
+                at = end.min(r.end);
+                i += 1;
             }
+        }
+    });
+}
+
+/// Runs `body(share, chunk)` over `items` in chunks of `grain`, each task
+/// on a share it claims, then adds the degree sum of the vertices the
+/// chunk won to the share's `scout`: after the chunk's claims, not at each
+/// (the module comment says why).
+fn claim_chunks<I: Id, T: Sync>(
+    backend: Backend,
+    graph: &LocalGraph<I>,
+    shares: &[Mutex<Share<I>>],
+    (items, grain): (&[T], usize),
+    body: impl Fn(&mut Share<I>, &[T]) + Sync + Send,
+) {
+    backend.for_each_chunk_init(
+        items,
+        grain,
+        || claim(shares),
+        |share, chunk| {
+            let start = share.won.len();
+            body(share, chunk);
             share.scout += graph.degree_sum(&share.won[start..]);
         },
     );
