@@ -158,13 +158,14 @@ def kernel1_2d(N, M, P, w):
 
 
 def grid_hubs(N, P, listed):
-    """The 2-D hubs' lists in kernel 1 (dist/src/grid/hubs.rs): the
-    all-reduce of 512 counts per degree class, the hub bits all-gathered in
-    each grid column, and one fold in each grid row of the `listed` pairs
-    (neighbour, hub) to other members (the JSON's kernel1_hub_pairs), with
-    its counts and header."""
+    """The 2-D hubs in kernel 1 (dist/src/grid/hubs.rs, graph.rs): the
+    all-reduce of 512 counts per degree class, the owners' degree classes
+    (a byte a vertex) all-gathered in each grid column (the hub bits and
+    the rows' hubs come from them), and one fold in each grid row of the
+    `listed` pairs (neighbour, hub) to other members (the JSON's
+    kernel1_hub_pairs), with its counts and header."""
     R, C = grid_shape(P)
-    return (8 * 512 * P * (P - 1) + 8 * words(N, P) * (R - 1)
+    return (8 * 512 * P * (P - 1) + N * (R - 1)
             + pair_bytes(N, P) * listed + 12 * P * (C - 1))
 
 

@@ -392,9 +392,9 @@ impl<'c, I: Id> DistBfs<'c, I> {
     }
 }
 
-mod bottom_up;
+pub(crate) mod bottom_up;
 pub(crate) mod delegates;
-mod hubs;
+pub(crate) mod hubs;
 mod index;
 #[cfg(test)]
 mod tests;

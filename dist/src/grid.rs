@@ -19,7 +19,10 @@
 //!   arcs `(a, b)` and `(b, a)`, each routed to its cell in one all-to-all;
 //!   each rank keeps its cell by column (CSC: for each `v` of column block
 //!   `j`, the `u` of row block `i` adjacent to it; top-down) and by row
-//!   (CSR over the row block's indices; bottom-up), global ids.
+//!   (CSR over the row block's indices; bottom-up), global ids, both
+//!   sorted in cache-sized passes (`grid/sort.rs`); each cell row's hub
+//!   (the 1-D rule) and a bit for the rows with arcs in the cell, for the
+//!   bottom-up scans.
 //! - `GridHubs` (`grid/hubs.rs`): kernel 1 also chooses the hubs (the 1-D
 //!   rule, on the owners' degrees) and sends each owner its own
 //!   neighbours of each hub, once, for the top-down levels.
@@ -149,6 +152,7 @@ mod graph;
 mod group;
 mod hubs;
 mod partition;
+mod sort;
 #[cfg(test)]
 mod tests;
 

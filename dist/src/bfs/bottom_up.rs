@@ -99,7 +99,7 @@ impl<I: Id> BottomUp<'_, I> {
 
 /// Whether the global vertex `v` is in the gathered frontier bitmap.
 #[inline]
-fn in_frontier(global: &[u64], v: u64) -> bool {
+pub(crate) fn in_frontier(global: &[u64], v: u64) -> bool {
     // v < N, so v / 64 indexes the bitmap, which is in memory.
     #[allow(clippy::cast_possible_truncation)]
     let word = global[(v / 64) as usize];

@@ -22,10 +22,16 @@
 //! holds nothing else to test, so the step skips it. The bit is free
 //! while `N <= 2^(bits - 1)` for the ids' type; above, no row is marked.
 //!
+//! The grid's cells keep the same hubs for their rows (`grid/graph.rs`,
+//! [`LocalHubs::of_rows`]): a row of a cell holds the arcs of one row-block
+//! vertex into the cell's column block, its hub the one of highest class
+//! among their first arcs.
+//!
 //! Invariant: [`LocalHubs::ask`]'s hub is a neighbour (global id) of local
-//! row `u`, or `u`'s own global id when it has no arcs (it is never in the
-//! frontier when scanned, so the test fails and costs nothing else); a
-//! marked row has arcs, and all lead to its hub.
+//! row `u`, or, when it has no arcs, `u`'s own global id (1-D: it is never
+//! in the frontier when scanned, so the test fails and costs nothing else;
+//! the grid never asks for such a row); a marked row has arcs, and all
+//! lead to its hub.
 
 use crate::comm::{Comm, all_gather};
 use crate::{Id, LocalGraph};
@@ -35,7 +41,8 @@ use par::Backend;
 const PIECE: usize = 1 << 14;
 
 /// Each local row's hub (a global id), with the alone mark.
-pub(super) struct LocalHubs<I: Id> {
+#[derive(Debug)]
+pub(crate) struct LocalHubs<I: Id> {
     hubs: Vec<I>,
     /// The mark's bit, or 0 where the ids need every bit.
     mark: u64,
@@ -45,7 +52,7 @@ impl<I: Id> LocalHubs<I> {
     /// Local row `u`'s hub (global id), and whether every arc of `u` leads
     /// to it, from one read.
     #[inline]
-    pub(super) fn ask(&self, u: usize) -> (u64, bool) {
+    pub(crate) fn ask(&self, u: usize) -> (u64, bool) {
         let entry = self.hubs[u].to_u64();
         (entry & !self.mark, entry & self.mark != 0)
     }
@@ -86,25 +93,54 @@ pub(super) fn local_hubs<I: Id>(
     graph: &LocalGraph<I>,
     classes: &[u8],
 ) -> LocalHubs<I> {
-    let rows = graph.num_rows();
     let first = graph.first();
     // Targets are below N, whose classes are all in memory.
     #[allow(clippy::cast_possible_truncation)]
     let class = |v: I| classes[v.to_u64() as usize];
-    let top = 1u64 << (I::BITS - 1);
-    let mark = if classes.len() as u64 <= top { top } else { 0 };
-    let hubs = backend
-        .map_ranges(rows, PIECE, |r| {
-            r.map(|u| {
-                let row = graph.neighbors(u);
-                match kernels::hub_of(row, class) {
-                    Some(hub) if kernels::alone_with(row, hub) => I::from_u64(hub.to_u64() | mark),
-                    Some(hub) => hub,
-                    None => I::from_u64(first + u as u64),
-                }
+    LocalHubs::of_rows(
+        backend,
+        graph.num_rows(),
+        graph.partition().num_vertices(),
+        |u| graph.neighbors(u),
+        class,
+        |u| I::from_u64(first + u as u64),
+    )
+}
+
+impl<I: Id> LocalHubs<I> {
+    /// The hubs of `rows` rows of targets (global ids among
+    /// `num_vertices`), `row(u)` each, by the targets' degree `class`;
+    /// `empty(u)` stands for the hub of a row without arcs. On `backend`,
+    /// O(rows × `HUB_SAMPLE`). Shared by the 1-D rows ([`local_hubs`])
+    /// and the grid's cells (`grid/graph.rs`).
+    pub(crate) fn of_rows<'g>(
+        backend: Backend,
+        rows: usize,
+        num_vertices: u64,
+        row: impl Fn(usize) -> &'g [I] + Sync,
+        class: impl Fn(I) -> u8 + Sync,
+        empty: impl Fn(usize) -> I + Sync,
+    ) -> Self
+    where
+        I: 'g,
+    {
+        let top = 1u64 << (I::BITS - 1);
+        let mark = if num_vertices <= top { top } else { 0 };
+        let hubs = backend
+            .map_ranges(rows, PIECE, |r| {
+                r.map(|u| {
+                    let row = row(u);
+                    match kernels::hub_of(row, &class) {
+                        Some(hub) if kernels::alone_with(row, hub) => {
+                            I::from_u64(hub.to_u64() | mark)
+                        }
+                        Some(hub) => hub,
+                        None => empty(u),
+                    }
+                })
+                .collect::<Vec<I>>()
             })
-            .collect::<Vec<I>>()
-        })
-        .concat();
-    LocalHubs { hubs, mark }
+            .concat();
+        LocalHubs { hubs, mark }
+    }
 }

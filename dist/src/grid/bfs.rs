@@ -12,7 +12,9 @@
 //! 1-D piece `r`, as [`DistBfs`](crate::DistBfs) lays them out), written
 //! only by their owner, at the fold, first proposal wins, each with its
 //! claimed level ([`GridBfs::claims`], the level as a byte, `NO_LEVEL`
-//! past 254 and for unreached vertices); `proposed`, one
+//! past 254 and for unreached vertices), and `reached`, a bit each, set
+//! with the parent (the fold's test, and the first `done` of a bottom-up
+//! row step); `proposed`, one
 //! bit per row-block index, is set when this rank proposes a vertex or
 //! sees it reached in a bottom-up row step, and never cleared within a
 //! search (such a vertex is reached, so proposing it again could only
@@ -110,6 +112,9 @@ pub struct GridBfs<'c, I: Id> {
     parents: Vec<u64>,
     /// The level each owned vertex was found at (a claim).
     claims: Vec<u8>,
+    /// A bit per owned vertex, set once it has a parent (the owner's
+    /// test at the fold, and the bottom-up row step's first `done`).
+    reached: Vec<u64>,
     proposed: Vec<AtomicU64>,
     levels: Vec<GridLevel>,
     /// Bytes the last search sent, summed over the ranks.
@@ -147,6 +152,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
             backend,
             parents: vec![NO_PARENT; owned],
             claims: vec![NO_LEVEL; owned],
+            reached: vec![0; owned.div_ceil(64)],
             proposed: (0..grid.row_len().div_ceil(64))
                 .map(|_| AtomicU64::new(0))
                 .collect(),
@@ -155,7 +161,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
             sums: Vec::new(),
             frontier: Vec::new(),
             next: Vec::new(),
-            fold: Fold::new(&grid),
+            fold: Fold::new(&grid, comm.rank()),
             top_down: TopDown::default(),
             bottom_up: BottomUp::default(),
             graph,
@@ -163,10 +169,12 @@ impl<'c, I: Id> GridBfs<'c, I> {
     }
 
     /// Bytes of the per-search arrays of a rank of `grid`: the owned
-    /// vertices' parents and claimed levels and the row block's proposal
-    /// bits; a level's messages and bitmaps come on top.
+    /// vertices' parents, claimed levels and reached bits and the row
+    /// block's proposal bits; a level's messages and bitmaps come on top.
     pub fn bytes_for(grid: &Grid) -> u64 {
-        9 * grid.piece() as u64 + grid.row_len().div_ceil(64) as u64 * 8
+        9 * grid.piece() as u64
+            + grid.piece().div_ceil(64) as u64 * 8
+            + grid.row_len().div_ceil(64) as u64 * 8
     }
 
     /// The grid this engine searches over.
@@ -234,6 +242,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
         let start_bytes = comm.bytes_sent();
         self.parents.fill(NO_PARENT);
         self.claims.fill(NO_LEVEL);
+        self.reached.fill(0);
         self.proposed.iter().for_each(|w| w.store(0, Relaxed));
         self.levels.clear();
         let (column, row) = self.groups.take().expect("no search runs");
@@ -242,6 +251,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
         if grid.owner(root) == comm.rank() {
             self.parents[part.local(root)] = root;
             self.claims[part.local(root)] = 0;
+            self.reached[part.local(root) / 64] |= 1 << (part.local(root) % 64);
             root_degree = self.graph.degree(part.local(root));
             self.frontier.push(I::from_u64(root));
         }
@@ -271,7 +281,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 (self.bottom_up).propose(
                     &at,
                     &self.frontier,
-                    &self.parents,
+                    &self.reached,
                     &self.proposed,
                     &mut self.fold,
                 );
@@ -287,20 +297,22 @@ impl<'c, I: Id> GridBfs<'c, I> {
                     &mut self.fold,
                 )
             };
-            let proposals_out = self.fold.proposals_out(row.rank());
+            let proposals_out = self.fold.proposals_out();
             // Fold: owners keep the first proposal for each unreached u.
             self.next.clear();
             let mut next_arcs = 0u64;
             let (parents, next, graph) = (&mut self.parents, &mut self.next, &*self.graph);
-            let (claims, level) = (
+            let (claims, seen, level) = (
                 &mut self.claims,
+                &mut self.reached,
                 u8::try_from(depth + 1).unwrap_or(NO_LEVEL),
             );
             let lists = |h| graph.hubs().list(h);
             self.fold.deliver(&row, &grid, lists, |local, v| {
-                let parent = &mut parents[local];
-                if *parent == NO_PARENT {
-                    *parent = v;
+                let (word, bit) = (&mut seen[local / 64], 1 << (local % 64));
+                if *word & bit == 0 {
+                    *word |= bit;
+                    parents[local] = v;
                     claims[local] = level;
                     next_arcs += graph.degree(local);
                     next.push(I::from_u64(first + local as u64));

@@ -3,36 +3,46 @@
 //! Every tuple `(a, b)` that is not a self-loop becomes two arcs, `(a, b)`
 //! and `(b, a)`; arc `(u, v)` goes to the rank at `(row of u, column of
 //! v)` ([`Grid::cell`]), packed as `[u, v]` (`2 w` bytes), in one
-//! all-to-all over the whole communicator. The receiver counting-sorts its
-//! arcs by [`Grid::column_local`] of `v`: a CSC over column block `j`
-//! whose entries are the `u` (global ids) of row block `i`. The order
-//! within a column is source rank, then tuple: fixed for a given `P`. The
-//! same arcs are kept by row too (CSR over [`Grid::row_local`], entries
-//! the `v`), for the bottom-up step.
+//! all-to-all over the whole communicator. The receiver sorts its arcs
+//! (`grid/sort.rs`, a counting sort in two cache-sized passes) by
+//! [`Grid::column_local`] of `v`: a CSC over column block `j` whose
+//! entries are the `u` (global ids) of row block `i`. The order within a
+//! column is source rank, then tuple: fixed for a given `P`. The same arcs
+//! are kept by row too (CSR over [`Grid::row_local`], entries the `v`),
+//! for the bottom-up step.
 //!
 //! The owner of each vertex then learns its degree (the arcs of its row
 //! summed over the C cells of its grid row): each rank sends each member
 //! of its grid row the row lengths of that member's piece, one exchange of
 //! `8 (C - 1) N / P` bytes, and one all-reduce gives the total. The
 //! degrees pick the search keys (degree > 0), steer the search's direction
-//! (Beamer's arc counts) and count nedge, as the 1-D rows' do.
+//! (Beamer's arc counts) and count nedge, as the 1-D rows' do. The owners'
+//! degree classes, all-gathered in the grid column (a byte a vertex,
+//! `(R - 1) N / P` bytes a rank), choose the hubs (`grid/hubs.rs`) and
+//! each cell row's hub, the neighbour a bottom-up step tests first (the
+//! 1-D rule, `bfs/hubs.rs`); a bit a row-block vertex marks the rows with
+//! arcs in the cell, so a bottom-up step skips the others unread.
 //!
 //! Memory per rank: `8 (N / C + 1) + 8 (C piece + 1)` bytes of offsets,
-//! `8 N / P` of degrees and `2 w` bytes per arc (both orientations), plus
-//! the received `2 w` bytes per arc while sorting (one round; the 1-D
-//! build's bounded rounds are the next step).
+//! `8 N / P` of degrees, `2 w` bytes per arc (both orientations) and `w +
+//! 1/8` bytes a row-block vertex (its hub and bit), plus the received `2
+//! w` bytes per arc and the sort's staging, `4 + w`, while sorting (one
+//! round; the 1-D build's bounded rounds are the next step).
 
 use super::Grid;
 use super::hubs::GridHubs;
+use super::sort::sort_by;
 use crate::Id;
-use crate::comm::{Comm, Reduce, all_reduce, exchange};
+use crate::bfs::hubs::LocalHubs;
+use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
 use crate::route::{Sends, route};
 use generator::Tuple;
+use par::Backend;
 
 /// One rank's cell: for each `v` of its column block, the `u` of its row
 /// block adjacent to it.
 #[derive(Debug)]
-pub struct GridGraph<I> {
+pub struct GridGraph<I: Id> {
     grid: Grid,
     rank: usize,
     offsets: Vec<usize>,
@@ -49,12 +59,22 @@ pub struct GridGraph<I> {
     total_arcs: u64,
     /// The hubs of the column block and this rank's lists of them.
     hubs: GridHubs,
+    /// Each row's hub in the cell (the bottom-up steps' first test).
+    row_hubs: LocalHubs<I>,
+    /// A bit per row-block index, set where the row has arcs in the cell:
+    /// for each of the C pieces of the row block, `ceil(piece / 64)` words.
+    live: Vec<u64>,
 }
 
 impl<I: Id> GridGraph<I> {
     /// Kernel 1 over the grid: each rank passes its share of the tuples.
-    /// Collective.
+    /// Collective. [`GridGraph::build_on`] on rayon.
     pub fn build<T: Tuple>(comm: &dyn Comm, grid: Grid, tuples: &[T]) -> Self {
+        GridGraph::build_on(Backend::Rayon, comm, grid, tuples)
+    }
+
+    /// [`GridGraph::build`] with this rank's loops on `backend`.
+    pub fn build_on<T: Tuple>(backend: Backend, comm: &dyn Comm, grid: Grid, tuples: &[T]) -> Self {
         assert_eq!(comm.size(), grid.ranks(), "the grid is the communicator's");
         let out = route(tuples, grid.ranks(), |t| {
             let (a, b) = t.ends();
@@ -70,42 +90,40 @@ impl<I: Id> GridGraph<I> {
         let (_, j) = grid.coords(rank);
         let range = grid.column_range(j);
         let columns = usize::try_from(range.end - range.start).expect("fits memory");
-        let mut offsets = vec![0usize; columns + 1];
         // Every v here is of column block j: its index is `v - first`.
         let column_local = |v: I| usize::try_from(v.to_u64() - range.start).expect("fits memory");
-        for &[_, v] in &arcs {
-            offsets[column_local(v) + 1] += 1;
-        }
-        for c in 0..columns {
-            offsets[c + 1] += offsets[c];
-        }
-        let mut fill = offsets.clone();
-        let mut targets = vec![I::default(); arcs.len()];
-        for &[u, v] in &arcs {
-            let c = column_local(v);
-            targets[fill[c]] = u;
-            fill[c] += 1;
-        }
+        let (offsets, targets) = sort_by(
+            backend,
+            &arcs,
+            columns,
+            |[_, v]| column_local(v),
+            |[u, _]| u,
+        );
         let rows = grid.row_len();
-        let mut row_offsets = vec![0usize; rows + 1];
-        for &[u, _] in &arcs {
-            row_offsets[grid.row_local(u.to_u64()) + 1] += 1;
-        }
-        for k in 0..rows {
-            row_offsets[k + 1] += row_offsets[k];
-        }
-        let mut fill = row_offsets.clone();
-        let mut sources = vec![I::default(); arcs.len()];
-        for &[u, v] in &arcs {
-            let k = grid.row_local(u.to_u64());
-            sources[fill[k]] = v;
-            fill[k] += 1;
-        }
+        let row_local = |[u, _]: [I; 2]| grid.row_local(u.to_u64());
+        let (row_offsets, sources) = sort_by(backend, &arcs, rows, row_local, |[_, v]| v);
+        drop(arcs);
         let degrees = owned_degrees(comm, grid, &row_offsets);
         let [total_arcs] = all_reduce(comm, [degrees.iter().sum::<u64>()], Reduce::Sum);
-        let hubs = GridHubs::build(comm, &grid, &degrees, |c| {
+        let classes = column_classes(comm, &grid, &degrees);
+        let hubs = GridHubs::build(comm, &grid, &degrees, &classes, |c| {
             &targets[offsets[c]..offsets[c + 1]]
         });
+        let sources_of = |k: usize| &sources[row_offsets[k]..row_offsets[k + 1]];
+        let row_hubs = LocalHubs::of_rows(
+            backend,
+            rows,
+            grid.num_vertices(),
+            sources_of,
+            |v: I| classes[column_local(v)],
+            |_| I::from_u64(range.start),
+        );
+        let (piece, piece_words) = (grid.piece(), grid.piece().div_ceil(64));
+        let mut live = vec![0u64; grid.cols() * piece_words];
+        for k in (0..rows).filter(|&k| row_offsets[k + 1] > row_offsets[k]) {
+            let (segment, l) = (k / piece, k % piece);
+            live[segment * piece_words + l / 64] |= 1 << (l % 64);
+        }
         GridGraph {
             grid,
             rank,
@@ -116,23 +134,43 @@ impl<I: Id> GridGraph<I> {
             degrees,
             total_arcs,
             hubs,
+            row_hubs,
+            live,
         }
     }
 
     /// Bytes a rank holds for its cell in a graph of `num_vertices` over
     /// `ranks`, with `arcs` arcs in the cell: both orientations' offsets
-    /// and ids, the owned vertices' degrees, and the hubs' lists
-    /// (`GridHubs`, the owned vertices' arcs taken as the cell's).
+    /// and ids, the owned vertices' degrees, the rows' hubs and bits, and
+    /// the hubs' lists (`GridHubs`, the owned vertices' arcs taken as the
+    /// cell's).
     pub fn bytes_for(num_vertices: u64, ranks: usize, arcs: u64) -> u64 {
         let grid = Grid::new(num_vertices, ranks);
         let columns = num_vertices.div_ceil(grid.cols() as u64);
-        let owned = grid.piece() as u64;
+        let (owned, rows) = (grid.piece() as u64, grid.row_len() as u64);
+        let id = size_of::<I>() as u64;
         8 * (columns + 1)
-            + 8 * (grid.row_len() as u64 + 1)
+            + 8 * (rows + 1)
             + 8 * owned
-            + 2 * arcs * size_of::<I>() as u64
+            + 2 * arcs * id
+            + rows * id
+            + rows.div_ceil(8)
             + GridHubs::bytes_for(columns, arcs)
     }
+}
+
+/// The degree class of every vertex of this rank's column block, in id
+/// order: the owners' classes all-gathered in the grid column (a byte a
+/// vertex, `(R - 1) piece` bytes from each rank). Collective.
+fn column_classes(comm: &dyn Comm, grid: &Grid, degrees: &[u64]) -> Vec<u8> {
+    let part = *grid.partition();
+    let mine: Vec<u8> = degrees.iter().map(|&d| kernels::degree_class(d)).collect();
+    // The column block's pieces are consecutive ids.
+    let group = grid.column_group(comm);
+    let counts: Vec<usize> = group.members().iter().map(|&m| part.count(m)).collect();
+    let mut classes = vec![0u8; counts.iter().sum()];
+    all_gather(&group, &mine, &counts, &mut classes);
+    classes
 }
 
 /// The degrees of the vertices this rank owns: each member of the grid
@@ -222,5 +260,21 @@ impl<I: Id> GridGraph<I> {
     #[inline]
     pub fn sources(&self, row: usize) -> &[I] {
         &self.sources[self.row_offsets[row]..self.row_offsets[row + 1]]
+    }
+
+    /// The hub of row `row` in the cell (a `v` of the column block, the
+    /// rule of `bfs/hubs.rs`), and whether every arc of the row leads to
+    /// it. Only for a row with arcs here ([`GridGraph::live`]). O(1).
+    #[inline]
+    pub(crate) fn row_hub(&self, row: usize) -> (u64, bool) {
+        self.row_hubs.ask(row)
+    }
+
+    /// The rows of the row block's `segment`-th piece (of the grid row's
+    /// member `segment`) that have arcs in the cell: a bit a vertex of the
+    /// piece, `ceil(piece / 64)` words.
+    pub(crate) fn live(&self, segment: usize) -> &[u64] {
+        let words = self.grid.piece().div_ceil(64);
+        &self.live[segment * words..(segment + 1) * words]
     }
 }

@@ -18,12 +18,13 @@
 //! 2^14 hubs and 3/8 of the arcs), on the owners' degrees, so both
 //! partitions choose the same hubs.
 //!
-//! Kernel 1's cost (collective): the all-reduce of 512 counts per class,
-//! an all-gather of the hub bits in the grid column (`8 (R - 1) words_r`
-//! bytes a rank), and one fold in the grid row of the hubs' arcs to their
-//! owners (`b` bytes a pair to another member, and the fold's counts and
-//! header). Memory: a bit per vertex of the column block, 4 bytes a listed
-//! arc, 16 bytes a listed hub ([`GridHubs::bytes_for`]).
+//! Kernel 1's cost (collective): the all-reduce of 512 counts per class
+//! (the hub bits come from the column block's degree classes, which
+//! `grid/graph.rs` gathers for the rows' hubs too) and one fold in the
+//! grid row of the hubs' arcs to their owners (`b` bytes a pair to
+//! another member, and the fold's counts and header). Memory: a bit per
+//! vertex of the column block, 4 bytes a listed arc, 16 bytes a listed
+//! hub ([`GridHubs::bytes_for`]).
 //!
 //! Invariants: for every hub `h` and every owner, `list(h)` is exactly
 //! the owner's vertices adjacent to `h` (each arc once); `is_hub(c)` is
@@ -33,8 +34,7 @@ use super::Grid;
 use super::bfs::fold::Fold;
 use crate::Id;
 use crate::bfs::delegates::{BUDGET_EIGHTHS, MAX_HUBS, least_hub_class};
-use crate::comm::{Comm, all_gather};
-use kernels::degree_class;
+use crate::comm::Comm;
 
 /// The hubs of a rank's column block and its lists.
 #[derive(Debug)]
@@ -53,30 +53,26 @@ pub(crate) struct GridHubs {
 
 impl GridHubs {
     /// COLLECTIVE. The hubs among the vertices this rank owns (their
-    /// `degrees`) and the columns' lists; `column(c)` is the cell's
-    /// column `c` (the `u` of the row block adjacent to the column
-    /// block's vertex `c`).
+    /// `degrees`; `classes`, the degree class of every vertex of the
+    /// column block, as `grid/graph.rs` gathers them) and the columns'
+    /// lists; `column(c)` is the cell's column `c` (the `u` of the row
+    /// block adjacent to the column block's vertex `c`).
     pub(crate) fn build<'g, I: Id + 'g>(
         comm: &dyn Comm,
         grid: &Grid,
         degrees: &[u64],
+        classes: &[u8],
         column: impl Fn(usize) -> &'g [I],
     ) -> GridHubs {
-        let part = *grid.partition();
         let least = least_hub_class(comm, degrees.iter().copied());
-        let mut mine = vec![0u64; part.words(comm.rank())];
-        for (l, &d) in degrees.iter().enumerate() {
-            if usize::from(degree_class(d)) >= least {
-                mine[l / 64] |= 1 << (l % 64);
+        let mut bits = vec![0u64; classes.len().div_ceil(64)];
+        for (c, &class) in classes.iter().enumerate() {
+            if usize::from(class) >= least {
+                bits[c / 64] |= 1 << (c % 64);
             }
         }
-        // The column block's pieces are consecutive and whole words.
-        let group = grid.column_group(comm);
-        let counts: Vec<usize> = group.members().iter().map(|&m| part.words(m)).collect();
-        let mut bits = vec![0u64; counts.iter().sum()];
-        all_gather(&group, &mine, &counts, &mut bits);
         let row = grid.row_group(comm);
-        let (mut fold, piece) = (Fold::new(grid), grid.piece());
+        let (mut fold, piece) = (Fold::new(grid, comm.rank()), grid.piece());
         for (w, &word) in bits.iter().enumerate() {
             for b in (0..64).filter(|b| word >> b & 1 != 0) {
                 let c = w * 64 + b;
@@ -86,7 +82,7 @@ impl GridHubs {
                 }
             }
         }
-        let listed_out = fold.proposals_out(row.rank());
+        let listed_out = fold.proposals_out();
         // The pairs come grouped by hub: senders in row order, whose column
         // blocks ascend, each with its hubs' columns in ascending order.
         let (mut ids, mut offsets, mut members) = (Vec::new(), Vec::new(), Vec::new());

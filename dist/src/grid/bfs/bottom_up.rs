@@ -15,6 +15,12 @@
 //! bits cost what an all-gather of the reached pieces cost: `8 (C - 1)
 //! ceil(piece / 64)` bytes a rank.
 //!
+//! A scan is the 1-D step's (`bfs/bottom_up.rs`) on the cell's rows: it
+//! skips the rows without arcs in the cell ([`GridGraph::live`]), tests
+//! each open row's hub in the cell before it reads the row (a hit costs a
+//! sequential read and a bit of the column frontier), and prefetches a
+//! word ahead the rows whose hub missed.
+//!
 //! Invariants: `done` holds the segment being scanned, its holes (indices
 //! past the owner's count) set by the owner, so no cell scans them; a
 //! found vertex's bit is set before the bitmap moves on; a rank ORs each
@@ -26,10 +32,12 @@
 
 use super::super::{Grid, GridGraph, Group};
 use super::fold::Fold;
+use crate::Id;
+use crate::bfs::bottom_up::in_frontier;
 use crate::comm::{Comm, all_gather};
 use crate::shares::{claim, each_mut, one_per_thread};
-use crate::{Id, NO_PARENT};
 use par::Backend;
+use par::hint::prefetch;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -65,12 +73,13 @@ pub(super) struct Place<'a, I: Id> {
 
 impl BottomUp {
     /// Expands `frontier` (this rank's part) in the column, runs the row
-    /// step and queues its proposals on `fold`. `parents`: this rank's.
+    /// step and queues its proposals on `fold`. `reached`: a bit per
+    /// vertex this rank owns, set for those with a parent.
     pub(super) fn propose<I: Id>(
         &mut self,
         at: &Place<I>,
         frontier: &[I],
-        parents: &[u64],
+        reached: &[u64],
         proposed: &[AtomicU64],
         fold: &mut Fold,
     ) {
@@ -91,13 +100,9 @@ impl BottomUp {
         let piece = grid.piece();
         let piece_words = piece.div_ceil(64);
         self.done.clear();
+        self.done.extend_from_slice(reached);
         self.done.resize(piece_words, 0);
-        for (l, &p) in parents.iter().enumerate() {
-            if p != NO_PARENT {
-                self.done[l / 64] |= 1 << (l % 64);
-            }
-        }
-        for l in parents.len()..piece_words * 64 {
+        for l in part.count(at.rank)..piece_words * 64 {
             self.done[l / 64] |= 1 << (l % 64);
         }
         self.passed.resize(piece_words, 0);
@@ -115,8 +120,9 @@ impl BottomUp {
         }
     }
 
-    /// One sub-step: each vertex of `segment` not in `done` proposes its
-    /// first neighbour in the cell that is in the frontier.
+    /// One sub-step: each vertex of `segment` not in `done` with arcs in
+    /// the cell proposes its first neighbour in the cell that is in the
+    /// frontier, its row's hub tested first ([`RowScan`]).
     fn scan<I: Id>(
         &mut self,
         at: &Place<I>,
@@ -126,33 +132,21 @@ impl BottomUp {
     ) {
         let graph = at.graph;
         let base = segment * graph.grid().piece();
-        let first = graph.first_column();
         one_per_thread(&mut self.shares, at.backend.threads(), Vec::new);
-        let (in_frontier, shares) = (&self.in_frontier, &self.shares[..]);
-        // Each task owns its words of `done` and sets its finds' bits.
-        let scan = |found: &mut Vec<(usize, u64)>, start: usize, words: &mut [u64]| {
-            for (w, word) in (start..).zip(words) {
-                let mut open = !*word;
-                while open != 0 {
-                    let l = w * 64 + open.trailing_zeros() as usize;
-                    open &= open - 1;
-                    let parent = graph.sources(base + l).iter().find_map(|v| {
-                        let c = v.to_u64() - first;
-                        let c_at = usize::try_from(c).expect("fits memory");
-                        (in_frontier[c_at / 64] & (1 << (c_at % 64)) != 0).then_some(c)
-                    });
-                    if let Some(c) = parent {
-                        *word |= 1 << (l % 64);
-                        found.push((l, c));
-                    }
-                }
-            }
+        let rows = RowScan {
+            graph,
+            in_frontier: &self.in_frontier,
+            first: graph.first_column(),
+            base,
+            live: graph.live(segment),
         };
+        let shares = &self.shares[..];
+        // Each task owns its words of `done` and sets its finds' bits.
         (at.backend).for_each_chunk_mut_init(
             &mut self.done,
             BOTTOM_UP_GRAIN,
             || claim(shares),
-            |found, start, words| scan(found, start, words),
+            |found, start, words| rows.words(found, start, words),
         );
         for found in each_mut(&mut self.shares) {
             for (l, parent) in found.drain(..) {
@@ -170,6 +164,95 @@ impl BottomUp {
                     let k = base + l;
                     proposed[k / 64].fetch_or(1 << (k % 64), Relaxed);
                 }
+            }
+        }
+    }
+}
+
+/// What a sub-step's workers read: the cell, the column block's frontier
+/// and the segment's rows with arcs here.
+struct RowScan<'a, I: Id> {
+    graph: &'a GridGraph<I>,
+    in_frontier: &'a [u64],
+    /// The column block's first id.
+    first: u64,
+    /// The segment's first row-block index.
+    base: usize,
+    /// The segment's [`GridGraph::live`] words.
+    live: &'a [u64],
+}
+
+impl<I: Id> RowScan<'_, I> {
+    /// The segment's words from `start` on (`done` words, which get their
+    /// finds' bits), the finds `(segment index, parent column index)`
+    /// pushed on `found`. Per word, as the 1-D step (`bfs/bottom_up.rs`):
+    /// the hub tests of its open rows, then the rows whose hub is not in
+    /// the frontier; the next word's hub tests run before this word's
+    /// rows, so that its rows are prefetched a word ahead.
+    fn words(&self, found: &mut Vec<(usize, u64)>, start: usize, words: &mut [u64]) {
+        let open = |i: usize, done: u64| !done & self.live[start + i];
+        let Some(&head) = words.first() else { return };
+        let mut ahead = self.ask_hubs(start, open(0, head), found);
+        for i in 0..words.len() {
+            let w = start + i;
+            let (mut hits, mut todo) = ahead;
+            if let Some(&next) = words.get(i + 1) {
+                ahead = self.ask_hubs(w + 1, open(i + 1, next), found);
+                self.prefetch_rows(w + 1, ahead.1);
+            }
+            while todo != 0 {
+                let bit = todo.trailing_zeros();
+                todo &= todo - 1;
+                let l = w * 64 + bit as usize;
+                let row = self.graph.sources(self.base + l);
+                if let Some(v) = row.iter().find(|v| self.has(v.to_u64())) {
+                    hits |= 1 << bit;
+                    found.push((l, v.to_u64() - self.first));
+                }
+            }
+            words[i] |= hits;
+        }
+    }
+
+    /// The hub tests of word `w`'s `open` rows: those whose hub is in the
+    /// frontier propose it. Returns them, and the rest whose rows are
+    /// still to scan (not those alone with their hub).
+    fn ask_hubs(&self, w: usize, open: u64, found: &mut Vec<(usize, u64)>) -> (u64, u64) {
+        // Every test first, without a branch on its outcome (as the 1-D
+        // step), then the finds, their hubs reread from L1.
+        let (mut hits, mut alone, mut bits) = (0, 0, open);
+        while bits != 0 {
+            let bit = bits.trailing_zeros();
+            bits &= bits - 1;
+            let (hub, only) = self.graph.row_hub(self.base + w * 64 + bit as usize);
+            hits |= u64::from(self.has(hub)) << bit;
+            alone |= u64::from(only) << bit;
+        }
+        let mut bits = hits;
+        while bits != 0 {
+            let l = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            found.push((l, self.graph.row_hub(self.base + l).0 - self.first));
+        }
+        (hits, open & !hits & !alone)
+    }
+
+    /// Whether the column block's vertex `v` (a global id) is in the
+    /// frontier.
+    #[inline]
+    fn has(&self, v: u64) -> bool {
+        in_frontier(self.in_frontier, v - self.first)
+    }
+
+    /// Starts loading the first arc of each row of segment word `w` whose
+    /// bit is set in `rows` (the 1-D step's `prefetch_rows`).
+    #[inline]
+    fn prefetch_rows(&self, w: usize, mut rows: u64) {
+        while rows != 0 {
+            let l = w * 64 + rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            if let Some(first) = self.graph.sources(self.base + l).first() {
+                prefetch(first);
             }
         }
     }

@@ -19,9 +19,15 @@
 //! announcements, then the announcements, then the pairs: `4 (C - 1)`
 //! bytes a rank a fold more, and `parent_bytes` a hub to each other member.
 //!
+//! A rank's proposals for its own vertices never travel: they stay
+//! unpacked in a run of their own, delivered in the rank's place among
+//! the senders (in a bottom-up level, where the owner scans its own piece
+//! first, they are most of the level's finds).
+//!
 //! Invariant: between [`Fold::clear`] and [`Fold::deliver`] the outgoing
 //! runs hold whole pairs and whole announcements, one run of each per
-//! member of the row.
+//! member of the row; the run to this rank itself holds announcements
+//! only, its pairs are in `local`.
 
 use super::super::{Grid, Group};
 use crate::comm::{Comm, exchange_counted_into};
@@ -31,6 +37,10 @@ use crate::comm::{Comm, exchange_counted_into};
 pub(in crate::grid) struct Fold {
     index_bytes: usize,
     parent_bytes: usize,
+    /// This rank's place in its grid row (its grid column).
+    me: usize,
+    /// The proposals for this rank's own vertices: `(index, parent)`.
+    local: Vec<(usize, u64)>,
     /// Per member of the grid row: its packed pairs.
     outgoing: Vec<Vec<u8>>,
     /// Per member of the grid row: the hubs announced to it, packed.
@@ -58,12 +68,14 @@ fn get(buf: &[u8]) -> u64 {
 }
 
 impl Fold {
-    /// The fold of a rank of `grid`.
-    pub(in crate::grid) fn new(grid: &Grid) -> Self {
+    /// The fold of `rank` of `grid`.
+    pub(in crate::grid) fn new(grid: &Grid, rank: usize) -> Self {
         let piece = grid.piece() as u64;
         Fold {
             index_bytes: bytes_below(piece),
             parent_bytes: bytes_below(grid.rows() as u64 * piece),
+            me: grid.coords(rank).1,
+            local: Vec::new(),
             outgoing: vec![Vec::new(); grid.cols()],
             hubs: vec![Vec::new(); grid.cols()],
             send: Vec::new(),
@@ -87,6 +99,7 @@ impl Fold {
     pub(in crate::grid) fn clear(&mut self) {
         self.outgoing.iter_mut().for_each(Vec::clear);
         self.hubs.iter_mut().for_each(Vec::clear);
+        self.local.clear();
     }
 
     /// Announces to row member `to` the hub at `column` of this rank's
@@ -100,16 +113,20 @@ impl Fold {
     /// piece of row member `to`.
     #[inline]
     pub(in crate::grid) fn push(&mut self, to: usize, index: usize, parent: u64) {
+        if to == self.me {
+            self.local.push((index, parent));
+            return;
+        }
         let run = &mut self.outgoing[to];
         put(run, index as u64, self.index_bytes);
         put(run, parent, self.parent_bytes);
     }
 
-    /// The proposals queued for members other than `me`.
-    pub(in crate::grid) fn proposals_out(&self, me: usize) -> u64 {
+    /// The proposals queued for other members of the row.
+    pub(in crate::grid) fn proposals_out(&self) -> u64 {
         let pair = self.index_bytes + self.parent_bytes;
         let all: usize = self.outgoing.iter().map(Vec::len).sum();
-        ((all - self.outgoing[me].len()) / pair) as u64
+        (all / pair) as u64
     }
 
     /// Sends every member its announcements and proposals (one
@@ -156,10 +173,17 @@ impl Fold {
                 let index = usize::try_from(get(index)).expect("an index fits memory");
                 keep(index, first + get(parent));
             }
+            if j == self.me {
+                debug_assert!(pairs.is_empty(), "own proposals stay local");
+                for &(index, parent) in &self.local {
+                    keep(index, first + parent);
+                }
+            }
             at += bytes;
         }
         debug_assert_eq!(at, self.received.len(), "whole runs");
         debug_assert_eq!(row.size(), self.outgoing.len());
+        debug_assert_eq!(row.rank(), self.me);
     }
 }
 
@@ -179,9 +203,9 @@ mod tests {
             [1, 2, 256, 257, 65536, 65537].map(bytes_below),
             [1, 1, 1, 2, 2, 3]
         );
-        let fold = Fold::new(&Grid::new(1 << 16, 16));
+        let fold = Fold::new(&Grid::new(1 << 16, 16), 0);
         assert_eq!((fold.index_bytes(), fold.parent_bytes()), (2, 2));
-        let fold = Fold::new(&Grid::new(1 << 20, 16));
+        let fold = Fold::new(&Grid::new(1 << 20, 16), 0);
         assert_eq!((fold.index_bytes(), fold.parent_bytes()), (2, 3));
         let mut buf = Vec::new();
         for x in [0u64, 1, 255, 256, 65535, 65536, (1 << 24) - 1] {
