@@ -247,7 +247,7 @@ def validation_grid(N, P):
     return (R + C - 2) * N / P, (R + C - 2) + 2 * lg
 
 
-def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
+def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None, per_arc_2d=None):
     """Seconds of one rank's search (1-D and 2-D) and validation at
     SCALE S on P ranks: compute from the measured rank time per arc, plus
     bytes a rank sends over B, plus alpha per message (an all-to-all or
@@ -257,6 +257,8 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
     the owner's own finds send nothing). Returns the 1-D and 2-D
     searches, the 1-D incidence validator's validation and the grid
     validator's (`validation_grid`), with the same compute a tuple.
+    `per_arc_2d`: the 2-D search's own rank time per arc (default the
+    1-D search's, `prof["search_per_arc"]`).
     """
     N = 2 ** S
     M = 16 * N
@@ -266,7 +268,7 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None):
     lg = math.ceil(math.log2(P))
     compute = prof["search_per_arc"] * 2 * M / P
     one = dict(compute=compute, bytes=0.0, latency=0.0)
-    two = dict(compute=compute, bytes=0.0, latency=0.0)
+    two = dict(compute=(per_arc_2d or prof["search_per_arc"]) * 2 * M / P, bytes=0.0, latency=0.0)
     for lv in prof["levels"]:
         wt = lv["weight"]
         f, n, m = lv["f"] * N, lv["n"] * N, lv["m"] * 2 * M

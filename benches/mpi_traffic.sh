@@ -18,7 +18,10 @@
 # ns an arc) or VALIDATE_NS (a validation's ns a tuple) give quiet ones:
 # on a loaded machine busy-polling ranks measure their waiting.
 #
-# Usage: [SEARCH_NS=x] [VALIDATE_NS=y] benches/mpi_traffic.sh [SCALES] [RANKS] [PARTITIONS]
+# The 2-D search's compute is the 2-D profile's own rank time an arc
+# (SEARCH_NS_2D gives a quiet one); without a 2-D run, the 1-D one's.
+#
+# Usage: [SEARCH_NS=x] [SEARCH_NS_2D=z] [VALIDATE_NS=y] benches/mpi_traffic.sh [SCALES] [RANKS] [PARTITIONS]
 #   (defaults: "16 18 20" "4 9 16" "1d 2d"; PROFILE_RANKS defaults to the cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -75,6 +78,11 @@ base = profiles.get("1d") or next(iter(profiles.values()))
 for key, env in (("search_per_arc", "SEARCH_NS"), ("validate_per_tuple", "VALIDATE_NS")):
     if os.environ.get(env):
         base[key] = float(os.environ[env]) * 1e-9
+# The 2-D search's compute is its own profile's rank time an arc (the
+# grid's scans are not the 1-D rows'), or SEARCH_NS_2D.
+per_arc_2d = profiles["2d"]["search_per_arc"] if "2d" in profiles else base["search_per_arc"]
+if os.environ.get("SEARCH_NS_2D"):
+    per_arc_2d = float(os.environ["SEARCH_NS_2D"]) * 1e-9
 # The 2-D fold's pairs to other ranks per vertex a bottom-up level
 # discovers, measured on the widest grid rows (the 2-D check run with the
 # most ranks, at the largest SCALE): the row step proposes a vertex once
@@ -88,20 +96,22 @@ if wide:
     q_from = f"SCALE {widest['options']['scale']} on {widest['mpi']['ranks']} ranks, grid {widest['mpi']['grid']}"
 print()
 print(f"Projection: B = {B / 1e9:g} GB/s a rank, alpha = {alpha * 1e6:g} us a message; profile of SCALE {base['scale']} "
-      f"on {base['P']} ranks: {base['search_per_arc'] * 1e9:.2f} ns of rank time an arc (search), "
+      f"on {base['P']} ranks: {base['search_per_arc'] * 1e9:.2f} ns of rank time an arc (1-D search), "
+      f"{per_arc_2d * 1e9:.2f} (2-D search), "
       f"{base['validate_per_tuple'] * 1e9:.2f} ns a tuple (validation), depth {base['depth'] - 1:.1f}")
 print()
-print("| SCALE | P | compute | 1-D: bytes + latency | 1-D search | 2-D: bytes + latency | 2-D search | 1-D / 2-D "
+print("| SCALE | P | 1-D compute | 1-D: bytes + latency | 1-D search | 2-D compute | 2-D: bytes + latency | 2-D search | 1-D / 2-D "
       "| validation: bytes + latency | validation | / 2-D search | grid validation: bytes + latency | grid validation | / 2-D search |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 at_most_2 = lambda x, search: f"{x / search:.2f}x" + (" (<= 2)" if x <= 2 * search else " (> 2)")
 ms = lambda x: f"{x * 1e3:.1f} ms" if x < 1 else f"{x:.2f} s"
 prof = base
 for S in (30, 33, 36):
     for P in (64, 256, 1024, 4096):
-        one, two, v, g = model.project(prof, S, P, B, alpha)
+        one, two, v, g = model.project(prof, S, P, B, alpha, per_arc_2d=per_arc_2d)
         print(f"| {S} | {P} | {ms(one['compute'])} | {ms(one['bytes'])} + {ms(one['latency'])} | {ms(one['seconds'])} "
-              f"| {ms(two['bytes'])} + {ms(two['latency'])} | {ms(two['seconds'])} | {one['seconds'] / two['seconds']:.1f}x "
+              f"| {ms(two['compute'])} | {ms(two['bytes'])} + {ms(two['latency'])} | {ms(two['seconds'])} "
+              f"| {one['seconds'] / two['seconds']:.1f}x "
               f"| {ms(v['bytes'])} + {ms(v['latency'])} | {ms(v['seconds'])} | {at_most_2(v['seconds'], two['seconds'])} "
               f"| {ms(g['bytes'])} + {ms(g['latency'])} | {ms(g['seconds'])} | {at_most_2(g['seconds'], two['seconds'])} |")
 if wide:

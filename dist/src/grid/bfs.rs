@@ -35,7 +35,8 @@
 //! arcs `m_f` exceed `m_u / alpha` (`m_u`: arcs not yet scanned top-down),
 //! back top-down when a bottom-up level finds fewer vertices than its
 //! frontier held and at most `N / beta`. `m_f` rides on the level's
-//! closing all-reduce (two counts instead of one); the root's degree costs
+//! closing all-reduce (0 after a bottom-up level, whose arcs steer
+//! nothing) (two counts instead of one); the root's degree costs
 //! one all-reduce at the start. So every rank takes the same direction.
 
 mod bottom_up;
@@ -314,7 +315,11 @@ impl<'c, I: Id> GridBfs<'c, I> {
                     *word |= bit;
                     parents[local] = v;
                     claims[local] = level;
-                    next_arcs += graph.degree(local);
+                    // Only a top-down level's arcs steer the next level
+                    // (back top-down, `scout` restarts at 1).
+                    if !bottom_up {
+                        next_arcs += graph.degree(local);
+                    }
                     next.push(I::from_u64(first + local as u64));
                 }
             });

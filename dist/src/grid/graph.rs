@@ -82,7 +82,8 @@ impl<I: Id> GridGraph<I> {
                 return Sends::none();
             }
             let (ia, ib) = (I::from_u64(a), I::from_u64(b));
-            Sends::two(grid.cell(a, b), [ia, ib], grid.cell(b, a), [ib, ia])
+            let (ab, ba) = grid.cells(a, b);
+            Sends::two(ab, [ia, ib], ba, [ib, ia])
         });
         let (arcs, _) = exchange(comm, &out.items, &out.counts);
         drop(out);

@@ -24,6 +24,38 @@ fn grid_shape_is_as_square_as_the_divisors_allow() {
     }
 }
 
+/// Guards the grid places found by multiplication (`Grid::coords`) against
+/// division, for every rank of small grids and the last ranks of wide ones
+/// (up to 2^31 ranks), and `cells` against `cell` both ways.
+#[test]
+fn grid_coords_by_multiplication_equal_coords_by_division() {
+    for (rows, cols) in [
+        (1, 1),
+        (1, 7),
+        (2, 3),
+        (3, 3),
+        (7, 9),
+        (64, 64),
+        (1 << 15, 1 << 16),
+    ] {
+        let g = Grid::with_shape(1 << 40, rows, cols);
+        let p = rows * cols;
+        let ranks = (0..p.min(4096)).chain(p.saturating_sub(4096)..p);
+        for rank in ranks {
+            assert_eq!(
+                g.coords(rank),
+                (rank % rows, rank / rows),
+                "{rows} x {cols}, rank {rank}"
+            );
+            assert_eq!(g.rank_at(rank % rows, rank / rows), rank);
+        }
+    }
+    let g = Grid::new(1000, 6);
+    for (u, v) in [(0, 999), (170, 3), (512, 511), (999, 999)] {
+        assert_eq!(g.cells(u, v), (g.cell(u, v), g.cell(v, u)), "({u}, {v})");
+    }
+}
+
 /// Guards ownership and blocks for P = 1..16 and awkward N: each vertex
 /// has one owner, which sits in the vertex's row and column; column blocks
 /// and row blocks each cover 0..N once; row-block indices are distinct;

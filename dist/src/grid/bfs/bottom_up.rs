@@ -41,9 +41,6 @@ use par::hint::prefetch;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Segment bitmap words (64 vertices each) per work item of a scan.
-const BOTTOM_UP_GRAIN: usize = 16;
-
 /// The bitmaps of a bottom-up level, kept across levels and searches.
 #[derive(Default)]
 pub(super) struct BottomUp {
@@ -141,17 +138,16 @@ impl BottomUp {
             live: graph.live(segment),
         };
         let shares = &self.shares[..];
+        let grain = kernels::bottom_up_grain(self.done.len(), at.backend.threads());
         // Each task owns its words of `done` and sets its finds' bits.
         (at.backend).for_each_chunk_mut_init(
             &mut self.done,
-            BOTTOM_UP_GRAIN,
+            grain,
             || claim(shares),
             |found, start, words| rows.words(found, start, words),
         );
         for found in each_mut(&mut self.shares) {
-            for (l, parent) in found.drain(..) {
-                fold.push(segment, l, parent);
-            }
+            fold.push_all(segment, found);
         }
         if base.is_multiple_of(64) {
             for (w, &bits) in self.done.iter().enumerate() {

@@ -57,14 +57,34 @@ fn bytes_below(bound: u64) -> usize {
     bits.div_ceil(8).max(1)
 }
 
+/// Appends the low `bytes` bytes of `x`: a whole word written, then cut
+/// back (one fixed-size store instead of a copy of variable length).
+#[inline]
 fn put(buf: &mut Vec<u8>, x: u64, bytes: usize) {
-    buf.extend_from_slice(&x.to_le_bytes()[..bytes]);
+    let len = buf.len();
+    buf.extend_from_slice(&x.to_le_bytes());
+    buf.truncate(len + bytes);
 }
 
+/// The little-endian value of `buf` (at most 8 bytes).
+#[inline]
 fn get(buf: &[u8]) -> u64 {
     let mut word = [0u8; 8];
     word[..buf.len()].copy_from_slice(buf);
     u64::from_le_bytes(word)
+}
+
+/// The `bytes`-byte value at `at` of `run`: one unaligned word load and a
+/// mask where a whole word fits before the run's end, else [`get`].
+#[inline]
+fn get_at(run: &[u8], at: usize, bytes: usize) -> u64 {
+    match run.get(at..at + 8) {
+        Some(word) => {
+            let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            word & (u64::MAX >> (64 - 8 * bytes))
+        }
+        None => get(&run[at..at + bytes]),
+    }
 }
 
 impl Fold {
@@ -122,6 +142,21 @@ impl Fold {
         put(run, parent, self.parent_bytes);
     }
 
+    /// [`Fold::push`] of each of `found`'s `(index, parent)`, which it
+    /// empties; to this rank itself, the pairs move as they are (the
+    /// vectors swap when nothing was queued here before).
+    pub(in crate::grid) fn push_all(&mut self, to: usize, found: &mut Vec<(usize, u64)>) {
+        if to != self.me {
+            found
+                .drain(..)
+                .for_each(|(index, parent)| self.push(to, index, parent));
+        } else if self.local.is_empty() {
+            std::mem::swap(&mut self.local, found);
+        } else {
+            self.local.append(found);
+        }
+    }
+
     /// The proposals queued for other members of the row.
     pub(in crate::grid) fn proposals_out(&self) -> u64 {
         let pair = self.index_bytes + self.parent_bytes;
@@ -168,10 +203,13 @@ impl Fold {
                     keep(index as usize, hub);
                 }
             }
-            for p in pairs.chunks_exact(pair) {
-                let (index, parent) = p.split_at(self.index_bytes);
-                let index = usize::try_from(get(index)).expect("an index fits memory");
-                keep(index, first + get(parent));
+            for at in (0..pairs.len()).step_by(pair) {
+                let index = get_at(pairs, at, self.index_bytes);
+                let index = usize::try_from(index).expect("an index fits memory");
+                keep(
+                    index,
+                    first + get_at(pairs, at + self.index_bytes, self.parent_bytes),
+                );
             }
             if j == self.me {
                 debug_assert!(pairs.is_empty(), "own proposals stay local");
@@ -211,7 +249,23 @@ mod tests {
         for x in [0u64, 1, 255, 256, 65535, 65536, (1 << 24) - 1] {
             buf.clear();
             put(&mut buf, x, bytes_below(x + 1));
+            assert_eq!(buf.len(), bytes_below(x + 1));
             assert_eq!(get(&buf), x);
         }
+        // Packed runs read back field by field, whole words and the tail.
+        let fields: Vec<(u64, usize)> = (0..40u64)
+            .map(|i| (i * 977 % 65_536, 1 + i as usize % 3))
+            .collect();
+        buf.clear();
+        fields
+            .iter()
+            .for_each(|&(x, bytes)| put(&mut buf, x, bytes.max(bytes_below(x + 1))));
+        let mut at = 0;
+        for &(x, bytes) in &fields {
+            let bytes = bytes.max(bytes_below(x + 1));
+            assert_eq!(get_at(&buf, at, bytes), x, "at {at}");
+            at += bytes;
+        }
+        assert_eq!(at, buf.len());
     }
 }
