@@ -26,8 +26,12 @@
 //! parent may vary between runs; the level, and so the reached count and
 //! depth, may not); bottom-up over runs of segment words, each worker
 //! with its own proposals, concatenated in word order (deterministic).
-//! The frontier, the next frontier, the fold's runs and the bitmaps are
-//! buffers of the `GridBfs`, kept across levels and searches.
+//! The frontier is `reached & !prior` (`prior`, the reached bits before
+//! the last level's fold): a bottom-up level expands those bits as they
+//! are, a top-down level lists them as ids; so a level's fold sets bits
+//! and no list of the next frontier is made. The frontier, the fold's
+//! runs and the bitmaps are buffers of the `GridBfs`, kept across levels
+//! and searches.
 //!
 //! Direction ([`Direction::Optimizing`]): Beamer's rule as
 //! [`DistBfs`](crate::DistBfs) applies it, on global counts from the
@@ -116,6 +120,11 @@ pub struct GridBfs<'c, I: Id> {
     /// A bit per owned vertex, set once it has a parent (the owner's
     /// test at the fold, and the bottom-up row step's first `done`).
     reached: Vec<u64>,
+    /// `reached` as the last level found it: the frontier is `reached &
+    /// !prior`.
+    prior: Vec<u64>,
+    /// This rank's part of the frontier, as bits (bottom-up levels).
+    front: Vec<u64>,
     proposed: Vec<AtomicU64>,
     levels: Vec<GridLevel>,
     /// Bytes the last search sent, summed over the ranks.
@@ -123,9 +132,8 @@ pub struct GridBfs<'c, I: Id> {
     /// The search's end's all-reduce: its bytes, then each level's bytes
     /// and proposals (kept, so a search allocates no new buffer for it).
     sums: Vec<u64>,
-    /// This rank's part of the level's frontier, and of the next one.
+    /// This rank's part of the frontier, as ids (top-down levels).
     frontier: Vec<I>,
-    next: Vec<I>,
     fold: Fold,
     top_down: TopDown<I>,
     bottom_up: BottomUp,
@@ -154,6 +162,8 @@ impl<'c, I: Id> GridBfs<'c, I> {
             parents: vec![NO_PARENT; owned],
             claims: vec![NO_LEVEL; owned],
             reached: vec![0; owned.div_ceil(64)],
+            prior: vec![0; owned.div_ceil(64)],
+            front: vec![0; owned.div_ceil(64)],
             proposed: (0..grid.row_len().div_ceil(64))
                 .map(|_| AtomicU64::new(0))
                 .collect(),
@@ -161,7 +171,6 @@ impl<'c, I: Id> GridBfs<'c, I> {
             search_bytes: 0,
             sums: Vec::new(),
             frontier: Vec::new(),
-            next: Vec::new(),
             fold: Fold::new(&grid, comm.rank()),
             top_down: TopDown::default(),
             bottom_up: BottomUp::default(),
@@ -170,11 +179,12 @@ impl<'c, I: Id> GridBfs<'c, I> {
     }
 
     /// Bytes of the per-search arrays of a rank of `grid`: the owned
-    /// vertices' parents, claimed levels and reached bits and the row
-    /// block's proposal bits; a level's messages and bitmaps come on top.
+    /// vertices' parents, claimed levels and three bitmaps (reached,
+    /// prior, frontier) and the row block's proposal bits; a level's
+    /// messages and bitmaps come on top.
     pub fn bytes_for(grid: &Grid) -> u64 {
         9 * grid.piece() as u64
-            + grid.piece().div_ceil(64) as u64 * 8
+            + 3 * grid.piece().div_ceil(64) as u64 * 8
             + grid.row_len().div_ceil(64) as u64 * 8
     }
 
@@ -244,17 +254,18 @@ impl<'c, I: Id> GridBfs<'c, I> {
         self.parents.fill(NO_PARENT);
         self.claims.fill(NO_LEVEL);
         self.reached.fill(0);
+        self.prior.fill(0);
         self.proposed.iter().for_each(|w| w.store(0, Relaxed));
         self.levels.clear();
         let (column, row) = self.groups.take().expect("no search runs");
-        self.frontier.clear();
         let mut root_degree = 0;
+        let mut local_frontier = 0;
         if grid.owner(root) == comm.rank() {
             self.parents[part.local(root)] = root;
             self.claims[part.local(root)] = 0;
             self.reached[part.local(root) / 64] |= 1 << (part.local(root) % 64);
             root_degree = self.graph.degree(part.local(root));
-            self.frontier.push(I::from_u64(root));
+            local_frontier = 1;
         }
         let [mut scout] = all_reduce(comm, [root_degree], Reduce::Sum);
         let mut edges_to_check = self.graph.total_arcs();
@@ -279,9 +290,13 @@ impl<'c, I: Id> GridBfs<'c, I> {
                     column: &column,
                     row: &row,
                 };
+                let news = self.reached.iter().zip(&self.prior);
+                for (front, (&now, &prior)) in self.front.iter_mut().zip(news) {
+                    *front = now & !prior;
+                }
                 (self.bottom_up).propose(
                     &at,
-                    &self.frontier,
+                    &self.front,
                     &self.reached,
                     &self.proposed,
                     &mut self.fold,
@@ -289,6 +304,16 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 0
             } else {
                 edges_to_check = edges_to_check.saturating_sub(scout);
+                self.frontier.clear();
+                let news = self.reached.iter().zip(&self.prior);
+                for (w, (&now, &prior)) in news.enumerate() {
+                    let mut bits = now & !prior;
+                    while bits != 0 {
+                        let l = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        self.frontier.push(I::from_u64(first + l as u64));
+                    }
+                }
                 self.top_down.propose(
                     self.backend,
                     &self.graph,
@@ -300,9 +325,9 @@ impl<'c, I: Id> GridBfs<'c, I> {
             };
             let proposals_out = self.fold.proposals_out();
             // Fold: owners keep the first proposal for each unreached u.
-            self.next.clear();
-            let mut next_arcs = 0u64;
-            let (parents, next, graph) = (&mut self.parents, &mut self.next, &*self.graph);
+            self.prior.copy_from_slice(&self.reached);
+            let (mut next_arcs, mut next_frontier) = (0u64, 0u64);
+            let (parents, graph) = (&mut self.parents, &*self.graph);
             let (claims, seen, level) = (
                 &mut self.claims,
                 &mut self.reached,
@@ -320,13 +345,11 @@ impl<'c, I: Id> GridBfs<'c, I> {
                     if !bottom_up {
                         next_arcs += graph.degree(local);
                     }
-                    next.push(I::from_u64(first + local as u64));
+                    next_frontier += 1;
                 }
             });
-            let level_frontier = self.frontier.len() as u64;
-            std::mem::swap(&mut self.frontier, &mut self.next);
-            let [found, found_arcs] =
-                all_reduce(comm, [self.frontier.len() as u64, next_arcs], Reduce::Sum);
+            let level_frontier = std::mem::replace(&mut local_frontier, next_frontier);
+            let [found, found_arcs] = all_reduce(comm, [next_frontier, next_arcs], Reduce::Sum);
             self.levels.push(GridLevel {
                 frontier: level_frontier,
                 discovered: found,

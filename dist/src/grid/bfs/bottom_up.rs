@@ -44,8 +44,6 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// The bitmaps of a bottom-up level, kept across levels and searches.
 #[derive(Default)]
 pub(super) struct BottomUp {
-    /// This rank's piece of the frontier.
-    mine: Vec<u64>,
     /// Words of each column member's piece.
     words: Vec<usize>,
     /// The column block's frontier.
@@ -69,30 +67,25 @@ pub(super) struct Place<'a, I: Id> {
 }
 
 impl BottomUp {
-    /// Expands `frontier` (this rank's part) in the column, runs the row
-    /// step and queues its proposals on `fold`. `reached`: a bit per
-    /// vertex this rank owns, set for those with a parent.
+    /// Expands `front` (this rank's part of the frontier, a bit per owned
+    /// vertex) in the column, runs the row step and queues its proposals on
+    /// `fold`. `reached`: a bit per owned vertex, set for those with a
+    /// parent.
     pub(super) fn propose<I: Id>(
         &mut self,
         at: &Place<I>,
-        frontier: &[I],
+        front: &[u64],
         reached: &[u64],
         proposed: &[AtomicU64],
         fold: &mut Fold,
     ) {
         let grid: Grid = *at.graph.grid();
         let part = *grid.partition();
-        self.mine.clear();
-        self.mine.resize(part.words(at.rank), 0);
-        for &v in frontier {
-            let l = part.local(v.to_u64());
-            self.mine[l / 64] |= 1 << (l % 64);
-        }
         self.words.clear();
         (self.words).extend(at.column.members().iter().map(|&m| part.words(m)));
         // Every word is overwritten by the all-gather.
         self.in_frontier.resize(self.words.iter().sum(), 0);
-        all_gather(at.column, &self.mine, &self.words, &mut self.in_frontier);
+        all_gather(at.column, front, &self.words, &mut self.in_frontier);
         // This rank's segment: reached, and its holes.
         let piece = grid.piece();
         let piece_words = piece.div_ceil(64);
