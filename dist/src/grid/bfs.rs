@@ -213,13 +213,19 @@ impl<'c, I: Id> GridBfs<'c, I> {
 
     /// The last search's nedge: half the degree sum of the reached
     /// vertices over all ranks (the rule of `kernels::Csr::nedge`).
-    /// Collective; one all-reduce.
+    /// Collective; one all-reduce. Reads the reached bits (set exactly
+    /// where a parent is) and the reached vertices' degrees, not the
+    /// parents.
     pub fn nedge(&self) -> u64 {
         let graph = &*self.graph;
-        let arcs = (self.parents.iter().enumerate())
-            .filter(|&(_, &p)| p != NO_PARENT)
-            .map(|(l, _)| graph.degree(l))
-            .sum::<u64>();
+        let mut arcs = 0;
+        for (w, &word) in self.reached.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                arcs += graph.degree(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
         all_reduce(self.comm, [arcs], Reduce::Sum)[0] / 2
     }
 

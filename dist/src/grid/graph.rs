@@ -23,11 +23,13 @@
 //! 1-D rule, `bfs/hubs.rs`); a bit a row-block vertex marks the rows with
 //! arcs in the cell, so a bottom-up step skips the others unread.
 //!
-//! Memory per rank: `8 (N / C + 1) + 8 (C piece + 1)` bytes of offsets,
-//! `8 N / P` of degrees, `2 w` bytes per arc (both orientations) and `w +
-//! 1/8` bytes a row-block vertex (its hub and bit), plus the received `2
-//! w` bytes per arc and the sort's staging, `4 + w`, while sorting (one
-//! round; the 1-D build's bounded rounds are the next step).
+//! Memory per rank: `e (N / C + 1) + e (C piece + 1)` bytes of offsets
+//! (`e` = 4 bytes an end while the cell's arcs fit `u32`, kernels'
+//! `Offsets`, else 8), `8 N / P` of degrees, `2 w` bytes per arc (both
+//! orientations) and `w + 1/8` bytes a row-block vertex (its hub and
+//! bit), plus the received `2 w` bytes per arc and the sort's staging
+//! (`4 + w` bytes an arc) while sorting (one round; the 1-D build's
+//! bounded rounds are the next step).
 
 use super::Grid;
 use super::hubs::GridHubs;
@@ -37,6 +39,7 @@ use crate::bfs::hubs::LocalHubs;
 use crate::comm::{Comm, Reduce, all_gather, all_reduce, exchange};
 use crate::route::{Sends, route};
 use generator::Tuple;
+use kernels::Offsets;
 use par::Backend;
 
 /// One rank's cell: for each `v` of its column block, the `u` of its row
@@ -45,11 +48,11 @@ use par::Backend;
 pub struct GridGraph<I: Id> {
     grid: Grid,
     rank: usize,
-    offsets: Vec<usize>,
+    offsets: Offsets,
     targets: Vec<I>,
     /// The same arcs by row (CSR over the row block, indexed by
     /// [`Grid::row_local`]): for each `u`, the `v` adjacent to it.
-    row_offsets: Vec<usize>,
+    row_offsets: Offsets,
     sources: Vec<I>,
     /// The degree of each vertex this rank owns (its 1-D piece), over the
     /// whole graph.
@@ -93,24 +96,21 @@ impl<I: Id> GridGraph<I> {
         let columns = usize::try_from(range.end - range.start).expect("fits memory");
         // Every v here is of column block j: its index is `v - first`.
         let column_local = |v: I| usize::try_from(v.to_u64() - range.start).expect("fits memory");
-        let (offsets, targets) = sort_by(
-            backend,
-            &arcs,
-            columns,
-            |[_, v]| column_local(v),
-            |[u, _]| u,
-        );
+        let column_key = |[_, v]: [I; 2]| column_local(v);
+        let (ends, targets) = sort_by(backend, &arcs, columns, column_key, |[u, _]| u);
+        let offsets = Offsets::narrowed_on(backend, &ends);
         let rows = grid.row_len();
         let row_local = |[u, _]: [I; 2]| grid.row_local(u.to_u64());
-        let (row_offsets, sources) = sort_by(backend, &arcs, rows, row_local, |[_, v]| v);
-        drop(arcs);
+        let (ends, sources) = sort_by(backend, &arcs, rows, row_local, |[_, v]| v);
+        let row_offsets = Offsets::narrowed_on(backend, &ends);
+        drop((ends, arcs));
         let degrees = owned_degrees(comm, grid, &row_offsets);
         let [total_arcs] = all_reduce(comm, [degrees.iter().sum::<u64>()], Reduce::Sum);
         let classes = column_classes(comm, &grid, &degrees);
         let hubs = GridHubs::build(comm, &grid, &degrees, &classes, |c| {
-            &targets[offsets[c]..offsets[c + 1]]
+            &targets[offsets.row(c)]
         });
-        let sources_of = |k: usize| &sources[row_offsets[k]..row_offsets[k + 1]];
+        let sources_of = |k: usize| &sources[row_offsets.row(k)];
         let row_hubs = LocalHubs::of_rows(
             backend,
             rows,
@@ -121,7 +121,7 @@ impl<I: Id> GridGraph<I> {
         );
         let (piece, piece_words) = (grid.piece(), grid.piece().div_ceil(64));
         let mut live = vec![0u64; grid.cols() * piece_words];
-        for k in (0..rows).filter(|&k| row_offsets[k + 1] > row_offsets[k]) {
+        for k in (0..rows).filter(|&k| row_offsets.degree(k) > 0) {
             let (segment, l) = (k / piece, k % piece);
             live[segment * piece_words + l / 64] |= 1 << (l % 64);
         }
@@ -150,8 +150,9 @@ impl<I: Id> GridGraph<I> {
         let columns = num_vertices.div_ceil(grid.cols() as u64);
         let (owned, rows) = (grid.piece() as u64, grid.row_len() as u64);
         let id = size_of::<I>() as u64;
-        8 * (columns + 1)
-            + 8 * (rows + 1)
+        let end = Offsets::end_bytes(arcs);
+        end * (columns + 1)
+            + end * (rows + 1)
             + 8 * owned
             + 2 * arcs * id
             + rows * id
@@ -177,14 +178,14 @@ fn column_classes(comm: &dyn Comm, grid: &Grid, degrees: &[u64]) -> Vec<u8> {
 /// The degrees of the vertices this rank owns: each member of the grid
 /// row gets the row lengths of its piece from every cell of the row, and
 /// sums them. Collective.
-fn owned_degrees(comm: &dyn Comm, grid: Grid, row_offsets: &[usize]) -> Vec<u64> {
+fn owned_degrees(comm: &dyn Comm, grid: Grid, row_offsets: &Offsets) -> Vec<u64> {
     let part = *grid.partition();
     let row = grid.row_group(comm);
     let counts: Vec<usize> = row.members().iter().map(|&m| part.count(m)).collect();
     let mut send = Vec::with_capacity(counts.iter().sum());
     for (j, &count) in counts.iter().enumerate() {
         let first = j * grid.piece();
-        send.extend((first..first + count).map(|k| (row_offsets[k + 1] - row_offsets[k]) as u64));
+        send.extend((first..first + count).map(|k| row_offsets.degree(k)));
     }
     let (received, _) = exchange(&row, &send, &counts);
     let mut degrees = vec![0u64; part.count(comm.rank())];
@@ -212,7 +213,7 @@ impl<I: Id> GridGraph<I> {
 
     /// The number of columns (the vertices of the column block).
     pub fn num_columns(&self) -> usize {
-        self.offsets.len() - 1
+        self.offsets.rows()
     }
 
     /// The arcs of the cell.
@@ -224,7 +225,7 @@ impl<I: Id> GridGraph<I> {
     /// this rank's row block.
     #[inline]
     pub fn neighbors(&self, column: usize) -> &[I] {
-        &self.targets[self.offsets[column]..self.offsets[column + 1]]
+        &self.targets[self.offsets.row(column)]
     }
 
     /// The degree of the `local`-th vertex this rank owns (over the whole
@@ -260,7 +261,7 @@ impl<I: Id> GridGraph<I> {
     /// vertex at index `row` ([`Grid::row_local`]).
     #[inline]
     pub fn sources(&self, row: usize) -> &[I] {
-        &self.sources[self.row_offsets[row]..self.row_offsets[row + 1]]
+        &self.sources[self.row_offsets.row(row)]
     }
 
     /// The hub of row `row` in the cell (a `v` of the column block, the

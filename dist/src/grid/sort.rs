@@ -33,16 +33,16 @@ use par::Backend;
 /// ranks, 256 KiB of `u32`) in L2.
 const BUCKET_BITS: u32 = 11;
 
-/// The arcs' `entry`, grouped by `key` (below `keys`), and the offsets:
-/// key `k`'s entries are `entries[offsets[k]..offsets[k + 1]]`, in the
-/// order of `arcs`.
+/// The arcs' `entry`, grouped by `key` (below `keys`), and the offsets
+/// (the rows' ends, from 0): key `k`'s entries are
+/// `entries[offsets[k]..offsets[k + 1]]`, in the order of `arcs`.
 pub(super) fn sort_by<I: Id>(
     backend: Backend,
     arcs: &[[I; 2]],
     keys: usize,
     key: impl Fn([I; 2]) -> usize,
     entry: impl Fn([I; 2]) -> I,
-) -> (Vec<usize>, Vec<I>) {
+) -> (Vec<u64>, Vec<I>) {
     let width = 1usize << BUCKET_BITS;
     let buckets = keys.div_ceil(width).max(1);
     // 1. bucket.
@@ -66,7 +66,7 @@ pub(super) fn sort_by<I: Id>(
     }
     drop(fill);
     // 2. sort, each bucket into its own slices of the result.
-    let mut offsets = vec![0usize; keys + 1];
+    let mut offsets = vec![0u64; keys + 1];
     let mut entries = vec![I::default(); arcs.len()];
     let mut tasks = Vec::with_capacity(buckets);
     let (mut rest, mut ends) = (&mut entries[..], &mut offsets[1..]);
@@ -91,7 +91,7 @@ pub(super) fn sort_by<I: Id>(
             let mut sum = 0;
             for (count, end) in counts.iter_mut().zip(rows.iter_mut()) {
                 (*count, sum) = (sum, sum + *count);
-                *end = starts[b] + sum;
+                *end = (starts[b] + sum) as u64;
             }
             for &(offset, x) in run {
                 let slot = &mut counts[offset as usize];
@@ -125,7 +125,8 @@ mod tests {
                 }
                 assert_eq!(offsets.len(), keys + 1);
                 for (k, row) in rows.iter().enumerate() {
-                    assert_eq!(&entries[offsets[k]..offsets[k + 1]], &row[..], "key {k}");
+                    let row_at = offsets[k] as usize..offsets[k + 1] as usize;
+                    assert_eq!(&entries[row_at], &row[..], "key {k}");
                 }
             }
         }
