@@ -25,7 +25,8 @@
 //! `fetch_or` on its `proposed` bit (so which frontier vertex becomes the
 //! parent may vary between runs; the level, and so the reached count and
 //! depth, may not); bottom-up over runs of segment words, each worker
-//! with its own proposals, concatenated in word order (deterministic).
+//! with its own proposals (each vertex proposed once in its row, so their
+//! order changes no parent).
 //! The frontier is `reached & !prior` (`prior`, the reached bits before
 //! the last level's fold): a bottom-up level expands those bits as they
 //! are, a top-down level lists them as ids; so a level's fold sets bits
@@ -39,8 +40,8 @@
 //! arcs `m_f` exceed `m_u / alpha` (`m_u`: arcs not yet scanned top-down),
 //! back top-down when a bottom-up level finds fewer vertices than its
 //! frontier held and at most `N / beta`. `m_f` rides on the level's
-//! closing all-reduce (0 after a bottom-up level, whose arcs steer
-//! nothing) (two counts instead of one); the root's degree costs
+//! closing all-reduce (two counts instead of one; 0 after a bottom-up
+//! level, whose arcs steer nothing); the root's degree costs
 //! one all-reduce at the start. So every rank takes the same direction.
 
 mod bottom_up;

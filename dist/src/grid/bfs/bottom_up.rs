@@ -26,9 +26,10 @@
 //! found vertex's bit is set before the bitmap moves on; a rank ORs each
 //! segment's final `done` into `proposed`, so a later top-down level does
 //! not propose a vertex this rank has seen reached. Proposals are queued
-//! sub-step after sub-step, within one in word order on one thread (on
-//! several, as the threads' shares are gathered); a vertex is proposed at
-//! most once in its row, so the order changes no parent.
+//! sub-step after sub-step, within one in the order the scan meets them
+//! (a word's hub finds before the previous word's row finds; on several
+//! threads as their shares are gathered); a vertex is proposed at most
+//! once in its row, so the order changes no parent.
 
 use super::super::{Grid, GridGraph, Group};
 use super::fold::Fold;
