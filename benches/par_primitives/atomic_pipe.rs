@@ -2,7 +2,7 @@
 //! Not part of `par`: measured inside `--backend pipes` it was no faster
 //! than `par::pipe` (crossbeam) with the futures' `select` (docs/design.md, "The one-shot pipes"), so
 //! it lives here, for the `par_primitives` bench, which includes it with
-//! `#[path]` and compares the two, and for `tests/atomic_pipe.rs`, which
+//! `#[path]` and compares the two, and for `kernels/par/tests/atomic_pipe.rs`, which
 //! includes it the same way to run its unit tests and loom models.
 //!
 //! A shared `Slot` holds the value and a state word:
@@ -26,7 +26,7 @@
 
 #![allow(unsafe_code)] // the slot below; each block states its argument
 
-use kernels::par::Closed;
+use par::Closed;
 use std::mem::MaybeUninit;
 use std::sync::PoisonError;
 use std::sync::atomic::Ordering::SeqCst;

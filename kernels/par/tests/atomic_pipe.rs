@@ -2,14 +2,14 @@
 //! with the `par_primitives` bench (`benches/par_primitives/atomic_pipe.rs`,
 //! outside every library; the bench compares it with `par::pipe`).
 //! `cargo test` runs the tests, and
-//! `RUSTFLAGS="--cfg loom" cargo test --release -p graph500 --test atomic_pipe loom`
+//! `RUSTFLAGS="--cfg loom" cargo test --release -p graph500-par --test atomic_pipe loom`
 //! the models.
 
-#[path = "../benches/par_primitives/atomic_pipe.rs"]
+#[path = "../../../benches/par_primitives/atomic_pipe.rs"]
 mod atomic_pipe;
 
 use atomic_pipe::pipe;
-use kernels::par::Closed;
+use par::Closed;
 use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::SeqCst;
 
@@ -73,7 +73,7 @@ fn many_pipes_under_contention_lose_nothing() {
 }
 
 /// Model checks, under
-/// `RUSTFLAGS="--cfg loom" cargo test --release -p graph500 --test atomic_pipe loom`
+/// `RUSTFLAGS="--cfg loom" cargo test --release -p graph500-par --test atomic_pipe loom`
 /// (the pipe then compiles against loom's primitives): loom runs each body under every interleaving (and every allowed
 /// reordering of the atomics) of its threads, to the end of every thread,
 /// and reports any deadlock (a lost wake-up would be one).
