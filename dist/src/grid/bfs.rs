@@ -60,6 +60,15 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 use top_down::TopDown;
 
+/// The indices of the set bits of `words`, ascending.
+fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        let next = |&bits: &u64| Some(bits & (bits - 1)).filter(|&rest| rest != 0);
+        std::iter::successors(Some(word).filter(|&bits| bits != 0), next)
+            .map(move |bits| w * 64 + bits.trailing_zeros() as usize)
+    })
+}
+
 /// What one rank saw of one level.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GridLevel {
@@ -124,7 +133,8 @@ pub struct GridBfs<'c, I: Id> {
     /// `reached` as the last level found it: the frontier is `reached &
     /// !prior`.
     prior: Vec<u64>,
-    /// This rank's part of the frontier, as bits (bottom-up levels).
+    /// This rank's part of the frontier, as bits (made each level; a
+    /// top-down level lists them as ids).
     front: Vec<u64>,
     proposed: Vec<AtomicU64>,
     levels: Vec<GridLevel>,
@@ -219,14 +229,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
     /// parents.
     pub fn nedge(&self) -> u64 {
         let graph = &*self.graph;
-        let mut arcs = 0;
-        for (w, &word) in self.reached.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                arcs += graph.degree(w * 64 + bits.trailing_zeros() as usize);
-                bits &= bits - 1;
-            }
-        }
+        let arcs = ones(&self.reached).map(|l| graph.degree(l)).sum::<u64>();
         all_reduce(self.comm, [arcs], Reduce::Sum)[0] / 2
     }
 
@@ -289,6 +292,10 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 bottom_up = true;
             }
             self.fold.clear();
+            let news = self.reached.iter().zip(&self.prior);
+            for (front, (&now, &prior)) in self.front.iter_mut().zip(news) {
+                *front = now & !prior;
+            }
             let hubs = if bottom_up {
                 let at = Place {
                     backend: self.backend,
@@ -297,10 +304,6 @@ impl<'c, I: Id> GridBfs<'c, I> {
                     column: &column,
                     row: &row,
                 };
-                let news = self.reached.iter().zip(&self.prior);
-                for (front, (&now, &prior)) in self.front.iter_mut().zip(news) {
-                    *front = now & !prior;
-                }
                 (self.bottom_up).propose(
                     &at,
                     &self.front,
@@ -312,15 +315,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
             } else {
                 edges_to_check = edges_to_check.saturating_sub(scout);
                 self.frontier.clear();
-                let news = self.reached.iter().zip(&self.prior);
-                for (w, (&now, &prior)) in news.enumerate() {
-                    let mut bits = now & !prior;
-                    while bits != 0 {
-                        let l = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        self.frontier.push(I::from_u64(first + l as u64));
-                    }
-                }
+                (self.frontier).extend(ones(&self.front).map(|l| I::from_u64(first + l as u64)));
                 self.top_down.propose(
                     self.backend,
                     &self.graph,
