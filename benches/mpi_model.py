@@ -210,8 +210,8 @@ def check(runs):
 def profile(run):
     """A run's mean search as fractions: per level its direction and f/N,
     n'/N, m_f/2M, d/2M and h (1-D delegated arcs, hubs), q/n' (2-D
-    proposals per discovered vertex); the rank
-    time per arc of a search and per tuple of a validation."""
+    proposals per discovered vertex); the rank compute time per arc of a
+    search and per tuple of a validation (compute())."""
     N, M = run["graph"]["num_vertices"], run["graph"]["num_edges"]
     P = run["mpi"]["ranks"]
     searches = run["searches"]
@@ -227,11 +227,26 @@ def profile(run):
                 d=(st.get("delegated") or 0) / (2 * M),
                 h=st.get("hubs") or 0,
                 q=st["proposals"] / max(st["discovered"], 1) if "proposals" in st else None))
-    stats = run["statistics"]
+    search, validate = compute(run)
     return dict(levels=levels, depth=sum(len(levels_of(r)) for r in searches) / len(searches),
-                search_per_arc=stats["bfs"]["time"]["mean"] / (2 * M / P),
-                validate_per_tuple=stats["bfs"]["validate"]["mean"] / (M / P),
+                search_per_arc=search / (2 * M / P),
+                validate_per_tuple=validate / (M / P),
                 P=P, scale=run["options"]["scale"])
+
+
+def compute(run):
+    """A run's mean search and mean validation, seconds, less the time
+    their slowest rank spent inside collectives (the JSON's
+    mpi.search_comm_seconds and validate_comm_seconds: per search, the
+    least over the ranks), since project() adds the communication at its
+    own B and alpha; a report without them gives the whole times."""
+    mpi, searches = run["mpi"], run["searches"]
+    def less(times, waits):
+        waits = waits or [0.0] * len(times)
+        return sum(t - w for t, w in zip(times, waits)) / len(times)
+    search = less([s["time"] for s in searches], mpi.get("search_comm_seconds"))
+    validate = less([s["validate_time"] for s in searches], mpi.get("validate_comm_seconds"))
+    return search, validate
 
 
 def validation_grid(N, P):
@@ -249,7 +264,7 @@ def validation_grid(N, P):
 
 def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None, per_arc_2d=None):
     """Seconds of one rank's search (1-D and 2-D) and validation at
-    SCALE S on P ranks: compute from the measured rank time per arc, plus
+    SCALE S on P ranks: compute from the measured rank compute per arc, plus
     bytes a rank sends over B, plus alpha per message (an all-to-all or
     ring all-gather among g ranks g - 1 messages, an all-reduce log2 P).
     `q_2d`: 2-D pairs sent to other ranks per vertex a bottom-up level
@@ -257,7 +272,7 @@ def project(prof, S, P, B=12.5e9, alpha=2e-6, q_2d=None, per_arc_2d=None):
     the owner's own finds send nothing). Returns the 1-D and 2-D
     searches, the 1-D incidence validator's validation and the grid
     validator's (`validation_grid`), with the same compute a tuple.
-    `per_arc_2d`: the 2-D search's own rank time per arc (default the
+    `per_arc_2d`: the 2-D search's own rank compute per arc (default the
     1-D search's, `prof["search_per_arc"]`).
     """
     N = 2 ** S

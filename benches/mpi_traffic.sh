@@ -10,15 +10,17 @@
 # the trace: the frontier, the vertices discovered, the arcs a top-down level
 # read, the 2-D fold's proposals). Then projects a search and its validation to
 # SCALE 30, 33 and 36 on P = 64-4096 ranks on a stated network, from the
-# frontier profile and per-arc rank time of PROFILE_RANKS ranks (not
-# oversubscribed: the rank time is compute) at the largest SCALE.
+# frontier profile and per-arc rank compute of PROFILE_RANKS ranks (not
+# oversubscribed) at the largest SCALE: a search's time less its slowest
+# rank's time inside collectives (the JSON's mpi.search_comm_seconds), since
+# the projection adds the communication at its own B and alpha.
 # Needs --features mpi (Debian: libopenmpi-dev openmpi-bin libclang-dev pkgconf).
 #
 # The rank times of the profile are its run's unless SEARCH_NS (a search's
 # ns an arc) or VALIDATE_NS (a validation's ns a tuple) give quiet ones:
 # on a loaded machine busy-polling ranks measure their waiting.
 #
-# The 2-D search's compute is the 2-D profile's own rank time an arc
+# The 2-D search's compute is the 2-D profile's own rank compute an arc
 # (SEARCH_NS_2D gives a quiet one); without a 2-D run, the 1-D one's.
 #
 # Usage: [SEARCH_NS=x] [SEARCH_NS_2D=z] [VALIDATE_NS=y] benches/mpi_traffic.sh [SCALES] [RANKS] [PARTITIONS]
@@ -78,7 +80,7 @@ base = profiles.get("1d") or next(iter(profiles.values()))
 for key, env in (("search_per_arc", "SEARCH_NS"), ("validate_per_tuple", "VALIDATE_NS")):
     if os.environ.get(env):
         base[key] = float(os.environ[env]) * 1e-9
-# The 2-D search's compute is its own profile's rank time an arc (the
+# The 2-D search's compute is its own profile's rank compute an arc (the
 # grid's scans are not the 1-D rows'), or SEARCH_NS_2D.
 per_arc_2d = profiles["2d"]["search_per_arc"] if "2d" in profiles else base["search_per_arc"]
 if os.environ.get("SEARCH_NS_2D"):
@@ -96,7 +98,7 @@ if wide:
     q_from = f"SCALE {widest['options']['scale']} on {widest['mpi']['ranks']} ranks, grid {widest['mpi']['grid']}"
 print()
 print(f"Projection: B = {B / 1e9:g} GB/s a rank, alpha = {alpha * 1e6:g} us a message; profile of SCALE {base['scale']} "
-      f"on {base['P']} ranks: {base['search_per_arc'] * 1e9:.2f} ns of rank time an arc (1-D search), "
+      f"on {base['P']} ranks: {base['search_per_arc'] * 1e9:.2f} ns of rank compute an arc (1-D search), "
       f"{per_arc_2d * 1e9:.2f} (2-D search), "
       f"{base['validate_per_tuple'] * 1e9:.2f} ns a tuple (validation), depth {base['depth'] - 1:.1f}")
 print()

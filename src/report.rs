@@ -109,6 +109,16 @@ pub struct MpiReport {
     pub search_bytes: Vec<u64>,
     /// Bytes the ranks sent one another per validation, in key order.
     pub validate_bytes: Vec<u64>,
+    /// Per search, in key order: the least time a rank spent inside
+    /// collectives, seconds (waiting for the others included). A search's
+    /// time less this is its slowest rank's compute, which
+    /// `benches/mpi_model.py` projects (BFS only; absent in reports
+    /// written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_comm_seconds: Option<Vec<f64>>,
+    /// The same per validation, in key order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validate_comm_seconds: Option<Vec<f64>>,
     /// Bytes the ranks sent one another per SSSP search, summed over ranks
     /// and phases, in key order, in a run of both kernels (absent
     /// otherwise).
@@ -532,6 +542,10 @@ impl Measured {
             Some((pass.search_bytes.clone()?, pass.validate_bytes.clone()?))
         };
         let (search_bytes, validate_bytes) = bytes("bfs").unwrap_or_default();
+        let bfs = self.passes.iter().find(|p| p.kernel == "bfs");
+        let seconds = |nanos: &Option<Vec<u64>>| {
+            (nanos.as_ref()).map(|n| n.iter().map(|&t| t as f64 * 1e-9).collect())
+        };
         let sssp = bytes(SSSP_KERNEL);
         Some(MpiReport {
             ranks: ranks.ranks,
@@ -543,6 +557,8 @@ impl Measured {
             kernel1_hub_pairs: ranks.kernel1_hub_pairs,
             search_bytes,
             validate_bytes,
+            search_comm_seconds: bfs.and_then(|p| seconds(&p.search_comm_nanos)),
+            validate_comm_seconds: bfs.and_then(|p| seconds(&p.validate_comm_nanos)),
             sssp_search_bytes: sssp.as_ref().map(|b| b.0.clone()),
             sssp_validate_bytes: sssp.map(|b| b.1),
         })

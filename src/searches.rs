@@ -48,6 +48,12 @@ pub trait Searcher {
     fn bytes_sent(&self) -> &[u64] {
         &[]
     }
+    /// Nanoseconds this rank spent inside collectives in each search so
+    /// far (`dist::Comm::nanos_in_calls`), the warm-up's first; empty for a
+    /// searcher of one process, or one that does not count them.
+    fn comm_nanos(&self) -> &[u64] {
+        &[]
+    }
 }
 
 /// An independent check of a [`Searcher`]'s result.
@@ -91,6 +97,12 @@ pub trait Checker<O: ?Sized>: Send {
     /// Bytes each check so far sent between ranks, this rank's own; empty
     /// for a checker of one process.
     fn bytes_sent(&self) -> &[u64] {
+        &[]
+    }
+    /// Nanoseconds this rank spent inside collectives in each check so far
+    /// (shared out as [`Checker::bytes_sent`]); empty for a checker of one
+    /// process.
+    fn comm_nanos(&self) -> &[u64] {
         &[]
     }
 }
@@ -340,6 +352,11 @@ pub struct PassOutput {
     /// Bytes each validation sent between ranks, this rank's own, in key
     /// order; `None` in one process.
     pub validate_bytes: Option<Vec<u64>>,
+    /// Nanoseconds this rank spent inside collectives in each search, in
+    /// key order (without the warm-up); `None` where not counted.
+    pub search_comm_nanos: Option<Vec<u64>>,
+    /// The same for each validation; `None` where not counted.
+    pub validate_comm_nanos: Option<Vec<u64>>,
 }
 
 /// A kernel's searches, ready to run: a searcher and the checker it will
@@ -410,12 +427,20 @@ where
                 Some(c) => search_bytes.as_ref().map(|_| c.bytes_sent().to_vec()),
                 None => search_bytes.as_ref().map(|_| Vec::new()),
             };
+            let search_comm_nanos = (searcher.comm_nanos().split_first()).map(|(_, t)| t.to_vec());
+            let validate_comm_nanos = (search_comm_nanos.as_ref()).map(|_| {
+                checker
+                    .as_ref()
+                    .map_or(Vec::new(), |c| c.comm_nanos().to_vec())
+            });
             Ok(PassOutput {
                 searches,
                 lanes: checker.as_ref().map_or(0, |c| c.lanes()),
                 certified: checker.as_ref().map_or(0, |c| c.certified()),
                 search_bytes,
                 validate_bytes,
+                search_comm_nanos,
+                validate_comm_nanos,
             })
         })
     }

@@ -106,6 +106,17 @@ fn same_as_one_process_on(plan: &Plan, ranks: &[usize], threads: usize) {
             assert_eq!(mpi.grid, Some([grid.0, grid.1]), "P {p}");
             assert_eq!(mpi.search_bytes.len(), plan.keys);
             assert_eq!(mpi.validate_bytes.len(), validations);
+            // The least time a rank spent inside collectives, per search:
+            // never more than this rank's whole search.
+            if let Some(bfs) = m.passes.iter().find(|p| p.kernel == "bfs") {
+                let waits = mpi.search_comm_seconds.as_ref().expect("BFS waits");
+                assert_eq!(waits.len(), plan.keys, "P {p}: a wait per search");
+                for (wait, search) in waits.iter().zip(&bfs.searches) {
+                    assert!(*wait > 0.0 && *wait <= search.time, "P {p}: {wait} s");
+                }
+                let checks = mpi.validate_comm_seconds.as_ref().map(Vec::len);
+                assert_eq!(checks, Some(validations), "P {p}: a wait per validation");
+            }
             let certified = m.validation_certified();
             assert_eq!(
                 certified, validations as u64,

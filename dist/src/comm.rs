@@ -9,12 +9,16 @@
 //! arguments that agree (the same `op`, the same counts where counts are
 //! shared). Each implementation counts the bytes this rank sends to other
 //! ranks ([`Comm::bytes_sent`]); what a rank passes to itself is a copy and
-//! not counted.
+//! not counted. Each also counts the time this rank spends inside the
+//! operations ([`Comm::nanos_in_calls`], waiting for the others
+//! included), which the harness takes from a search's time to give its
+//! compute.
 
 use bytemuck::Pod;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
+use std::time::Instant;
 
 /// A reduction of `u64` values, element by element.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +73,11 @@ pub trait Comm: Send + Sync {
     fn barrier(&self);
     /// Bytes this rank has sent to other ranks so far.
     fn bytes_sent(&self) -> u64;
+    /// Nanoseconds this rank has spent inside the collectives so far
+    /// (waiting for other ranks included), those of its parts
+    /// ([`Comm::split`]) and groups too: a rank's time less this is its
+    /// compute. A load; each collective pays two clock reads for it.
+    fn nanos_in_calls(&self) -> u64;
     /// How many ranks of the group share this rank's machine (and its
     /// memory), this one included.
     fn ranks_on_this_machine(&self) -> usize;
@@ -89,6 +98,30 @@ pub trait Comm: Send + Sync {
     /// piece a rank; MPI makes it one `MPI_Sendrecv`.
     fn shift(&self, send: &[u8], recv: &mut [u8]) {
         shift_by_exchange(self, send, recv);
+    }
+}
+
+/// Adds the time from its making to its drop to a count of nanoseconds:
+/// a collective's share of [`Comm::nanos_in_calls`].
+pub(crate) struct Timed<'a> {
+    total: &'a AtomicU64,
+    start: Instant,
+}
+
+impl<'a> Timed<'a> {
+    /// Starts timing into `total`.
+    pub(crate) fn new(total: &'a AtomicU64) -> Self {
+        Timed {
+            total,
+            start: Instant::now(),
+        }
+    }
+}
+
+impl Drop for Timed<'_> {
+    fn drop(&mut self) {
+        let nanos = u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.total.fetch_add(nanos, Ordering::Relaxed);
     }
 }
 
@@ -359,6 +392,10 @@ impl Comm for Solo {
     fn bytes_sent(&self) -> u64 {
         0
     }
+    /// Nothing is sent, nothing waited for.
+    fn nanos_in_calls(&self) -> u64 {
+        0
+    }
     fn ranks_on_this_machine(&self) -> usize {
         1
     }
@@ -378,6 +415,8 @@ pub struct ThreadRanks {
     rank: usize,
     shared: Arc<Table>,
     sent: AtomicU64,
+    /// [`Comm::nanos_in_calls`].
+    busy: AtomicU64,
 }
 
 struct Table {
@@ -415,6 +454,7 @@ impl ThreadRanks {
                         rank,
                         shared: Arc::clone(&shared),
                         sent: AtomicU64::new(0),
+                        busy: AtomicU64::new(0),
                     };
                     let body = &body;
                     s.spawn(move || {
@@ -447,6 +487,7 @@ impl Comm for ThreadRanks {
         self.shared.size
     }
     fn exchange_counts(&self, send_counts: &[usize], recv_counts: &mut [usize]) {
+        let _timed = Timed::new(&self.busy);
         let t = &*self.shared;
         for (to, &count) in send_counts.iter().enumerate() {
             t.slot(self.rank, to)
@@ -472,6 +513,7 @@ impl Comm for ThreadRanks {
         recv: &mut [u8],
         recv_counts: &[usize],
     ) {
+        let _timed = Timed::new(&self.busy);
         let t = &*self.shared;
         let mut start = 0;
         for (to, &count) in send_counts.iter().enumerate() {
@@ -495,6 +537,7 @@ impl Comm for ThreadRanks {
     }
 
     fn all_gather_bytes(&self, mine: &[u8], counts: &[usize], all: &mut [u8]) {
+        let _timed = Timed::new(&self.busy);
         let t = &*self.shared;
         debug_assert_eq!(mine.len(), counts[self.rank]);
         t.slot(self.rank, self.rank).extend_from_slice(mine);
@@ -511,6 +554,7 @@ impl Comm for ThreadRanks {
     }
 
     fn all_reduce(&self, values: &mut [u64], op: Reduce) {
+        let _timed = Timed::new(&self.busy);
         let t = &*self.shared;
         t.slot(self.rank, self.rank)
             .extend_from_slice(bytemuck::cast_slice(values));
@@ -535,11 +579,16 @@ impl Comm for ThreadRanks {
     }
 
     fn barrier(&self) {
+        let _timed = Timed::new(&self.busy);
         self.shared.barrier.wait();
     }
 
     fn bytes_sent(&self) -> u64 {
         self.sent.load(Ordering::Relaxed)
+    }
+
+    fn nanos_in_calls(&self) -> u64 {
+        self.busy.load(Ordering::Relaxed)
     }
 
     fn ranks_on_this_machine(&self) -> usize {
@@ -593,6 +642,33 @@ mod tests {
             Err("bad".into())
         );
         assert_eq!((solo.bytes_sent(), solo.ranks_on_this_machine()), (0, 1));
+        assert_eq!(solo.nanos_in_calls(), 0);
+    }
+
+    /// Guards what the harness takes from a search's time as waiting: a
+    /// rank held in a collective by a late one counts the wait, the late
+    /// one only its own short call, and a group counts toward its parent.
+    #[test]
+    fn time_inside_collectives_counts_the_wait_for_a_late_rank() {
+        let late = std::time::Duration::from_millis(40);
+        let waited = ThreadRanks::run(2, |c| {
+            if c.rank() == 1 {
+                std::thread::sleep(late);
+            }
+            let before = c.nanos_in_calls();
+            c.barrier();
+            let group = crate::Group::new(c, vec![0, 1]);
+            let mut x = [1u64];
+            group.all_reduce(&mut x, Reduce::Sum);
+            assert_eq!(x, [2]);
+            (
+                c.nanos_in_calls() - before,
+                group.nanos_in_calls() == c.nanos_in_calls(),
+            )
+        });
+        assert!(waited[0].0 >= late.as_nanos() as u64 / 2, "{waited:?}");
+        assert!(waited[1].0 < waited[0].0, "{waited:?}");
+        assert!(waited.iter().all(|&(nanos, same)| nanos > 0 && same));
     }
 
     #[test]

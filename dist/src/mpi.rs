@@ -10,7 +10,7 @@
 //! (the kernels' rounds stay far below; the frontier bitmap reaches it at
 //! 2^34 vertices).
 
-use crate::comm::{Comm, Reduce};
+use crate::comm::{Comm, Reduce, Timed};
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::environment::Universe;
@@ -41,6 +41,8 @@ pub struct Mpi {
 struct Shared {
     lock: Mutex<()>,
     sent: AtomicU64,
+    /// [`Comm::nanos_in_calls`], over the world and its parts.
+    busy: AtomicU64,
 }
 
 // SAFETY: MPI is initialised with at least `Threading::Serialized` (checked
@@ -105,12 +107,23 @@ impl Mpi {
         self.comm.as_ref().expect("freed only when dropped")
     }
 
-    fn locked(&self) -> std::sync::MutexGuard<'_, ()> {
-        self.shared
-            .lock
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// The process's lock, held for one call, which is timed (the wait
+    /// for the lock included) into [`Comm::nanos_in_calls`].
+    fn locked(&self) -> Call<'_> {
+        let timed = Timed::new(&self.shared.busy);
+        let guard = (self.shared.lock.lock()).unwrap_or_else(std::sync::PoisonError::into_inner);
+        Call {
+            _guard: guard,
+            _timed: timed,
+        }
     }
+}
+
+/// One MPI call in progress: the lock held, the clock running (the lock
+/// is released first, then the time counted).
+struct Call<'a> {
+    _guard: std::sync::MutexGuard<'a, ()>,
+    _timed: Timed<'a>,
 }
 
 impl Drop for Mpi {
@@ -234,6 +247,10 @@ impl Comm for Mpi {
 
     fn bytes_sent(&self) -> u64 {
         self.shared.sent.load(Ordering::Relaxed)
+    }
+
+    fn nanos_in_calls(&self) -> u64 {
+        self.shared.busy.load(Ordering::Relaxed)
     }
 
     fn ranks_on_this_machine(&self) -> usize {

@@ -116,6 +116,8 @@ pub fn drive<E: Engine>(
                 certified: out.certified,
                 search_bytes: out.search_bytes,
                 validate_bytes: out.validate_bytes,
+                search_comm_nanos: out.search_comm_nanos,
+                validate_comm_nanos: out.validate_comm_nanos,
             }),
             Err(invalid) => return Ok(Outcome::Invalid(invalid)),
         }
@@ -189,6 +191,11 @@ pub struct PassResult {
     pub search_bytes: Option<Vec<u64>>,
     /// Over ranks: bytes each validation sent, summed over the ranks.
     pub validate_bytes: Option<Vec<u64>>,
+    /// Over ranks: the least nanoseconds any rank spent inside collectives
+    /// in each search (its time less this is the slowest rank's compute).
+    pub search_comm_nanos: Option<Vec<u64>>,
+    /// Over ranks: the same for each validation.
+    pub validate_comm_nanos: Option<Vec<u64>>,
 }
 
 /// What a run over ranks adds.

@@ -297,7 +297,9 @@ impl<I: Id> Engine for Ranks<'_, I> {
     }
 
     /// Sums the validation bytes over the ranks (each rank counted its
-    /// own) and drops the rows no later pass searches.
+    /// own), takes the least time inside collectives of each search and
+    /// validation over the ranks (the slowest rank's compute is the
+    /// rest), and drops the rows no later pass searches.
     fn passed(
         &mut self,
         plan: &Plan,
@@ -307,6 +309,10 @@ impl<I: Id> Engine for Ranks<'_, I> {
     ) {
         if let Some(bytes) = &mut out.validate_bytes {
             self.comm.all_reduce(bytes, Reduce::Sum);
+        }
+        let waits = [&mut out.search_comm_nanos, &mut out.validate_comm_nanos];
+        for nanos in waits.into_iter().flatten() {
+            self.comm.all_reduce(nanos, Reduce::Min);
         }
         let later = later(plan, index);
         if !later.iter().any(|p| !p.weighted()) {

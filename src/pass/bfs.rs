@@ -7,7 +7,9 @@
 //!   `2^26` vertices, holds up to [`validate::batch::LANES`] searches and
 //!   judges their tuples in one pass ([`Batch`]).
 //! - Ranks: `RankBfs` drives a [`DistBfs`] (1-D) and `RankGridBfs` a
-//!   [`GridBfs`] (2-D), each recording the bytes each search sent;
+//!   [`GridBfs`] (2-D), each recording the bytes each search sent and this
+//!   rank's time inside collectives (`Waits`, which the harness takes from
+//!   the search's time to give its compute);
 //!   `RankBfsChecker` copies this rank's parents and the levels the engine
 //!   claims for them out of either engine (untimed) and runs the
 //!   distributed validator, which proves the claims instead of finding the
@@ -164,20 +166,48 @@ impl Checker<Parents> for BfsChecker<'_> {
 }
 
 /// The distributed BFS as the loop drives it; records the bytes each
-/// search sent (the warm-up's first).
+/// search sent (the warm-up's first) and this rank's time inside
+/// collectives.
 pub(crate) struct RankBfs<'c, I: Id> {
     engine: DistBfs<'c, I>,
     bytes: Vec<u64>,
+    waits: Waits<'c>,
 }
 
 impl<'c, I: Id> RankBfs<'c, I> {
-    /// `engine`, for `keys` searches (and the warm-up): no push
-    /// reallocates inside a timed search.
-    pub(crate) fn new(engine: DistBfs<'c, I>, keys: usize) -> Self {
+    /// `engine`, over `comm`, for `keys` searches (and the warm-up): no
+    /// push reallocates inside a timed search.
+    pub(crate) fn new(engine: DistBfs<'c, I>, comm: &'c dyn Comm, keys: usize) -> Self {
         RankBfs {
             engine,
             bytes: Vec::with_capacity(keys + 1),
+            waits: Waits::new(comm, keys),
         }
+    }
+}
+
+/// This rank's nanoseconds inside collectives in each search
+/// ([`Comm::nanos_in_calls`]), the warm-up's first.
+pub(crate) struct Waits<'c> {
+    comm: &'c dyn Comm,
+    nanos: Vec<u64>,
+}
+
+impl<'c> Waits<'c> {
+    /// For `keys` searches and the warm-up.
+    pub(crate) fn new(comm: &'c dyn Comm, keys: usize) -> Self {
+        Waits {
+            comm,
+            nanos: Vec::with_capacity(keys + 1),
+        }
+    }
+
+    /// Runs `search`, recording its time inside collectives.
+    pub(crate) fn count<R>(&mut self, search: impl FnOnce() -> R) -> R {
+        let before = self.comm.nanos_in_calls();
+        let out = search();
+        self.nanos.push(self.comm.nanos_in_calls() - before);
+        out
     }
 }
 
@@ -189,7 +219,8 @@ impl<'c, I: Id> Searcher for RankBfs<'c, I> {
     }
 
     fn search(&mut self, key: SearchKey) -> SearchStats {
-        let stats = self.engine.search(key.id());
+        let engine = &mut self.engine;
+        let stats = self.waits.count(|| engine.search(key.id()));
         self.bytes
             .push(self.engine.steps().iter().map(|s| s.bytes).sum());
         stats
@@ -224,21 +255,28 @@ impl<'c, I: Id> Searcher for RankBfs<'c, I> {
     fn bytes_sent(&self) -> &[u64] {
         &self.bytes
     }
+
+    fn comm_nanos(&self) -> &[u64] {
+        &self.waits.nanos
+    }
 }
 
 /// The 2-D BFS as the loop drives it; records the bytes each search sent
-/// (the warm-up's first), summed over the ranks.
+/// (the warm-up's first), summed over the ranks, and this rank's time
+/// inside collectives.
 pub(crate) struct RankGridBfs<'c, I: Id> {
     engine: GridBfs<'c, I>,
     bytes: Vec<u64>,
+    waits: Waits<'c>,
 }
 
 impl<'c, I: Id> RankGridBfs<'c, I> {
-    /// `engine`, for `keys` searches (and the warm-up).
-    pub(crate) fn new(engine: GridBfs<'c, I>, keys: usize) -> Self {
+    /// `engine`, over `comm`, for `keys` searches (and the warm-up).
+    pub(crate) fn new(engine: GridBfs<'c, I>, comm: &'c dyn Comm, keys: usize) -> Self {
         RankGridBfs {
             engine,
             bytes: Vec::with_capacity(keys + 1),
+            waits: Waits::new(comm, keys),
         }
     }
 }
@@ -250,7 +288,8 @@ impl<'c, I: Id> Searcher for RankGridBfs<'c, I> {
     fn reset(&mut self) {}
 
     fn search(&mut self, key: SearchKey) -> SearchStats {
-        let stats = self.engine.search(key.id());
+        let engine = &mut self.engine;
+        let stats = self.waits.count(|| engine.search(key.id()));
         self.bytes.push(self.engine.search_bytes());
         stats
     }
@@ -293,6 +332,10 @@ impl<'c, I: Id> Searcher for RankGridBfs<'c, I> {
 
     fn bytes_sent(&self) -> &[u64] {
         &self.bytes
+    }
+
+    fn comm_nanos(&self) -> &[u64] {
+        &self.waits.nanos
     }
 }
 

@@ -198,7 +198,7 @@ impl Pass {
                     return Box::new(Prepared {
                         kernel,
                         label,
-                        searcher: RankGridBfs::new(engine, keys),
+                        searcher: RankGridBfs::new(engine, comm, keys),
                         checker,
                     });
                 }
@@ -208,7 +208,7 @@ impl Pass {
                 Box::new(Prepared {
                     kernel,
                     label,
-                    searcher: RankBfs::new(engine, keys),
+                    searcher: RankBfs::new(engine, comm, keys),
                     checker,
                 })
             }

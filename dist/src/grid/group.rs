@@ -173,6 +173,12 @@ impl Comm for Group<'_> {
         self.parent.bytes_sent()
     }
 
+    /// The parent's: its own calls, and its part's (which shares its
+    /// count), are where a group's time goes.
+    fn nanos_in_calls(&self) -> u64 {
+        self.parent.nanos_in_calls()
+    }
+
     fn ranks_on_this_machine(&self) -> usize {
         self.parent.ranks_on_this_machine().min(self.size())
     }

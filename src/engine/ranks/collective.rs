@@ -43,11 +43,13 @@ pub(super) fn eligible(
 }
 
 /// A checker across the ranks, with the bytes this rank sent in each check
-/// (for a held search, its own hold's and an equal share of its settle's).
+/// and its nanoseconds inside collectives (for a held search, its own
+/// hold's and an equal share of its settle's).
 pub(crate) struct Metered<'c, C> {
     checker: C,
     comm: &'c dyn Comm,
     bytes: Vec<u64>,
+    nanos: Vec<u64>,
     /// Which of `bytes` are held searches' that wait for a settle.
     held: Vec<usize>,
 }
@@ -59,8 +61,30 @@ impl<'c, C> Metered<'c, C> {
             checker,
             comm,
             bytes: Vec::with_capacity(keys),
+            nanos: Vec::with_capacity(keys),
             held: Vec::new(),
         }
+    }
+
+    /// This rank's bytes sent and nanoseconds inside collectives so far.
+    fn meter(&self) -> [u64; 2] {
+        [self.comm.bytes_sent(), self.comm.nanos_in_calls()]
+    }
+
+    /// Records a check's figures since `before` (from [`Metered::meter`]).
+    fn record(&mut self, before: [u64; 2]) {
+        let [bytes, nanos] = self.meter();
+        self.bytes.push(bytes - before[0]);
+        self.nanos.push(nanos - before[1]);
+    }
+}
+
+/// Shares `total` among the entries `held` of `out` equally, the remainder
+/// to the first of them, one each.
+fn share_out(out: &mut [u64], held: &[usize], total: u64) {
+    let n = held.len().max(1) as u64;
+    for (k, &i) in held.iter().enumerate() {
+        out[i] += total / n + u64::from((k as u64) < total % n);
     }
 }
 
@@ -70,9 +94,9 @@ impl<O: ?Sized, C: Checker<O>> Checker<O> for Metered<'_, C> {
     }
 
     fn check(&mut self, output: &O, root: SearchKey, nedge: u64) -> Result<TreeSummary, Invalid> {
-        let before = self.comm.bytes_sent();
+        let before = self.meter();
         let verdict = self.checker.check(output, root, nedge);
-        self.bytes.push(self.comm.bytes_sent() - before);
+        self.record(before);
         verdict
     }
 
@@ -86,24 +110,21 @@ impl<O: ?Sized, C: Checker<O>> Checker<O> for Metered<'_, C> {
         root: SearchKey,
         nedge: u64,
     ) -> Result<Option<TreeSummary>, Invalid> {
-        let before = self.comm.bytes_sent();
+        let before = self.meter();
         let verdict = self.checker.hold(output, root, nedge);
         if matches!(verdict, Ok(None)) {
             self.held.push(self.bytes.len());
         }
-        self.bytes.push(self.comm.bytes_sent() - before);
+        self.record(before);
         verdict
     }
 
     fn settle(&mut self) -> Vec<Result<TreeSummary, Invalid>> {
-        let before = self.comm.bytes_sent();
+        let before = self.meter();
         let verdicts = self.checker.settle();
-        let sent = self.comm.bytes_sent() - before;
-        let held = self.held.len().max(1) as u64;
-        for (k, &i) in self.held.iter().enumerate() {
-            // The remainder goes to the first held searches, a byte each.
-            self.bytes[i] += sent / held + u64::from((k as u64) < sent % held);
-        }
+        let [bytes, nanos] = self.meter();
+        share_out(&mut self.bytes, &self.held, bytes - before[0]);
+        share_out(&mut self.nanos, &self.held, nanos - before[1]);
         self.held.clear();
         verdicts
     }
@@ -114,6 +135,10 @@ impl<O: ?Sized, C: Checker<O>> Checker<O> for Metered<'_, C> {
 
     fn bytes_sent(&self) -> &[u64] {
         &self.bytes
+    }
+
+    fn comm_nanos(&self) -> &[u64] {
+        &self.nanos
     }
 }
 
