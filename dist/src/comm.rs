@@ -196,8 +196,17 @@ pub fn exchange_known_into<T: Pod>(
     received: &mut Vec<T>,
 ) {
     // Every element is overwritten: keep the old ones rather than zero
-    // them (a memset of the whole buffer every round).
-    received.resize(recv_counts.iter().sum(), T::zeroed());
+    // them (a memset of the whole buffer every round). A buffer that must
+    // grow is made afresh, its pages mapped in one call rather than
+    // faulted in one by one by a memset (kernel 1's arcs).
+    let len = recv_counts.iter().sum();
+    if len > received.capacity() {
+        *received = Vec::new();
+        *received = bytemuck::zeroed_vec(len);
+        let page = 4096;
+        par::huge::advise_inside(&mut received[..], page, par::huge::Advice::PopulateWrite);
+    }
+    received.resize(len, T::zeroed());
     in_bytes::<T, _>([send_counts, recv_counts], |[send_bytes, recv_bytes]| {
         comm.exchange_bytes(
             bytemuck::cast_slice(send),

@@ -718,5 +718,6 @@ impl Word for u64 {
 
 mod offsets;
 pub(crate) mod pages;
+pub use pages::prefault;
 #[cfg(test)]
 mod tests;

@@ -49,7 +49,7 @@ pub use bfs_seq::SeqBfs;
 pub use bins::{Bins, EXACT_BUCKETS, bucket_of};
 pub use bitmap::{Bitmap, BitmapView};
 
-pub use csr::{Csr, Offsets};
+pub use csr::{Csr, Offsets, prefault};
 pub use error::Error;
 pub use frontier::{Frontier, LocalBuffer};
 pub use generator::Vertex;

@@ -23,7 +23,10 @@
 //!
 //! Cost: O(arcs + keys); the arcs read twice and `key` taken twice an
 //! arc; the staging array, `4 + size_of::<I>()` bytes an arc (8 for
-//! `u32` ids), lives while the sort runs.
+//! `u32` ids), lives while the sort runs. The staging array and the
+//! result are fresh and mapped before they are written
+//! ([`kernels::prefault`]): a trap a page cost about a tenth of the grid's
+//! kernel 1 (`docs/history-kernels.md`).
 
 use crate::Id;
 use par::Backend;
@@ -53,7 +56,10 @@ pub(super) fn sort_by<I: Id>(
     for b in 0..buckets {
         starts[b + 1] += starts[b];
     }
-    let mut staged = vec![(0u32, I::default()); arcs.len()];
+    // Fresh arrays mapped in one call a piece, not a trap a page (the
+    // 1-D build's `kernels::prefault`).
+    let mut staged: Vec<(u32, I)> = bytemuck::zeroed_vec(arcs.len());
+    kernels::prefault(backend, &mut staged);
     let mut fill = starts.clone();
     for &arc in arcs {
         let k = key(arc);
@@ -67,7 +73,8 @@ pub(super) fn sort_by<I: Id>(
     drop(fill);
     // 2. sort, each bucket into its own slices of the result.
     let mut offsets = vec![0u64; keys + 1];
-    let mut entries = vec![I::default(); arcs.len()];
+    let mut entries: Vec<I> = bytemuck::zeroed_vec(arcs.len());
+    kernels::prefault(backend, &mut entries);
     let mut tasks = Vec::with_capacity(buckets);
     let (mut rest, mut ends) = (&mut entries[..], &mut offsets[1..]);
     for b in 0..buckets {

@@ -1,4 +1,5 @@
-//! Kernel 1's fresh `targets` mapped before the scatter writes it.
+//! Kernel 1's fresh `targets` mapped before the scatter writes it (and,
+//! through [`prefault`], the 2-D grid's sorted arcs in `dist`).
 //!
 //! A big fresh array comes from the kernel unmapped: the first write to each
 //! 4 KiB page traps, and the kernel finds a page, zeroes it (leaving its
@@ -26,7 +27,7 @@ const PAGE: usize = 4096;
 
 /// Maps the pages of `slice` for writing, in parallel pieces on `backend`,
 /// if it is at least `MIN_BYTES` (2 MiB) long. Changes no byte of it.
-pub(crate) fn prefault<T: Send>(backend: Backend, slice: &mut [T]) {
+pub fn prefault<T: Send>(backend: Backend, slice: &mut [T]) {
     if size_of_val(slice) < MIN_BYTES {
         return;
     }
