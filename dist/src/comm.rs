@@ -195,18 +195,7 @@ pub fn exchange_known_into<T: Pod>(
     recv_counts: &[usize],
     received: &mut Vec<T>,
 ) {
-    // Every element is overwritten: keep the old ones rather than zero
-    // them (a memset of the whole buffer every round). A buffer that must
-    // grow is made afresh, its pages mapped in one call rather than
-    // faulted in one by one by a memset (kernel 1's arcs).
-    let len = recv_counts.iter().sum();
-    if len > received.capacity() {
-        *received = Vec::new();
-        *received = bytemuck::zeroed_vec(len);
-        let page = 4096;
-        par::huge::advise_inside(&mut received[..], page, par::huge::Advice::PopulateWrite);
-    }
-    received.resize(len, T::zeroed());
+    resize_for_overwrite(received, recv_counts.iter().sum());
     in_bytes::<T, _>([send_counts, recv_counts], |[send_bytes, recv_bytes]| {
         comm.exchange_bytes(
             bytemuck::cast_slice(send),
@@ -215,6 +204,22 @@ pub fn exchange_known_into<T: Pod>(
             recv_bytes,
         );
     });
+}
+
+/// Sets `buf`'s length to `len` for a caller that overwrites every
+/// element: the old ones are kept where they fit (no memset of the whole
+/// buffer every round), and a buffer that must grow is made afresh, its
+/// pages mapped in one call (`MADV_POPULATE_WRITE`) instead of faulted in
+/// one by one by a fill (kernel 1's one round of arcs at SCALE 20 is a
+/// hundred MiB).
+pub(crate) fn resize_for_overwrite<T: bytemuck::Zeroable + Clone>(buf: &mut Vec<T>, len: usize) {
+    if len > buf.capacity() {
+        *buf = Vec::new();
+        *buf = bytemuck::zeroed_vec(len);
+        let page = 4096;
+        par::huge::advise_inside(&mut buf[..], page, par::huge::Advice::PopulateWrite);
+    }
+    buf.resize(len, T::zeroed());
 }
 
 thread_local! {

@@ -4,6 +4,8 @@
 //! items into its own slice of each destination's run (pieces in order),
 //! so the outgoing buffer is the same for any thread count.
 
+use crate::comm::resize_for_overwrite;
+use bytemuck::Zeroable;
 use par::Backend;
 
 /// Items for every rank, grouped by destination: `items[..counts[0]]` go
@@ -62,7 +64,7 @@ impl<T: Copy + Default> Sends<T> {
 /// The items `emit` makes from each of `inputs`, grouped by destination.
 /// Two passes over `inputs` (count, then fill; `emit` is called in both),
 /// parallel on the current pool; `O(inputs + ranks * workers)`.
-pub fn route<I: Sync, T: Copy + Default + Send + Sync>(
+pub fn route<I: Sync, T: Zeroable + Copy + Default + Send + Sync>(
     inputs: &[I],
     ranks: usize,
     emit: impl Fn(&I) -> Sends<T> + Sync,
@@ -78,7 +80,7 @@ pub fn route<I: Sync, T: Copy + Default + Send + Sync>(
 /// [`route`] into `out`, reusing its memory (for rounds: a fresh buffer
 /// per round costs a page fault per 4 KiB,
 /// docs/history-kernels.md#dist-route).
-pub fn route_into<I: Sync, T: Copy + Default + Send + Sync>(
+pub fn route_into<I: Sync, T: Zeroable + Copy + Default + Send + Sync>(
     inputs: &[I],
     ranks: usize,
     out: &mut Outbox<T>,
@@ -90,7 +92,7 @@ pub fn route_into<I: Sync, T: Copy + Default + Send + Sync>(
 /// [`route_into`] with each input's index in `inputs` passed to `emit`
 /// beside it, for what lies in a slice parallel to the inputs (kernel 1's
 /// weights).
-pub fn route_indexed_into<I: Sync, T: Copy + Default + Send + Sync>(
+pub fn route_indexed_into<I: Sync, T: Zeroable + Copy + Default + Send + Sync>(
     inputs: &[I],
     ranks: usize,
     out: &mut Outbox<T>,
@@ -100,7 +102,7 @@ pub fn route_indexed_into<I: Sync, T: Copy + Default + Send + Sync>(
 }
 
 /// [`route_indexed_into`] with its two passes on `backend`.
-pub fn route_indexed_on<I: Sync, T: Copy + Default + Send + Sync>(
+pub fn route_indexed_on<I: Sync, T: Zeroable + Copy + Default + Send + Sync>(
     backend: Backend,
     inputs: &[I],
     ranks: usize,
@@ -122,9 +124,8 @@ pub fn route_indexed_on<I: Sync, T: Copy + Default + Send + Sync>(
     out.counts
         .extend((0..ranks).map(|r| per_piece.iter().map(|c| c[r]).sum::<usize>()));
     let items = &mut out.items;
-    // Every element is overwritten: keep the old ones rather than reset
-    // them.
-    items.resize(out.counts.iter().sum(), T::default());
+    // Every element is overwritten.
+    resize_for_overwrite(items, out.counts.iter().sum());
     // Each piece's slice of each destination's run.
     let mut slices: Vec<Vec<&mut [T]>> = per_piece
         .iter()
