@@ -239,9 +239,12 @@ def compute(run):
     their slowest rank spent inside collectives (the JSON's
     mpi.search_comm_seconds and validate_comm_seconds: per search, the
     least over the ranks), since project() adds the communication at its
-    own B and alpha; a report without them gives the whole times."""
+    own B and alpha; a report without them gives the whole times, one
+    without validation NaN for the validation."""
     mpi, searches = run["mpi"], run["searches"]
     def less(times, waits):
+        if None in times:  # a run without validation
+            return math.nan
         waits = waits or [0.0] * len(times)
         return sum(t - w for t, w in zip(times, waits)) / len(times)
     search = less([s["time"] for s in searches], mpi.get("search_comm_seconds"))
