@@ -342,14 +342,19 @@ impl<'c, I: Id> GridBfs<'c, I> {
                     *word |= bit;
                     parents[local] = v;
                     claims[local] = level;
-                    // Only a top-down level's arcs steer the next level
-                    // (back top-down, `scout` restarts at 1).
-                    if !bottom_up {
-                        next_arcs += graph.degree(local);
-                    }
                     next_frontier += 1;
                 }
             });
+            // Only a top-down level's arcs steer the next level (back
+            // top-down, `scout` restarts at 1): its finds' degrees, read
+            // in id order rather than as the proposals come.
+            if !bottom_up {
+                let news = self.reached.iter().zip(&self.prior);
+                let found = news.map(|(&now, &before)| now & !before);
+                for (w, bits) in found.enumerate().filter(|&(_, bits)| bits != 0) {
+                    next_arcs += ones(&[bits]).map(|b| graph.degree(w * 64 + b)).sum::<u64>();
+                }
+            }
             let level_frontier = std::mem::replace(&mut local_frontier, next_frontier);
             let [found, found_arcs] = all_reduce(comm, [next_frontier, next_arcs], Reduce::Sum);
             self.levels.push(GridLevel {

@@ -556,3 +556,68 @@ fn grid_hubs_lists_are_each_hubs_neighbours_at_their_owners() {
         });
     }
 }
+
+/// Guards the grid's counts for Beamer's rule (a top-down level's found
+/// arcs, summed from the owners' degrees after the fold): on the same
+/// graph, roots and P, every level goes the way the 1-D engine's does,
+/// for values of `alpha` close enough together that a count off by a
+/// factor of two moves some switch.
+#[test]
+fn grid_levels_take_the_1d_engines_directions() {
+    for alpha in [1, 2, 3, 4, 6, 8, 11, 16, 23, 32, 45, 64, 90, 128, 256] {
+        let params = kernels::DoParams {
+            alpha,
+            ..crate::DEFAULT_PARAMS
+        };
+        grid_levels_take_the_1d_directions_with(params);
+    }
+}
+
+fn grid_levels_take_the_1d_directions_with(params: kernels::DoParams) {
+    use crate::{DistBfs, LocalGraph, Partition};
+    use generator::EdgeGenerator;
+    use std::sync::Arc;
+    let list = generator::Kronecker::new(11, 16, 5).unwrap().generate();
+    let n = list.num_vertices() as u64;
+    let roots = [0u64, 7, 300, 1021];
+    for p in [1, 2, 4] {
+        let runs = ThreadRanks::run(p, |comm| {
+            let m = list.len();
+            let share = &list.edges()[m * comm.rank() / p..m * (comm.rank() + 1) / p];
+            let rows = Arc::new(LocalGraph::<u32>::build(comm, Partition::new(n, p), share));
+            let cell = Arc::new(GridGraph::<u32>::build(comm, Grid::new(n, p), share));
+            let mut one_d = DistBfs::new(comm, rows, params);
+            let mut grid = GridBfs::new(comm, cell, Direction::Optimizing(params));
+            (roots.iter())
+                .map(|&root| {
+                    one_d.reset();
+                    let want = one_d.search(root);
+                    let got = grid.search(root);
+                    let ways = |bottom_up: Vec<bool>| (bottom_up, want);
+                    let one_d_ways = one_d
+                        .steps()
+                        .iter()
+                        .map(|s| s.direction == kernels::Direction::BottomUp);
+                    assert_eq!((got.reached, got.depth), (want.reached, want.depth));
+                    (
+                        ways(one_d_ways.collect()),
+                        grid.levels()
+                            .iter()
+                            .map(|l| l.bottom_up)
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        });
+        for (rank, run) in runs.iter().enumerate() {
+            for (k, ((one_d, _), grid)) in run.iter().enumerate() {
+                let root = roots[k];
+                assert_eq!(
+                    grid, one_d,
+                    "alpha {} P {p} rank {rank} root {root}",
+                    params.alpha
+                );
+            }
+        }
+    }
+}
