@@ -593,24 +593,19 @@ fn grid_levels_take_the_1d_directions_with(params: kernels::DoParams) {
                     one_d.reset();
                     let want = one_d.search(root);
                     let got = grid.search(root);
-                    let ways = |bottom_up: Vec<bool>| (bottom_up, want);
-                    let one_d_ways = one_d
-                        .steps()
-                        .iter()
-                        .map(|s| s.direction == kernels::Direction::BottomUp);
                     assert_eq!((got.reached, got.depth), (want.reached, want.depth));
+                    let steps = one_d.steps().iter();
+                    let one_d_ways = steps.map(|s| s.direction == kernels::Direction::BottomUp);
+                    let grid_ways = grid.levels().iter().map(|l| l.bottom_up);
                     (
-                        ways(one_d_ways.collect()),
-                        grid.levels()
-                            .iter()
-                            .map(|l| l.bottom_up)
-                            .collect::<Vec<_>>(),
+                        one_d_ways.collect::<Vec<_>>(),
+                        grid_ways.collect::<Vec<_>>(),
                     )
                 })
                 .collect::<Vec<_>>()
         });
         for (rank, run) in runs.iter().enumerate() {
-            for (k, ((one_d, _), grid)) in run.iter().enumerate() {
+            for (k, (one_d, grid)) in run.iter().enumerate() {
                 let root = roots[k];
                 assert_eq!(
                     grid, one_d,
