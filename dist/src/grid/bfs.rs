@@ -27,10 +27,11 @@
 //! depth, may not); bottom-up over runs of segment words, each worker
 //! with its own proposals (each vertex proposed once in its row, so their
 //! order changes no parent).
-//! The frontier is `reached & !prior` (`prior`, the reached bits before
-//! the last level's fold): a bottom-up level expands those bits as they
-//! are, a top-down level lists them as ids; so a level's fold sets bits
-//! and no list of the next frontier is made. The frontier, the fold's
+//! The frontier is a bitmap, `front`, which a level's fold clears and
+//! sets afresh with the vertices it reaches: a bottom-up level expands
+//! those bits as they are, a top-down level lists them as ids (and sums
+//! their degrees for the next level's direction); so no list of the next
+//! frontier is made. The frontier, the fold's
 //! runs and the bitmaps are buffers of the `GridBfs`, kept across levels
 //! and searches.
 //!
@@ -130,11 +131,9 @@ pub struct GridBfs<'c, I: Id> {
     /// A bit per owned vertex, set once it has a parent (the owner's
     /// test at the fold, and the bottom-up row step's first `done`).
     reached: Vec<u64>,
-    /// `reached` as the last level found it: the frontier is `reached &
-    /// !prior`.
-    prior: Vec<u64>,
-    /// This rank's part of the frontier, as bits (made each level; a
-    /// top-down level lists them as ids).
+    /// This rank's part of the frontier, as bits: the vertices the last
+    /// fold reached (the root at the start; a top-down level lists them as
+    /// ids).
     front: Vec<u64>,
     proposed: Vec<AtomicU64>,
     levels: Vec<GridLevel>,
@@ -173,7 +172,6 @@ impl<'c, I: Id> GridBfs<'c, I> {
             parents: vec![NO_PARENT; owned],
             claims: vec![NO_LEVEL; owned],
             reached: vec![0; owned.div_ceil(64)],
-            prior: vec![0; owned.div_ceil(64)],
             front: vec![0; owned.div_ceil(64)],
             proposed: (0..grid.row_len().div_ceil(64))
                 .map(|_| AtomicU64::new(0))
@@ -190,12 +188,12 @@ impl<'c, I: Id> GridBfs<'c, I> {
     }
 
     /// Bytes of the per-search arrays of a rank of `grid`: the owned
-    /// vertices' parents, claimed levels and three bitmaps (reached,
-    /// prior, frontier) and the row block's proposal bits; a level's
+    /// vertices' parents, claimed levels and two bitmaps (reached,
+    /// frontier) and the row block's proposal bits; a level's
     /// messages and bitmaps come on top.
     pub fn bytes_for(grid: &Grid) -> u64 {
         9 * grid.piece() as u64
-            + 3 * grid.piece().div_ceil(64) as u64 * 8
+            + 2 * grid.piece().div_ceil(64) as u64 * 8
             + grid.row_len().div_ceil(64) as u64 * 8
     }
 
@@ -264,7 +262,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
         self.parents.fill(NO_PARENT);
         self.claims.fill(NO_LEVEL);
         self.reached.fill(0);
-        self.prior.fill(0);
+        self.front.fill(0);
         self.proposed.iter().for_each(|w| w.store(0, Relaxed));
         self.levels.clear();
         let (column, row) = self.groups.take().expect("no search runs");
@@ -274,6 +272,7 @@ impl<'c, I: Id> GridBfs<'c, I> {
             self.parents[part.local(root)] = root;
             self.claims[part.local(root)] = 0;
             self.reached[part.local(root) / 64] |= 1 << (part.local(root) % 64);
+            self.front[part.local(root) / 64] |= 1 << (part.local(root) % 64);
             root_degree = self.graph.degree(part.local(root));
             local_frontier = 1;
         }
@@ -292,10 +291,6 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 bottom_up = true;
             }
             self.fold.clear();
-            let news = self.reached.iter().zip(&self.prior);
-            for (front, (&now, &prior)) in self.front.iter_mut().zip(news) {
-                *front = now & !prior;
-            }
             let hubs = if bottom_up {
                 let at = Place {
                     backend: self.backend,
@@ -326,10 +321,11 @@ impl<'c, I: Id> GridBfs<'c, I> {
                 )
             };
             let proposals_out = self.fold.proposals_out();
-            // Fold: owners keep the first proposal for each unreached u.
-            self.prior.copy_from_slice(&self.reached);
-            let (mut next_arcs, mut next_frontier) = (0u64, 0u64);
-            let (parents, graph) = (&mut self.parents, &*self.graph);
+            // Fold: owners keep the first proposal for each unreached u,
+            // and the next frontier is what it reaches.
+            self.front.fill(0);
+            let mut next_frontier = 0u64;
+            let (parents, graph, front) = (&mut self.parents, &*self.graph, &mut self.front);
             let (claims, seen, level) = (
                 &mut self.claims,
                 &mut self.reached,
@@ -337,9 +333,10 @@ impl<'c, I: Id> GridBfs<'c, I> {
             );
             let lists = |h| graph.hubs().list(h);
             self.fold.deliver(&row, &grid, lists, |local, v| {
-                let (word, bit) = (&mut seen[local / 64], 1 << (local % 64));
-                if *word & bit == 0 {
-                    *word |= bit;
+                let (word, bit) = (local / 64, 1 << (local % 64));
+                if seen[word] & bit == 0 {
+                    seen[word] |= bit;
+                    front[word] |= bit;
                     parents[local] = v;
                     claims[local] = level;
                     next_frontier += 1;
@@ -348,13 +345,10 @@ impl<'c, I: Id> GridBfs<'c, I> {
             // Only a top-down level's arcs steer the next level (back
             // top-down, `scout` restarts at 1): its finds' degrees, read
             // in id order rather than as the proposals come.
-            if !bottom_up {
-                let news = self.reached.iter().zip(&self.prior);
-                let found = news.map(|(&now, &before)| now & !before);
-                for (w, bits) in found.enumerate().filter(|&(_, bits)| bits != 0) {
-                    next_arcs += ones(&[bits]).map(|b| graph.degree(w * 64 + b)).sum::<u64>();
-                }
-            }
+            let next_arcs = match bottom_up {
+                false => ones(&self.front).map(|l| graph.degree(l)).sum::<u64>(),
+                true => 0,
+            };
             let level_frontier = std::mem::replace(&mut local_frontier, next_frontier);
             let [found, found_arcs] = all_reduce(comm, [next_frontier, next_arcs], Reduce::Sum);
             self.levels.push(GridLevel {
