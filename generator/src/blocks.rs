@@ -35,6 +35,16 @@ pub trait EdgeGenerator: Sync {
     /// larger graphs need [`fill_block_wide`](EdgeGenerator::fill_block_wide).
     fn fill_block(&self, block: usize, out: &mut [Edge]);
 
+    /// [`fill_block`](EdgeGenerator::fill_block) of the consecutive blocks
+    /// from `first_block` on that `out` holds (whole blocks, the last
+    /// perhaps the list's short one): what a worker's task fills. A
+    /// generator that fills several blocks faster together overrides it.
+    fn fill_blocks(&self, first_block: usize, out: &mut [Edge]) {
+        for (i, block) in out.chunks_mut(EDGES_PER_BLOCK).enumerate() {
+            self.fill_block(first_block + i, block);
+        }
+    }
+
     /// [`fill_block`](EdgeGenerator::fill_block) with 64-bit ends, at any
     /// scale: the same tuples, widened.
     fn fill_block_wide(&self, block: usize, out: &mut [WideEdge]);
@@ -91,8 +101,8 @@ pub trait EdgeGenerator: Sync {
             packed_records(&mut words, m),
             0,
             block_done,
-            |block, out| {
-                PackedEdge::fill(self, block, out);
+            |first_block, out| {
+                PackedEdge::fill(self, first_block, out);
             },
         );
         EdgeList::from_packed(n, words, m)
@@ -123,8 +133,8 @@ pub fn generate_blocks<T: Tuple, G: EdgeGenerator + ?Sized>(
         generator.scale()
     );
     let mut edges: Vec<T> = bytemuck::zeroed_vec(tuples_of(generator, &blocks));
-    fill_in_parallel(&mut edges, blocks.start, block_done, |block, out| {
-        T::fill(generator, block, out);
+    fill_in_parallel(&mut edges, blocks.start, block_done, |first_block, out| {
+        T::fill(generator, first_block, out);
     });
     edges
 }
@@ -144,9 +154,16 @@ pub fn generate_weights<G: EdgeGenerator + ?Sized>(
     block_done: &(dyn Fn() + Sync),
 ) -> Vec<f32> {
     let mut weights: Vec<f32> = bytemuck::zeroed_vec(tuples_of(generator, &blocks));
-    fill_in_parallel(&mut weights, blocks.start, block_done, |block, out| {
-        generator.fill_weights(block, out);
-    });
+    fill_in_parallel(
+        &mut weights,
+        blocks.start,
+        block_done,
+        |first_block, out| {
+            for (i, block) in out.chunks_mut(EDGES_PER_BLOCK).enumerate() {
+                generator.fill_weights(first_block + i, block);
+            }
+        },
+    );
     weights
 }
 
@@ -158,19 +175,27 @@ fn tuples_of<G: EdgeGenerator + ?Sized>(generator: &G, blocks: &Range<usize>) ->
     end.saturating_sub(first)
 }
 
-/// Fills `out`, the items of the blocks from `first_block` on, one block
-/// per task on the current pool, calling `block_done` after each.
+/// Blocks a task fills: four, so that a generator filling four at once
+/// ([`EdgeGenerator::fill_blocks`]) gets whole groups.
+const BLOCKS_PER_TASK: usize = 4;
+
+/// Fills `out`, the items of the blocks from `first_block` on,
+/// [`BLOCKS_PER_TASK`] blocks per task on the current pool (`fill` gets the
+/// task's first block and its items), calling `block_done` after each
+/// block.
 fn fill_in_parallel<X: Send>(
     out: &mut [X],
     first_block: usize,
     block_done: &(dyn Fn() + Sync),
     fill: impl Fn(usize, &mut [X]) + Sync,
 ) {
-    out.par_chunks_mut(EDGES_PER_BLOCK)
+    out.par_chunks_mut(BLOCKS_PER_TASK * EDGES_PER_BLOCK)
         .enumerate()
         .for_each(|(i, chunk)| {
-            fill(first_block + i, chunk);
-            block_done();
+            fill(first_block + i * BLOCKS_PER_TASK, chunk);
+            for _ in 0..chunk.len().div_ceil(EDGES_PER_BLOCK) {
+                block_done();
+            }
         });
 }
 

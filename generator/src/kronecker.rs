@@ -122,6 +122,29 @@ impl EdgeGenerator for Kronecker {
         self.fill(block, out);
     }
 
+    /// Four whole blocks at a time in AVX2 where the processor has it
+    /// (`kronecker/lanes.rs`: the same tuples in about half the time), the rest
+    /// block by block.
+    fn fill_blocks(&self, first_block: usize, out: &mut [Edge]) {
+        let mut filled = 0;
+        #[cfg(target_arch = "x86_64")]
+        if lanes::available() {
+            let mut groups = out.chunks_exact_mut(lanes::LANES * EDGES_PER_BLOCK);
+            for (i, group) in groups.by_ref().enumerate() {
+                // SAFETY: `available` found AVX2 on this processor, the one
+                // target feature `fill4` is compiled for.
+                #[allow(unsafe_code)]
+                unsafe {
+                    lanes::fill4(self, first_block + i * lanes::LANES, group)
+                };
+                filled += group.len();
+            }
+        }
+        for (i, block) in out[filled..].chunks_mut(EDGES_PER_BLOCK).enumerate() {
+            self.fill(first_block + filled / EDGES_PER_BLOCK + i, block);
+        }
+    }
+
     fn fill_block_wide(&self, block: usize, out: &mut [WideEdge]) {
         self.fill(block, out);
     }
@@ -223,7 +246,19 @@ const LANE_TOP: u64 = 0x8000_8000_8000_8000;
 /// Multiplying bits at 0, 16, 32, 48 (lanes 0..4) by this puts lane `i` at
 /// bit `51 - i`, and bits at 8, 24, 40, 56 at `59 - i`; every other partial
 /// product lands elsewhere without colliding, so nothing carries into them.
-const GATHER: u64 = (1 << 51) | (1 << 34) | (1 << 17) | 1;
+const GATHER: u64 = {
+    let mut gather = 0;
+    let mut i = 0;
+    while i < GATHER_SHIFTS.len() {
+        gather |= 1 << GATHER_SHIFTS[i];
+        i += 1;
+    }
+    gather
+};
+/// The set bits of [`GATHER`]: the four shifted copies of a word that sum
+/// to its product with it (the AVX2 lanes add them, having no 64-bit
+/// multiply).
+const GATHER_SHIFTS: [u32; 4] = [51, 34, 17, 0];
 
 /// Bit 15 of each 16-bit lane of `low | top` set where the lane is at least
 /// `threshold`. Every threshold exceeds `2^15`, so a lane passes when its top
@@ -250,5 +285,7 @@ fn quadrants4(bits: u64) -> (u64, u64) {
     (gathered & 0xF, (gathered >> 8) & 0xF)
 }
 
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 #[cfg(test)]
 mod tests;

@@ -116,7 +116,7 @@ impl SeedStreams {
 }
 
 /// A generator state: 256 bits as four words, as xoshiro256++ holds them.
-type State = [u64; 4];
+pub(crate) type State = [u64; 4];
 
 /// The state of `bytes`, little-endian words (rand_xoshiro's layout).
 fn words(bytes: &[u8; 32]) -> State {
@@ -229,6 +229,12 @@ impl BlockJumps {
     /// reads) per set bit of `block`.
     /// Panics if `block` is not below the count these jumps were made for.
     pub fn stream(&self, block: usize) -> Stream {
+        Stream(from_state(&self.state(block)))
+    }
+
+    /// The state of block `block`'s stream, as [`stream`](Self::stream)
+    /// starts it: for code that runs several streams side by side.
+    pub(crate) fn state(&self, block: usize) -> State {
         assert!(block < self.count, "block {block} of {}", self.count);
         let mut state = self.base;
         for (k, power) in self.powers.iter().enumerate() {
@@ -236,7 +242,7 @@ impl BlockJumps {
                 state = power.apply(&state);
             }
         }
-        Stream(from_state(&state))
+        state
     }
 }
 

@@ -15,10 +15,10 @@ use crate::random::Stream;
 #[derive(Clone, Debug)]
 pub struct Scrambler {
     /// Half the width, rounded up: the xorshift distance.
-    shift: u32,
-    mask: u64,
+    pub(crate) shift: u32,
+    pub(crate) mask: u64,
     /// `(multiplier, addend)` per round; multipliers are odd.
-    rounds: [(u64, u64); 2],
+    pub(crate) rounds: [(u64, u64); 2],
 }
 
 impl Scrambler {

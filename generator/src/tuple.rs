@@ -5,7 +5,7 @@
 //! any of them ([`NarrowTuple`] for those whose ends are [`Vertex`]es).
 
 use crate::edge_list::mix64;
-use crate::{EdgeGenerator, MAX_VERTICES, Vertex};
+use crate::{EDGES_PER_BLOCK, EdgeGenerator, MAX_VERTICES, Vertex};
 use std::cell::RefCell;
 
 /// One undirected edge tuple `(u, v)`. `u == v` is a self-loop.
@@ -67,10 +67,12 @@ pub trait Tuple:
         u == v
     }
 
-    /// Writes block `block` of `generator` into `out`: the generator's
-    /// [`fill_block`](EdgeGenerator::fill_block) or
-    /// [`fill_block_wide`](EdgeGenerator::fill_block_wide).
-    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]);
+    /// Writes the consecutive blocks of `generator` from `first_block` on
+    /// that `out` holds (whole blocks, the last perhaps the list's short
+    /// one): the generator's [`fill_blocks`](EdgeGenerator::fill_blocks),
+    /// or [`fill_block_wide`](EdgeGenerator::fill_block_wide) block by
+    /// block.
+    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, first_block: usize, out: &mut [Self]);
 
     /// What the checksum mixes for this tuple: `u << 32 | v` for ids below
     /// `2^32`, so a wide list's checksum equals the narrow list's.
@@ -99,8 +101,8 @@ impl Tuple for Edge {
         (self.u.into(), self.v.into())
     }
 
-    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]) {
-        generator.fill_block(block, out);
+    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, first_block: usize, out: &mut [Self]) {
+        generator.fill_blocks(first_block, out);
     }
 }
 
@@ -117,8 +119,10 @@ impl Tuple for WideEdge {
         (self.u, self.v)
     }
 
-    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]) {
-        generator.fill_block_wide(block, out);
+    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, first_block: usize, out: &mut [Self]) {
+        for (i, block) in out.chunks_mut(EDGES_PER_BLOCK).enumerate() {
+            generator.fill_block_wide(first_block + i, block);
+        }
     }
 }
 
@@ -193,8 +197,8 @@ impl NarrowTuple for PackedEdge {
 }
 
 thread_local! {
-    /// A worker's block of [`Edge`]s, filled and then packed: one
-    /// allocation a thread instead of one a block.
+    /// A worker's blocks of [`Edge`]s, filled and then packed: one
+    /// allocation a thread instead of one a task.
     static UNPACKED: RefCell<Vec<Edge>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -214,11 +218,11 @@ impl Tuple for PackedEdge {
     }
 
     /// The generator's [`Edge`]s, packed.
-    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, block: usize, out: &mut [Self]) {
+    fn fill<G: EdgeGenerator + ?Sized>(generator: &G, first_block: usize, out: &mut [Self]) {
         UNPACKED.with_borrow_mut(|edges| {
             edges.clear();
             edges.resize(out.len(), Edge::default());
-            generator.fill_block(block, edges);
+            generator.fill_blocks(first_block, edges);
             for (packed, e) in out.iter_mut().zip(edges.iter()) {
                 *packed = PackedEdge::from_ends(e.u.into(), e.v.into());
             }

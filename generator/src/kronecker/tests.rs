@@ -202,3 +202,43 @@ fn named_vertices_are_the_expected_count() {
         assert!(expected < 0.95 * n, "not every vertex is named");
     }
 }
+
+#[test]
+fn fill_blocks_is_the_block_by_block_fill() {
+    // The four-block AVX2 lanes and the scalar fill must make the same
+    // tuples at every SCALE an `Edge` holds, from a group that starts at
+    // an odd block, with whole groups and a scalar tail.
+    #[cfg(target_arch = "x86_64")]
+    assert!(
+        lanes::available(),
+        "this test checks the AVX2 lanes: the processor has none"
+    );
+    for scale in 1..=MAX_SCALE {
+        let wanted = (9 * EDGES_PER_BLOCK as u64).div_ceil(1 << scale);
+        let g = Kronecker::new(scale, wanted.clamp(1, MAX_EDGEFACTOR), 11).unwrap();
+        let blocks = g.num_blocks().min(10);
+        assert!(blocks >= 8, "scale {scale}: {blocks} blocks");
+        let len = (blocks - 1) * EDGES_PER_BLOCK;
+        let mut together = vec![Edge::default(); len];
+        g.fill_blocks(1, &mut together);
+        let mut alone = vec![Edge::default(); len];
+        for (i, block) in alone.chunks_mut(EDGES_PER_BLOCK).enumerate() {
+            g.fill_block(1 + i, block);
+        }
+        assert!(together == alone, "scale {scale}");
+    }
+}
+
+#[test]
+fn a_short_last_block_after_whole_groups_is_filled_alike() {
+    // 160,000 tuples: nine whole blocks and a short tenth; the tasks take
+    // blocks 0-3 and 4-7 in lanes and 8-9 block by block.
+    let g = Kronecker::new(5, 5000, 4).unwrap();
+    assert_eq!(g.num_blocks(), 10);
+    let list = g.generate();
+    let mut alone = vec![Edge::default(); g.num_edges()];
+    for (i, block) in alone.chunks_mut(EDGES_PER_BLOCK).enumerate() {
+        g.fill_block(i, block);
+    }
+    assert!(list.edges() == alone.as_slice());
+}
