@@ -18,15 +18,17 @@
 //! L2) and to prefetch their lines, then to judge them; the cells still
 //! name parents by id.
 //!
-//! Two forms of the same pass: a portable one, and on processors with
+//! Three forms of the same pass: a portable one; on processors with
 //! AVX-512 one in intrinsics whose lane tests become mask registers at
 //! once (the portable form, compiled for AVX-512, built each tuple's masks
-//! from the lanes' bytes with a chain of shuffles). A test holds the two
-//! to the same results.
+//! from the lanes' bytes with a chain of shuffles); and on processors with
+//! AVX2 but not AVX-512 (AMD's Zen 3, for one) one in AVX2 intrinsics, a
+//! line as two halves of eight lanes, where the portable form compiles to
+//! SSE2 only. A test holds them to the same results.
 //!
-//! Why `unsafe`: the AVX-512 form must be compiled for it and called only
-//! where the processor has it (checked at run time), and it reads the
-//! lines through pointers.
+//! Why `unsafe`: the intrinsic forms must be compiled for their features
+//! and called only where the processor has them (checked at run time), and
+//! the AVX-512 form reads the lines through pointers.
 
 use crate::dense::Numbering;
 use crate::order::{BLOCK, Item};
@@ -107,6 +109,9 @@ pub(crate) enum Form {
     /// AVX-512 intrinsics.
     #[cfg(target_arch = "x86_64")]
     Avx512,
+    /// AVX2 intrinsics.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
 }
 
 impl Form {
@@ -115,6 +120,10 @@ impl Form {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx512f") {
             return Form::Avx512;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Form::Avx2;
         }
         Form::Portable
     }
@@ -213,6 +222,15 @@ fn judge_run<const DENSE: bool>(
             #[allow(unsafe_code)]
             unsafe {
                 judge_words_avx512::<DENSE>(ends, words, at, judged);
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Form::Avx2 => {
+            assert!(std::arch::is_x86_feature_detected!("avx2"));
+            // SAFETY: the processor has AVX2 (asserted just above).
+            #[allow(unsafe_code)]
+            unsafe {
+                judge_words_avx2::<DENSE>(ends, words, at, judged);
             }
         }
     }
@@ -341,6 +359,76 @@ unsafe fn judge_words_avx512<const DENSE: bool>(
     judged.bad |= bad;
 }
 
+/// The same pass as [`judge_words`], in AVX2 intrinsics: each line as two
+/// halves of eight lanes; AVX2 has no unsigned compare, so check 4's
+/// `gap > 2` is `max(gap, 3) == gap`, and no mask registers, so nedge adds
+/// one less the unreached compare's all-ones and the tree-edge lanes come
+/// out by `movemask`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn judge_words_avx2<const DENSE: bool>(
+    ends: &Ends<'_>,
+    words: &[u32],
+    at: &[u32],
+    judged: &mut Judged,
+) {
+    use std::arch::x86_64::{
+        __m256i, _mm_cvtsi32_si128, _mm256_add_epi32, _mm256_and_si256, _mm256_castsi256_ps,
+        _mm256_cmpeq_epi32, _mm256_max_epu32, _mm256_movemask_ps, _mm256_or_si256,
+        _mm256_set1_epi32, _mm256_setzero_si256, _mm256_srl_epi32, _mm256_sub_epi32,
+    };
+    /// The lanes of a half whose compare is all ones, as bits.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn lanes_set(compare: __m256i) -> u16 {
+        // Eight sign bits.
+        #[allow(clippy::cast_possible_truncation)]
+        let bits = _mm256_movemask_ps(_mm256_castsi256_ps(compare)) as u16;
+        bits
+    }
+    let layout = ends.layout;
+    let shift = _mm_cvtsi32_si128(layout.shift.cast_signed());
+    let print = _mm256_set1_epi32(layout.print().cast_signed());
+    let unreached = _mm256_set1_epi32(layout.unreached_level().cast_signed());
+    let (one, three) = (_mm256_set1_epi32(1), _mm256_set1_epi32(3));
+    let mut nedge: [__m256i; 2] = bytemuck::cast(judged.nedge);
+    let mut bad = [_mm256_setzero_si256(); 2];
+    for (i, &w) in words.iter().enumerate() {
+        // By id a word is its own offsets, and its lines are asked for
+        // here; dense, the caller numbered and asked for them.
+        let d = if DENSE { at[i] } else { w };
+        if !DENSE && let Some(&ahead) = words.get(i + AHEAD) {
+            prefetch(line(ends.low, ahead & 0xffff));
+            prefetch(line(ends.high, ahead >> 16));
+        }
+        let (a, b) = (d & 0xffff, d >> 16);
+        let xs: [__m256i; 2] = bytemuck::cast(line(ends.low, a).0);
+        let ys: [__m256i; 2] = bytemuck::cast(line(ends.high, b).0);
+        let id_a = _mm256_set1_epi32((ends.low_base | w & 0xffff).cast_signed());
+        let id_b = _mm256_set1_epi32((ends.high_base | w >> 16).cast_signed());
+        let (mut b_child, mut a_child) = (0u16, 0u16);
+        for h in 0..2 {
+            let (x, y) = (xs[h], ys[h]);
+            let (level_a, level_b) = (_mm256_srl_epi32(x, shift), _mm256_srl_epi32(y, shift));
+            let gap = _mm256_add_epi32(_mm256_sub_epi32(level_a, level_b), one);
+            let far = _mm256_cmpeq_epi32(_mm256_max_epu32(gap, three), gap);
+            bad[h] = _mm256_or_si256(bad[h], far);
+            let counted = _mm256_add_epi32(one, _mm256_cmpeq_epi32(level_a, unreached));
+            nedge[h] = _mm256_add_epi32(nedge[h], counted);
+            let b_next = _mm256_cmpeq_epi32(level_b, _mm256_add_epi32(level_a, one));
+            let b_names_a = _mm256_cmpeq_epi32(_mm256_and_si256(y, print), id_a);
+            b_child |= lanes_set(_mm256_and_si256(b_next, b_names_a)) << (8 * h);
+            let a_next = _mm256_cmpeq_epi32(level_a, _mm256_add_epi32(level_b, one));
+            let a_names_b = _mm256_cmpeq_epi32(_mm256_and_si256(x, print), id_b);
+            a_child |= lanes_set(_mm256_and_si256(a_next, a_names_b)) << (8 * h);
+        }
+        mark(&ends.seen_high[b as usize], b_child);
+        mark(&ends.seen_low[a as usize], a_child);
+    }
+    judged.nedge = bytemuck::cast(nedge);
+    judged.bad |= lanes_set(bad[0]) | lanes_set(bad[1]) << 8;
+}
+
 /// Adds `lanes` to a vertex's marks (this worker's own: a plain load and
 /// store).
 #[inline(always)]
@@ -358,15 +446,33 @@ fn line(tiles: &[Tile; BLOCK / TILE], index: u32) -> &Line {
 mod tests {
     use super::*;
 
-    /// Guards the AVX-512 form: on random lines of two blocks (levels
-    /// that pass, fail and are unreached; parents that often are the
-    /// other end) it gives the portable form's nedge, failed lanes and
-    /// marks, for the narrow and a wider layout.
+    /// Guards the AVX-512 form: it judges as the portable form.
     #[cfg(target_arch = "x86_64")]
     #[test]
     #[cfg_attr(not(avx512_tests), ignore = "needs AVX-512F: this processor lacks it")]
     fn the_avx512_pass_judges_as_the_portable_pass() {
         crate::assert_avx512(Form::best() == Form::Avx512);
+        judged_as_the_portable_pass(Form::Avx512);
+    }
+
+    /// Guards the AVX2 form, which every x86-64 processor these runs meet
+    /// has (and which processors without AVX-512 take).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_pass_judges_as_the_portable_pass() {
+        assert!(
+            std::arch::is_x86_feature_detected!("avx2"),
+            "needs AVX2: this processor lacks it"
+        );
+        judged_as_the_portable_pass(Form::Avx2);
+    }
+
+    /// On random lines of two blocks (levels that pass, fail and are
+    /// unreached; parents that often are the other end) `form` gives the
+    /// portable form's nedge, failed lanes and marks, for the narrow and a
+    /// wider layout, by id and dense.
+    #[cfg(target_arch = "x86_64")]
+    fn judged_as_the_portable_pass(form: Form) {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move |bound: u32| {
             x ^= x << 13;
@@ -404,42 +510,55 @@ mod tests {
                 }
             }
             // Tree edges: the higher end of some tuples one level below
-            // the lower, naming it as parent.
-            for &w in &words[..3000] {
+            // the lower, naming it as parent; then the lower end of others
+            // below the higher.
+            for (i, &w) in words[..6000].iter().enumerate() {
                 let (a, b) = (
                     low_base + (w & 0xffff) as usize,
                     high_base + (w >> 16) as usize,
                 );
+                let (parent, child) = if i < 3000 { (a, b) } else { (b, a) };
                 let k = 4 + next(12) as usize;
-                let level_a = tiles[a / TILE].0[a % TILE].0[k] >> shift;
-                if level_a != layout.unreached_level() {
-                    tiles[b / TILE].0[b % TILE].0[k] = (level_a + 1) << shift | a as u32;
+                let level = tiles[parent / TILE].0[parent % TILE].0[k] >> shift;
+                if level != layout.unreached_level() {
+                    tiles[child / TILE].0[child % TILE].0[k] = (level + 1) << shift | parent as u32;
                 }
             }
-            let item = Item {
-                start: 0,
-                end: words.len(),
-                low_base,
-                high_base,
-            };
             let marks =
                 || -> Vec<AtomicU16> { (0..blocks * BLOCK).map(|_| AtomicU16::new(0)).collect() };
             // Both forms, by id and by a numbering in which every vertex
             // has a tuple (dense indices are the ids): the same results.
             let every = Numbering::every(blocks * BLOCK);
             let bits = |s: &[AtomicU16]| s.iter().map(|m| m.load(Relaxed)).collect::<Vec<_>>();
-            let judged = |form: Form, numbering: Option<&Numbering>| {
+            let judged = |form: Form, numbering: Option<&Numbering>, words: &[u32]| {
                 let seen = marks();
-                let got = judge_item(form, &item, &words, &tiles, &seen, layout, numbering);
+                let item = Item {
+                    start: 0,
+                    end: words.len(),
+                    low_base,
+                    high_base,
+                };
+                let got = judge_item(form, &item, words, &tiles, &seen, layout, numbering);
                 (got, bits(&seen))
             };
-            let portable = judged(Form::Portable, None);
-            for (form, numbering) in [
-                (Form::Avx512, None),
+            let forms = [
+                (form, None),
                 (Form::Portable, Some(&every)),
-                (Form::Avx512, Some(&every)),
-            ] {
-                assert_eq!(judged(form, numbering), portable, "shift {shift}, {form:?}");
+                (form, Some(&every)),
+            ];
+            let portable = judged(Form::Portable, None, &words);
+            for (form, numbering) in forms {
+                let got = judged(form, numbering, &words);
+                assert_eq!(got, portable, "shift {shift}, {form:?}");
+            }
+            // Tuple by tuple too, where the failed lanes are not all of
+            // them: each lane's check 4 on its own.
+            for tuple in words[5800..6200].chunks(1) {
+                let portable = judged(Form::Portable, None, tuple);
+                for (form, numbering) in forms {
+                    let got = judged(form, numbering, tuple);
+                    assert_eq!(got, portable, "shift {shift}, {form:?}, {tuple:?}");
+                }
             }
             assert!(portable.0.1 == 0xfff0, "some lanes fail, not all");
             assert!(
