@@ -128,6 +128,14 @@ pub struct MpiReport {
     /// in a run of both kernels (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sssp_validate_bytes: Option<Vec<u64>>,
+    /// Per SSSP search, in key order, the least time a rank spent inside
+    /// collectives, as `search_comm_seconds` for the BFS, in a run with
+    /// kernel 3 (absent otherwise, and in reports written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sssp_search_comm_seconds: Option<Vec<f64>>,
+    /// The same per SSSP validation, in key order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sssp_validate_comm_seconds: Option<Vec<f64>>,
 }
 
 /// Every option of a run that changes a result or a time.
@@ -547,6 +555,7 @@ impl Measured {
             (nanos.as_ref()).map(|n| n.iter().map(|&t| t as f64 * 1e-9).collect())
         };
         let sssp = bytes(SSSP_KERNEL);
+        let sssp_pass = self.passes.iter().find(|p| p.kernel == SSSP_KERNEL);
         Some(MpiReport {
             ranks: ranks.ranks,
             partition: ranks.partition.name().to_string(),
@@ -561,6 +570,8 @@ impl Measured {
             validate_comm_seconds: bfs.and_then(|p| seconds(&p.validate_comm_nanos)),
             sssp_search_bytes: sssp.as_ref().map(|b| b.0.clone()),
             sssp_validate_bytes: sssp.map(|b| b.1),
+            sssp_search_comm_seconds: sssp_pass.and_then(|p| seconds(&p.search_comm_nanos)),
+            sssp_validate_comm_seconds: sssp_pass.and_then(|p| seconds(&p.validate_comm_nanos)),
         })
     }
 }

@@ -117,6 +117,19 @@ fn same_as_one_process_on(plan: &Plan, ranks: &[usize], threads: usize) {
                 let checks = mpi.validate_comm_seconds.as_ref().map(Vec::len);
                 assert_eq!(checks, Some(validations), "P {p}: a wait per validation");
             }
+            if let Some(sssp) = m.passes.iter().find(|p| p.kernel == "sssp") {
+                let waits = mpi.sssp_search_comm_seconds.as_ref().expect("SSSP waits");
+                assert_eq!(waits.len(), plan.keys, "P {p}: a wait per SSSP search");
+                for (wait, search) in waits.iter().zip(&sssp.searches) {
+                    assert!(*wait > 0.0 && *wait <= search.time, "P {p}: {wait} s");
+                }
+                let checks = mpi.sssp_validate_comm_seconds.as_ref().map(Vec::len);
+                assert_eq!(
+                    checks,
+                    Some(validations),
+                    "P {p}: a wait per SSSP validation"
+                );
+            }
             let certified = m.validation_certified();
             assert_eq!(
                 certified, validations as u64,

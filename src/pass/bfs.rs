@@ -209,6 +209,11 @@ impl<'c> Waits<'c> {
         self.nanos.push(self.comm.nanos_in_calls() - before);
         out
     }
+
+    /// Each search's time inside collectives so far, the warm-up's first.
+    pub(crate) fn nanos(&self) -> &[u64] {
+        &self.nanos
+    }
 }
 
 impl<'c, I: Id> Searcher for RankBfs<'c, I> {
@@ -257,7 +262,7 @@ impl<'c, I: Id> Searcher for RankBfs<'c, I> {
     }
 
     fn comm_nanos(&self) -> &[u64] {
-        &self.waits.nanos
+        self.waits.nanos()
     }
 }
 
@@ -335,7 +340,7 @@ impl<'c, I: Id> Searcher for RankGridBfs<'c, I> {
     }
 
     fn comm_nanos(&self) -> &[u64] {
-        &self.waits.nanos
+        self.waits.nanos()
     }
 }
 

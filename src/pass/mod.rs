@@ -215,7 +215,7 @@ impl Pass {
             Pass::Sssp(params) => {
                 let rows = Arc::clone(graph.weighted.as_ref().expect("weighted rows"));
                 let engine = DistSssp::on(backend, comm, rows, params);
-                let mut searcher = SsspSearcher::with_engine(RankSssp::new(engine, keys));
+                let mut searcher = SsspSearcher::with_engine(RankSssp::new(engine, comm, keys));
                 searcher.set_tracing(plan.trace);
                 let weights = share.weights.as_deref().expect("a weighted share");
                 let checker = move || {

@@ -11,6 +11,7 @@
 //! An SSSP search reports depth 0 (a shortest-path tree has no levels the
 //! kernel counts) and its buckets, not levels, when traced.
 
+use super::bfs::Waits;
 use crate::budget;
 use crate::report::{BucketTrace, SearchRecord};
 use crate::searches::{Checker, Searcher};
@@ -36,6 +37,11 @@ pub trait SsspEngine {
     fn set_tracing(&mut self, on: bool);
     /// Bytes each search so far sent between ranks (empty in one process).
     fn bytes_sent(&self) -> &[u64] {
+        &[]
+    }
+    /// Nanoseconds this rank spent inside collectives in each search so
+    /// far (empty in one process).
+    fn comm_nanos(&self) -> &[u64] {
         &[]
     }
 }
@@ -142,6 +148,10 @@ impl<E: SsspEngine> Searcher for SsspSearcher<E> {
     fn bytes_sent(&self) -> &[u64] {
         self.engine.bytes_sent()
     }
+
+    fn comm_nanos(&self) -> &[u64] {
+        self.engine.comm_nanos()
+    }
 }
 
 /// The kernel's name in progress lines: `sssp/B (delta-stepping, delta D)`.
@@ -218,18 +228,21 @@ impl Checker<DeltaStepping> for SsspChecker<'_> {
 }
 
 /// The distributed delta-stepping engine as [`SsspSearcher`] drives it;
-/// records the bytes each search sent (the warm-up's first).
+/// records the bytes each search sent (the warm-up's first) and this
+/// rank's time inside collectives.
 pub(crate) struct RankSssp<'c, I: Id> {
     engine: DistSssp<'c, I>,
     bytes: Vec<u64>,
+    waits: Waits<'c>,
 }
 
 impl<'c, I: Id> RankSssp<'c, I> {
-    /// `engine`, for `keys` searches (and the warm-up).
-    pub(crate) fn new(engine: DistSssp<'c, I>, keys: usize) -> Self {
+    /// `engine`, over `comm`, for `keys` searches (and the warm-up).
+    pub(crate) fn new(engine: DistSssp<'c, I>, comm: &'c dyn Comm, keys: usize) -> Self {
         RankSssp {
             engine,
             bytes: Vec::with_capacity(keys + 1),
+            waits: Waits::new(comm, keys),
         }
     }
 }
@@ -240,7 +253,8 @@ impl<I: Id> SsspEngine for RankSssp<'_, I> {
     }
 
     fn search(&mut self, root: SearchKey) -> SsspStats {
-        let stats = self.engine.search(root.id());
+        let engine = &mut self.engine;
+        let stats = self.waits.count(|| engine.search(root.id()));
         self.bytes.push(self.engine.bytes());
         stats
     }
@@ -259,6 +273,10 @@ impl<I: Id> SsspEngine for RankSssp<'_, I> {
 
     fn bytes_sent(&self) -> &[u64] {
         &self.bytes
+    }
+
+    fn comm_nanos(&self) -> &[u64] {
+        self.waits.nanos()
     }
 }
 
