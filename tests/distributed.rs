@@ -107,27 +107,32 @@ fn same_as_one_process_on(plan: &Plan, ranks: &[usize], threads: usize) {
             assert_eq!(mpi.search_bytes.len(), plan.keys);
             assert_eq!(mpi.validate_bytes.len(), validations);
             // The least time a rank spent inside collectives, per search:
-            // never more than this rank's whole search.
-            if let Some(bfs) = m.passes.iter().find(|p| p.kernel == "bfs") {
-                let waits = mpi.search_comm_seconds.as_ref().expect("BFS waits");
-                assert_eq!(waits.len(), plan.keys, "P {p}: a wait per search");
-                for (wait, search) in waits.iter().zip(&bfs.searches) {
-                    assert!(*wait > 0.0 && *wait <= search.time, "P {p}: {wait} s");
+            // never more than this rank's whole search; one per validation.
+            let waits = [
+                ("bfs", &mpi.search_comm_seconds, &mpi.validate_comm_seconds),
+                (
+                    "sssp",
+                    &mpi.sssp_search_comm_seconds,
+                    &mpi.sssp_validate_comm_seconds,
+                ),
+            ];
+            for (kernel, searched, checked) in waits {
+                let Some(pass) = m.passes.iter().find(|p| p.kernel == kernel) else {
+                    continue;
+                };
+                let waits = searched.as_ref().expect("a kernel's waits");
+                assert_eq!(waits.len(), plan.keys, "P {p} {kernel}: a wait per search");
+                for (wait, search) in waits.iter().zip(&pass.searches) {
+                    assert!(
+                        *wait > 0.0 && *wait <= search.time,
+                        "P {p} {kernel}: {wait} s"
+                    );
                 }
-                let checks = mpi.validate_comm_seconds.as_ref().map(Vec::len);
-                assert_eq!(checks, Some(validations), "P {p}: a wait per validation");
-            }
-            if let Some(sssp) = m.passes.iter().find(|p| p.kernel == "sssp") {
-                let waits = mpi.sssp_search_comm_seconds.as_ref().expect("SSSP waits");
-                assert_eq!(waits.len(), plan.keys, "P {p}: a wait per SSSP search");
-                for (wait, search) in waits.iter().zip(&sssp.searches) {
-                    assert!(*wait > 0.0 && *wait <= search.time, "P {p}: {wait} s");
-                }
-                let checks = mpi.sssp_validate_comm_seconds.as_ref().map(Vec::len);
+                let checks = checked.as_ref().map(Vec::len);
                 assert_eq!(
                     checks,
                     Some(validations),
-                    "P {p}: a wait per SSSP validation"
+                    "P {p} {kernel}: a wait per validation"
                 );
             }
             let certified = m.validation_certified();

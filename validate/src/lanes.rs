@@ -268,15 +268,7 @@ fn judge_words<const DENSE: bool>(ends: &Ends<'_>, words: &[u32], at: &[u32], ju
     let unreached = ends.layout.unreached_level();
     let nedge = &mut judged.nedge;
     let mut bad = [false; LANES];
-    for (i, &w) in words.iter().enumerate() {
-        // By id a word is its own offsets, and its lines are asked for
-        // here; dense, the caller numbered and asked for them.
-        let d = if DENSE { at[i] } else { w };
-        if !DENSE && let Some(&ahead) = words.get(i + AHEAD) {
-            prefetch(line(ends.low, ahead & 0xffff));
-            prefetch(line(ends.high, ahead >> 16));
-        }
-        let (a, b) = (d & 0xffff, d >> 16);
+    each_word::<DENSE>(ends, words, at, |w, a, b| {
         let (cells_a, cells_b) = (line(ends.low, a), line(ends.high, b));
         let (id_a, id_b) = (ends.low_base | w & 0xffff, ends.high_base | w >> 16);
         let (mut b_child, mut a_child) = (0u16, 0u16);
@@ -294,7 +286,7 @@ fn judge_words<const DENSE: bool>(ends: &Ends<'_>, words: &[u32], at: &[u32], ju
         }
         mark(&ends.seen_high[b as usize], b_child);
         mark(&ends.seen_low[a as usize], a_child);
-    }
+    });
     judged.bad |= (0..LANES).fold(0u16, |m, k| m | (u16::from(bad[k]) << k));
 }
 
@@ -330,15 +322,7 @@ unsafe fn judge_words_avx512<const DENSE: bool>(
         // bytes of one `__m512i`.
         unsafe { std::mem::transmute::<Line, __m512i>(*line) }
     };
-    for (i, &w) in words.iter().enumerate() {
-        // By id a word is its own offsets, and its lines are asked for
-        // here; dense, the caller numbered and asked for them.
-        let d = if DENSE { at[i] } else { w };
-        if !DENSE && let Some(&ahead) = words.get(i + AHEAD) {
-            prefetch(line(ends.low, ahead & 0xffff));
-            prefetch(line(ends.high, ahead >> 16));
-        }
-        let (a, b) = (d & 0xffff, d >> 16);
+    each_word::<DENSE>(ends, words, at, |w, a, b| {
         let (x, y) = (vector(line(ends.low, a)), vector(line(ends.high, b)));
         let (level_a, level_b) = (_mm512_srl_epi32(x, shift), _mm512_srl_epi32(y, shift));
         let gap = _mm512_add_epi32(_mm512_sub_epi32(level_a, level_b), one);
@@ -353,7 +337,7 @@ unsafe fn judge_words_avx512<const DENSE: bool>(
         let a_child = _mm512_mask_cmpeq_epi32_mask(a_next, _mm512_and_si512(x, print), id_b);
         mark(&ends.seen_high[b as usize], b_child);
         mark(&ends.seen_low[a as usize], a_child);
-    }
+    });
     // SAFETY: `nedge` is 64 writable bytes; the store is unaligned.
     unsafe { _mm512_storeu_si512(judged.nedge.as_mut_ptr().cast::<__m512i>(), nedge) };
     judged.bad |= bad;
@@ -393,15 +377,7 @@ fn judge_words_avx2<const DENSE: bool>(
     let (one, three) = (_mm256_set1_epi32(1), _mm256_set1_epi32(3));
     let mut nedge: [__m256i; 2] = bytemuck::cast(judged.nedge);
     let mut bad = [_mm256_setzero_si256(); 2];
-    for (i, &w) in words.iter().enumerate() {
-        // By id a word is its own offsets, and its lines are asked for
-        // here; dense, the caller numbered and asked for them.
-        let d = if DENSE { at[i] } else { w };
-        if !DENSE && let Some(&ahead) = words.get(i + AHEAD) {
-            prefetch(line(ends.low, ahead & 0xffff));
-            prefetch(line(ends.high, ahead >> 16));
-        }
-        let (a, b) = (d & 0xffff, d >> 16);
+    each_word::<DENSE>(ends, words, at, |w, a, b| {
         let xs: [__m256i; 2] = bytemuck::cast(line(ends.low, a).0);
         let ys: [__m256i; 2] = bytemuck::cast(line(ends.high, b).0);
         let id_a = _mm256_set1_epi32((ends.low_base | w & 0xffff).cast_signed());
@@ -424,9 +400,30 @@ fn judge_words_avx2<const DENSE: bool>(
         }
         mark(&ends.seen_high[b as usize], b_child);
         mark(&ends.seen_low[a as usize], a_child);
-    }
+    });
     judged.nedge = bytemuck::cast(nedge);
     judged.bad |= lanes_set(bad[0]) | lanes_set(bad[1]) << 8;
+}
+
+/// Walks `words` as every form of the pass does, calling `judge` with
+/// each word and its ends' offsets: by id a word is its own offsets, and
+/// the lines of the word `AHEAD` on are asked for here; with `DENSE` the
+/// offsets are `at`'s, one a word, their lines asked for by the caller.
+#[inline(always)]
+fn each_word<const DENSE: bool>(
+    ends: &Ends<'_>,
+    words: &[u32],
+    at: &[u32],
+    mut judge: impl FnMut(u32, u32, u32),
+) {
+    for (i, &w) in words.iter().enumerate() {
+        let d = if DENSE { at[i] } else { w };
+        if !DENSE && let Some(&ahead) = words.get(i + AHEAD) {
+            prefetch(line(ends.low, ahead & 0xffff));
+            prefetch(line(ends.high, ahead >> 16));
+        }
+        judge(w, d & 0xffff, d >> 16);
+    }
 }
 
 /// Adds `lanes` to a vertex's marks (this worker's own: a plain load and
