@@ -40,9 +40,9 @@ pub trait EdgeGenerator: Sync {
     /// perhaps the list's short one): what a worker's task fills. A
     /// generator that fills several blocks faster together overrides it.
     fn fill_blocks(&self, first_block: usize, out: &mut [Edge]) {
-        for (i, block) in out.chunks_mut(EDGES_PER_BLOCK).enumerate() {
-            self.fill_block(first_block + i, block);
-        }
+        each_block(first_block, out, |block, items| {
+            self.fill_block(block, items)
+        });
     }
 
     /// [`fill_block`](EdgeGenerator::fill_block) with 64-bit ends, at any
@@ -159,9 +159,9 @@ pub fn generate_weights<G: EdgeGenerator + ?Sized>(
         blocks.start,
         block_done,
         |first_block, out| {
-            for (i, block) in out.chunks_mut(EDGES_PER_BLOCK).enumerate() {
-                generator.fill_weights(first_block + i, block);
-            }
+            each_block(first_block, out, |block, items| {
+                generator.fill_weights(block, items)
+            });
         },
     );
     weights
@@ -173,6 +173,18 @@ fn tuples_of<G: EdgeGenerator + ?Sized>(generator: &G, blocks: &Range<usize>) ->
     let first = blocks.start * EDGES_PER_BLOCK;
     let end = (blocks.end * EDGES_PER_BLOCK).min(generator.num_edges());
     end.saturating_sub(first)
+}
+
+/// Calls `fill` with each block of `out` (the items of the consecutive
+/// blocks from `first_block` on, the last perhaps short) and its number.
+pub(crate) fn each_block<X>(
+    first_block: usize,
+    out: &mut [X],
+    mut fill: impl FnMut(usize, &mut [X]),
+) {
+    for (i, items) in out.chunks_mut(EDGES_PER_BLOCK).enumerate() {
+        fill(first_block + i, items);
+    }
 }
 
 /// Blocks a task fills: four, so that a generator filling four at once

@@ -21,6 +21,7 @@
 //! Blocks are generated in parallel with rayon, straight into the output
 //! vector.
 
+use crate::blocks::each_block;
 use crate::random::{BlockJumps, SeedStreams, Stream, unit_f32};
 use crate::{EDGES_PER_BLOCK, Edge, EdgeGenerator, Error, Scrambler, Tuple, WideEdge};
 
@@ -123,8 +124,8 @@ impl EdgeGenerator for Kronecker {
     }
 
     /// Four whole blocks at a time in AVX2 where the processor has it
-    /// (`kronecker/lanes.rs`: the same tuples in about half the time), the rest
-    /// block by block.
+    /// (`kronecker/lanes.rs`: the same tuples in about half the time), the
+    /// rest block by block.
     fn fill_blocks(&self, first_block: usize, out: &mut [Edge]) {
         let mut filled = 0;
         #[cfg(target_arch = "x86_64")]
@@ -140,9 +141,10 @@ impl EdgeGenerator for Kronecker {
                 filled += group.len();
             }
         }
-        for (i, block) in out[filled..].chunks_mut(EDGES_PER_BLOCK).enumerate() {
-            self.fill(first_block + filled / EDGES_PER_BLOCK + i, block);
-        }
+        let first_left = first_block + filled / EDGES_PER_BLOCK;
+        each_block(first_left, &mut out[filled..], |block, items| {
+            self.fill(block, items);
+        });
     }
 
     fn fill_block_wide(&self, block: usize, out: &mut [WideEdge]) {

@@ -4,8 +4,9 @@
 //! SCALE 31), and the [`Tuple`] trait that generators and kernels use for
 //! any of them ([`NarrowTuple`] for those whose ends are [`Vertex`]es).
 
+use crate::blocks::each_block;
 use crate::edge_list::mix64;
-use crate::{EDGES_PER_BLOCK, EdgeGenerator, MAX_VERTICES, Vertex};
+use crate::{EdgeGenerator, MAX_VERTICES, Vertex};
 use std::cell::RefCell;
 
 /// One undirected edge tuple `(u, v)`. `u == v` is a self-loop.
@@ -120,9 +121,9 @@ impl Tuple for WideEdge {
     }
 
     fn fill<G: EdgeGenerator + ?Sized>(generator: &G, first_block: usize, out: &mut [Self]) {
-        for (i, block) in out.chunks_mut(EDGES_PER_BLOCK).enumerate() {
-            generator.fill_block_wide(first_block + i, block);
-        }
+        each_block(first_block, out, |block, items| {
+            generator.fill_block_wide(block, items);
+        });
     }
 }
 
