@@ -130,8 +130,8 @@ impl EdgeGenerator for Kronecker {
         let mut filled = 0;
         #[cfg(target_arch = "x86_64")]
         if lanes::available() {
-            let mut groups = out.chunks_exact_mut(lanes::LANES * EDGES_PER_BLOCK);
-            for (i, group) in groups.by_ref().enumerate() {
+            let groups = out.chunks_exact_mut(lanes::LANES * EDGES_PER_BLOCK);
+            for (i, group) in groups.enumerate() {
                 // SAFETY: `available` found AVX2 on this processor, the one
                 // target feature `fill4` is compiled for.
                 #[allow(unsafe_code)]

@@ -15,6 +15,7 @@
 //!   distributed validator, which proves the claims instead of finding the
 //!   levels (`certified`): both leave parents in the 1-D layout.
 
+use super::Waits;
 use crate::Memory;
 use crate::report::{SearchRecord, TraceStep};
 use crate::searches::{Checker, Searcher};
@@ -183,36 +184,6 @@ impl<'c, I: Id> RankBfs<'c, I> {
             bytes: Vec::with_capacity(keys + 1),
             waits: Waits::new(comm, keys),
         }
-    }
-}
-
-/// This rank's nanoseconds inside collectives in each search
-/// ([`Comm::nanos_in_calls`]), the warm-up's first.
-pub(crate) struct Waits<'c> {
-    comm: &'c dyn Comm,
-    nanos: Vec<u64>,
-}
-
-impl<'c> Waits<'c> {
-    /// For `keys` searches and the warm-up.
-    pub(crate) fn new(comm: &'c dyn Comm, keys: usize) -> Self {
-        Waits {
-            comm,
-            nanos: Vec::with_capacity(keys + 1),
-        }
-    }
-
-    /// Runs `search`, recording its time inside collectives.
-    pub(crate) fn count<R>(&mut self, search: impl FnOnce() -> R) -> R {
-        let before = self.comm.nanos_in_calls();
-        let out = search();
-        self.nanos.push(self.comm.nanos_in_calls() - before);
-        out
-    }
-
-    /// Each search's time inside collectives so far, the warm-up's first.
-    pub(crate) fn nanos(&self) -> &[u64] {
-        &self.nanos
     }
 }
 

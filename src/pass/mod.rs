@@ -18,7 +18,7 @@ use crate::engine::ranks::{Metered, RankView};
 use crate::searches::{Prepared, Searching};
 use crate::{Error, Plan};
 use bfs::{BfsChecker, BfsSearcher, RankBfs, RankBfsChecker, RankGridBfs};
-use dist::{DistBfs, DistSssp, GridBfs, GridDirection, Id};
+use dist::{Comm, DistBfs, DistSssp, GridBfs, GridDirection, Id};
 use kernels::{Kernel, SsspParams};
 use sssp::{RankSssp, RankSsspChecker, SsspChecker, SsspSearcher};
 use std::path::Path;
@@ -249,5 +249,35 @@ impl Plan {
     /// if a pass asks.
     pub fn light_split(&self) -> Option<f32> {
         self.passes.iter().find_map(Pass::light_split)
+    }
+}
+
+/// This rank's nanoseconds inside collectives in each search
+/// ([`Comm::nanos_in_calls`]), the warm-up's first.
+pub(crate) struct Waits<'c> {
+    comm: &'c dyn Comm,
+    nanos: Vec<u64>,
+}
+
+impl<'c> Waits<'c> {
+    /// For `keys` searches and the warm-up.
+    pub(crate) fn new(comm: &'c dyn Comm, keys: usize) -> Self {
+        Waits {
+            comm,
+            nanos: Vec::with_capacity(keys + 1),
+        }
+    }
+
+    /// Runs `search`, recording its time inside collectives.
+    pub(crate) fn count<R>(&mut self, search: impl FnOnce() -> R) -> R {
+        let before = self.comm.nanos_in_calls();
+        let out = search();
+        self.nanos.push(self.comm.nanos_in_calls() - before);
+        out
+    }
+
+    /// Each search's time inside collectives so far, the warm-up's first.
+    pub(crate) fn nanos(&self) -> &[u64] {
+        &self.nanos
     }
 }

@@ -11,7 +11,7 @@
 //! An SSSP search reports depth 0 (a shortest-path tree has no levels the
 //! kernel counts) and its buckets, not levels, when traced.
 
-use super::bfs::Waits;
+use super::Waits;
 use crate::budget;
 use crate::report::{BucketTrace, SearchRecord};
 use crate::searches::{Checker, Searcher};

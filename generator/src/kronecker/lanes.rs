@@ -11,10 +11,11 @@
 //! (`fill_blocks_is_the_block_by_block_fill` in the tests, at every SCALE
 //! from 1 to 31).
 //!
-//! Why: the scalar loop is bound by its instruction count (about 250 a
-//! tuple at SCALE 26: seven draws, their quadrant picks, two scrambles),
-//! not by memory, and four lanes in one instruction stream cost little
-//! more than one (docs/history-kernels.md, `kronecker`).
+//! Why: the scalar loop is bound by its arithmetic, not by memory (seven
+//! draws a tuple at SCALE 26, their quadrant picks, two scrambles: some
+//! 250 operations by count of its code), and four lanes in one
+//! instruction stream cost little more than one
+//! (docs/history-kernels.md, `kronecker`).
 //!
 //! Limit: [`Edge`]s only, whose ids have at most 31 bits. The scrambler's
 //! products are then needed modulo `2^scale <= 2^31` only, which one 32 by
